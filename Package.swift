@@ -1,0 +1,151 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Strict settings for every Purser target (STYLE.md habit 15).
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "purser",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "purser", targets: ["PurserCLI"]),
+        .library(name: "PurserCore", targets: ["PurserCore"]),
+        .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
+        .library(name: "PurserStorage", targets: ["PurserStorage"]),
+        .library(name: "PurserServer", targets: ["PurserServer"]),
+        .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        // Domain types and rules; Foundation only.
+        .target(name: "PurserCore", swiftSettings: strict),
+        // Trusting Apple: JWS, certificate chains, payload decoding. No NIO, no server framework.
+        .target(
+            name: "AppStoreVerification",
+            dependencies: [
+                "PurserCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strict
+        ),
+        // The ledger behind one protocol; SQLite is the embedded default.
+        .target(
+            name: "PurserStorage",
+            dependencies: [
+                "PurserCore",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The Hummingbird application: routes, authentication, the submission service.
+        .target(
+            name: "PurserServer",
+            dependencies: [
+                "PurserCore", "AppStoreVerification", "PurserStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // A fake App Store: certificate authority, signer, control API.
+        .target(
+            name: "AppStoreSimulator",
+            dependencies: [
+                "PurserCore", "AppStoreVerification",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The `purser` command.
+        .executableTarget(
+            name: "PurserCLI",
+            dependencies: [
+                "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "PurserCoreTests", dependencies: ["PurserCore"], swiftSettings: strict),
+        .testTarget(
+            name: "AppStoreVerificationTests",
+            dependencies: [
+                "AppStoreVerification", "AppStoreSimulator",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "PurserStorageTests", dependencies: ["PurserStorage"], swiftSettings: strict),
+        .testTarget(
+            name: "PurserServerTests",
+            dependencies: [
+                "PurserServer", "AppStoreSimulator", "PurserStorage", "AppStoreVerification",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AppStoreSimulatorTests",
+            dependencies: [
+                "AppStoreSimulator", "AppStoreVerification", "PurserCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PurserCLITests",
+            dependencies: ["PurserCLI", "AppStoreSimulator", "AppStoreVerification"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

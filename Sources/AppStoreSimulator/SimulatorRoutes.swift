@@ -1,0 +1,76 @@
+import AppStoreVerification
+import Foundation
+import Hummingbird
+import PurserCore
+
+/// The simulator's HTTP control API, for tests and demos, under `/simulator/v1`:
+/// - `POST /purchases` `{productId, bundleId?, quantity?, appAccountToken?, environment?, type?}` → the signed transaction
+/// - `POST /transactions/{id}/refund` `{reason?}` → the revoked signed transaction and a signed REFUND notification
+/// - `GET /transactions`, `GET /transactions/{id}`
+/// - `GET /root-certificate` → the simulator's root (DER), to trust it elsewhere
+public struct SimulatorRoutes: Sendable {
+    /// The answer to a purchase, a refund or a single-transaction lookup.
+    public struct SignedTransactionResponse: ResponseEncodable, Decodable, Sendable {
+        public var transactionId: String
+        public var signedTransaction: String
+        public var transaction: JWSTransaction
+        /// The REFUND notification, for refunds.
+        public var signedNotification: String?
+    }
+
+    public struct TransactionList: ResponseEncodable, Decodable, Sendable {
+        public var transactions: [JWSTransaction]
+    }
+
+    struct RefundRequest: Decodable {
+        var reason: Int?
+    }
+
+    public let store: SimulatedAppStore
+
+    public init(store: SimulatedAppStore) {
+        self.store = store
+    }
+
+    /// Adds the control API to `router`.
+    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        let group = router.group("simulator/v1")
+        group.post("purchases") { request, context -> EditedResponse<SignedTransactionResponse> in
+            let purchase = try await decode(SimulatedAppStore.PurchaseRequest.self, from: request, context: context)
+            let (transaction, signed) = try await store.purchase(purchase)
+            return EditedResponse(status: .created, response: .init(
+                transactionId: transaction.transactionId, signedTransaction: signed, transaction: transaction))
+        }
+        group.post("transactions/{id}/refund") { request, context -> SignedTransactionResponse in
+            let id = try context.parameters.require("id")
+            let body = try await request.body.collect(upTo: 4096)
+            let refund = body.readableBytes == 0 ? RefundRequest() : try decode(RefundRequest.self, from: body)
+            let (transaction, signed, notification) = try await store.refund(transactionID: id, reason: refund.reason ?? 0)
+            return .init(transactionId: id, signedTransaction: signed, transaction: transaction, signedNotification: notification)
+        }
+        group.get("transactions") { _, _ in
+            TransactionList(transactions: await store.transactions())
+        }
+        group.get("transactions/{id}") { _, context -> SignedTransactionResponse in
+            let id = try context.parameters.require("id")
+            let (transaction, signed) = try await store.transaction(id)
+            return .init(transactionId: id, signedTransaction: signed, transaction: transaction)
+        }
+        group.get("root-certificate") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/pkix-cert"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: store.signer.authority.rootDER)))
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        try decode(type, from: try await request.body.collect(upTo: 64 * 1024))
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+        } catch {
+            throw SimulatorError(.invalidRequest, "the body is not valid JSON for this request: \(error)")
+        }
+    }
+}

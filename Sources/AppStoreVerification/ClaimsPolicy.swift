@@ -1,0 +1,44 @@
+import PurserCore
+
+/// What a genuine payload must claim to be accepted by this app: its bundle id, an accepted environment and, for
+/// production notifications, its app Apple id. A `nil` requirement is not checked.
+public struct ClaimsPolicy: Sendable, Hashable {
+    public var bundleID: String?
+    public var environments: Set<AppStoreEnvironment>?
+    public var appAppleID: Int64?
+
+    public init(bundleID: String? = nil, environments: Set<AppStoreEnvironment>? = nil, appAppleID: Int64? = nil) {
+        self.bundleID = bundleID
+        self.environments = environments
+        self.appAppleID = appAppleID
+    }
+
+    /// Accepts anything genuine; for tools that only inspect.
+    public static let none = ClaimsPolicy()
+
+    public func check(_ transaction: JWSTransaction) throws(VerificationError) {
+        try check(bundleID: transaction.bundleId, environment: transaction.environment)
+    }
+
+    public func check(_ notification: JWSNotification) throws(VerificationError) {
+        try check(bundleID: notification.bundleId, environment: notification.environment)
+        if let appAppleID, notification.environment == AppStoreEnvironment.production.rawValue,
+            notification.appAppleId != appAppleID
+        {
+            throw VerificationError(.wrongApp, "the notification is for app \(notification.appAppleId.map(String.init) ?? "(none)"), not \(appAppleID)")
+        }
+    }
+
+    private func check(bundleID claimed: String?, environment claimedEnvironment: String?) throws(VerificationError) {
+        if let bundleID, claimed != bundleID {
+            throw VerificationError(.wrongBundle, "signed for bundle \(claimed ?? "(none)"), not \(bundleID)")
+        }
+        if let environments {
+            guard let claimedEnvironment, let environment = AppStoreEnvironment(rawValue: claimedEnvironment),
+                environments.contains(environment)
+            else {
+                throw VerificationError(.wrongEnvironment, "environment \(claimedEnvironment ?? "(none)") is not accepted")
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Crypto
+import Foundation
+
+/// Chains that already passed full verification, keyed by the exact JWS header segment (which encodes `alg` and
+/// every certificate byte of `x5c`). A hit skips re-parsing and re-verifying the chain but still checks the
+/// validity window at the payload's signing time. Bounded: the oldest entry goes first.
+final class ChainCache: Sendable {
+    struct Entry: Sendable {
+        var leafKey: P256.Signing.PublicKey
+        /// The latest `notBefore` and earliest `notAfter` over the whole chain, root included.
+        var validFrom: Date
+        var validUntil: Date
+    }
+
+    private struct State {
+        var entries: [Substring: Entry] = [:]
+        var order: [Substring] = []
+    }
+
+    private let capacity: Int
+    private let state = LockedValue(State())
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 0)
+    }
+
+    func entry(for header: Substring) -> Entry? {
+        state.withLock { $0.entries[header] }
+    }
+
+    func insert(_ entry: Entry, for header: Substring) {
+        guard capacity > 0 else { return }
+        state.withLock { state in
+            if state.entries.updateValue(entry, forKey: header) == nil {
+                state.order.append(header)
+                if state.order.count > capacity {
+                    state.entries[state.order.removeFirst()] = nil
+                }
+            }
+        }
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+}

@@ -1,0 +1,35 @@
+import AppStoreSimulator
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+
+extension Purser {
+    /// `purser appstore-sim`: the App Store simulator on its own.
+    struct AppStoreSim: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "appstore-sim",
+            abstract: "Run the App Store simulator alone (control API under /simulator/v1).")
+
+        @Option(help: "Address to listen on.") var host = "127.0.0.1"
+        @Option(help: "Port to listen on.") var port = 8081
+        @Option(name: .customLong("data-dir"), help: "Directory for the simulator's CA and purchases.") var dataDirectory = "data"
+        @Option(name: .customLong("bundle-id"), help: "Bundle id used when a purchase names none.")
+        var bundleID = "com.example.purser.demo"
+        @Option(name: .customLong("app-apple-id"), help: "App Apple id put in production notifications.") var appAppleID: Int64?
+
+        func run() async throws {
+            let logger = Logger(label: "purser.appstore-sim")
+            let store = try ServerBootstrap.makeSimulator(
+                dataDirectory: URL(fileURLWithPath: dataDirectory), bundleID: bundleID, appAppleID: appAppleID)
+            let router = Router()
+            SimulatorRoutes(store: store).addRoutes(to: router)
+            let rootPath = URL(fileURLWithPath: dataDirectory).appendingPathComponent("appstore-sim/ca/root.der").path
+            logger.warning("App Store simulator: signs with its own CA (root: \(rootPath)); trust it only in tests and demos.")
+            let app = Application(router: router, configuration: .init(address: .hostname(host, port: port),
+                                                                       serverName: "Purser App Store Simulator"),
+                                  logger: logger)
+            try await app.runService()
+        }
+    }
+}

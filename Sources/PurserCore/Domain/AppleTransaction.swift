@@ -1,0 +1,33 @@
+import Foundation
+
+/// An in-app purchase transaction that Apple signed (or `verifyReceipt` confirmed), reduced to what the ledger needs.
+public struct AppleTransaction: Hashable, Sendable, Codable {
+    public var transactionID: String
+    public var originalTransactionID: String
+    public var bundleID: String
+    public var productID: String
+    /// Apple's spelling, e.g. "Consumable"; `nil` when the source does not say.
+    public var type: String?
+    public var quantity: Int
+    public var purchaseDate: Date
+    public var appAccountToken: OrderID?
+    public var environment: AppStoreEnvironment
+    public var revocationDate: Date?
+
+    public init(
+        transactionID: String, originalTransactionID: String, bundleID: String, productID: String, type: String?,
+        quantity: Int, purchaseDate: Date, appAccountToken: OrderID?, environment: AppStoreEnvironment,
+        revocationDate: Date? = nil
+    ) {
+        self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
+        self.bundleID = bundleID
+        self.productID = productID
+        self.type = type
+        self.quantity = quantity
+        self.purchaseDate = purchaseDate
+        self.appAccountToken = appAccountToken
+        self.environment = environment
+        self.revocationDate = revocationDate
+    }
+}

@@ -1,0 +1,26 @@
+/// A product the app sells, as the catalog configures it: what it is and what it grants per unit.
+public struct Product: Hashable, Sendable, Codable {
+    /// The kinds of product Purser credits. Subscriptions are out of scope.
+    public enum Kind: String, Hashable, Sendable, Codable {
+        case consumable
+        case nonConsumable = "non-consumable"
+
+        /// Apple's spelling of the type in a signed transaction.
+        public var appleType: String {
+            switch self {
+            case .consumable: "Consumable"
+            case .nonConsumable: "Non-Consumable"
+            }
+        }
+    }
+
+    public var id: String
+    public var type: Kind
+    public var grants: Grants
+
+    public init(id: String, type: Kind, grants: Grants) {
+        self.id = id
+        self.type = type
+        self.grants = grants
+    }
+}

@@ -1,0 +1,42 @@
+/// A verified transaction handed to the ledger for a decision, with what the server already knows about it.
+public struct Submission: Hashable, Sendable {
+    /// The server's assessment before the ledger looks: creditable as a catalog product, or definitively refused.
+    public enum Assessment: Hashable, Sendable {
+        case creditable(Product)
+        case rejected(RejectionReason)
+    }
+
+    /// Where the submission came from; written into the audit log as the cause.
+    public enum Source: Hashable, Sendable, CustomStringConvertible {
+        case client(UserID)
+
+        public var description: String {
+            switch self {
+            case .client(let user): "submission by \(user)"
+            }
+        }
+
+        /// The account that submitted, if a client did.
+        public var submitter: UserID? {
+            switch self {
+            case .client(let user): user
+            }
+        }
+    }
+
+    public var transaction: AppleTransaction
+    public var assessment: Assessment
+    public var source: Source
+    /// The order the client believes this transaction pays for; used only when Apple's record carries no token.
+    public var orderHint: OrderID?
+
+    public init(transaction: AppleTransaction, assessment: Assessment, source: Source, orderHint: OrderID? = nil) {
+        self.transaction = transaction
+        self.assessment = assessment
+        self.source = source
+        self.orderHint = orderHint
+    }
+
+    /// The order to look up: Apple's signed token when present, else the client's hint.
+    public var orderToLookUp: OrderID? { transaction.appAccountToken ?? orderHint }
+}

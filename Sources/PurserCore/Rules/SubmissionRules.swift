@@ -1,0 +1,135 @@
+import Foundation
+
+/// DESIGN.md's decision rules as a pure function: given a submission and what the ledger holds, what to write and
+/// what to answer. Stores call it inside the database transaction that applies the plan, so every backend decides
+/// alike and the rules are tested without I/O.
+public enum SubmissionRules {
+    /// Plans the decision for `submission`.
+    /// - Parameters:
+    ///   - existing: the ledger's record of the same `transactionID`, if any.
+    ///   - order: the order named by `submission.orderToLookUp`, if it exists.
+    public static func plan(
+        _ submission: Submission, existing: LedgerTransaction?, order: Order?, now: Date
+    ) -> LedgerPlan {
+        if let existing {
+            return planRepeat(submission, existing: existing, order: order, now: now)
+        }
+        let transaction = submission.transaction
+        let cause = submission.source.description
+        func record(_ state: LedgerTransaction.State, owner: UserID? = nil, orderID: OrderID? = nil,
+                    rejection: RejectionReason? = nil, grants: Grants = .none) -> LedgerTransaction {
+            LedgerTransaction(transaction: transaction, state: state, ownerID: owner, orderID: orderID,
+                              rejection: rejection, grants: grants, recordedAt: now)
+        }
+        func audit(_ event: String, _ detail: String = "") -> AuditEvent {
+            AuditEvent(at: now, subject: .transaction, subjectID: transaction.transactionID, event: event,
+                       cause: cause, detail: detail)
+        }
+
+        let product: Product
+        switch submission.assessment {
+        case .rejected(let reason):
+            return LedgerPlan(decision: .rejected(reason), write: .insert(record(.rejected, rejection: reason)),
+                              audit: [audit("rejected", reason.code)])
+        case .creditable(let creditable):
+            product = creditable
+        }
+        if transaction.revocationDate != nil {
+            return LedgerPlan(decision: .revoked, write: .insert(record(.revoked)),
+                              audit: [audit("recorded_revoked", "Apple revoked it before it was credited")])
+        }
+        guard let binding = owner(of: submission, order: order) else {
+            return LedgerPlan(decision: .pending(.unbound), write: .insert(record(.unbound)),
+                              audit: [audit("recorded_unbound", unboundDetail(submission, order: order))])
+        }
+        let grants = product.grants.times(transaction.quantity)
+        let credited = record(.credited, owner: binding.owner, orderID: binding.order?.id, grants: grants)
+        return LedgerPlan(
+            decision: binding.owner == submission.source.submitter ? .delivered : .deliveredToOtherAccount,
+            write: .insert(credited),
+            fulfilledOrder: binding.fulfils ? binding.order?.id : nil,
+            audit: creditAudit(credited, binding: binding, cause: cause, now: now)
+        )
+    }
+
+    /// A transaction the ledger has seen before: settled ones answer the same way again; unbound ones may bind now.
+    private static func planRepeat(
+        _ submission: Submission, existing: LedgerTransaction, order: Order?, now: Date
+    ) -> LedgerPlan {
+        let submitter = submission.source.submitter
+        switch existing.state {
+        case .credited:
+            return LedgerPlan(decision: existing.ownerID == submitter ? .alreadyDelivered : .deliveredToOtherAccount,
+                              write: .none)
+        case .rejected:
+            let reason = existing.rejection ?? RejectionReason(code: "rejected", message: "rejected earlier")
+            return LedgerPlan(decision: .rejected(reason), write: .none)
+        case .revoked:
+            return LedgerPlan(decision: .revoked, write: .none)
+        case .unbound:
+            guard case .creditable(let product) = submission.assessment,
+                let binding = owner(of: submission, order: order)
+            else {
+                return LedgerPlan(decision: .pending(.unbound), write: .none)
+            }
+            var credited = existing
+            credited.state = .credited
+            credited.ownerID = binding.owner
+            credited.orderID = binding.order?.id
+            credited.grants = product.grants.times(existing.transaction.quantity)
+            return LedgerPlan(
+                decision: binding.owner == submitter ? .delivered : .deliveredToOtherAccount,
+                write: .bind(credited),
+                fulfilledOrder: binding.fulfils ? binding.order?.id : nil,
+                audit: creditAudit(credited, binding: binding, cause: submission.source.description, now: now)
+            )
+        }
+    }
+
+    struct Binding {
+        var owner: UserID
+        var order: Order?
+        /// Whether the order moves to `delivered` with this transaction.
+        var fulfils: Bool
+    }
+
+    /// The owner rule: Apple's signed `appAccountToken` names the order, whose account is the owner, whoever
+    /// submits. Without a token, the client's order hint counts only if that order is the submitter's own, for the
+    /// same product, and still waiting. Otherwise nobody: the transaction stays unbound.
+    static func owner(of submission: Submission, order: Order?) -> Binding? {
+        let transaction = submission.transaction
+        guard let order, order.id == submission.orderToLookUp else { return nil }
+        let waiting = order.state == .created && order.productID == transaction.productID
+        if transaction.appAccountToken != nil {
+            return Binding(owner: order.userID, order: order, fulfils: waiting)
+        }
+        guard waiting, order.userID == submission.source.submitter else { return nil }
+        return Binding(owner: order.userID, order: order, fulfils: true)
+    }
+
+    private static func unboundDetail(_ submission: Submission, order: Order?) -> String {
+        if let token = submission.transaction.appAccountToken {
+            return order == nil ? "appAccountToken \(token) names no order" : "order \(token) cannot take it"
+        }
+        if let hint = submission.orderHint {
+            return "no appAccountToken; order hint \(hint) is not the submitter's waiting order for this product"
+        }
+        return "no appAccountToken and no order hint"
+    }
+
+    private static func creditAudit(
+        _ credited: LedgerTransaction, binding: Binding, cause: String, now: Date
+    ) -> [AuditEvent] {
+        let grantText = credited.grants.sorted.map { "\($0.currency)+\($0.amount)" }.joined(separator: " ")
+        var events = [
+            AuditEvent(at: now, subject: .transaction, subjectID: credited.transaction.transactionID,
+                       event: "credited", cause: cause,
+                       detail: "to \(binding.owner) \(grantText)" + (binding.order.map { " via order \($0.id)" } ?? ""))
+        ]
+        if binding.fulfils, let order = binding.order {
+            events.append(AuditEvent(at: now, subject: .order, subjectID: order.id.description, event: "delivered",
+                                     cause: cause, detail: "transaction \(credited.transaction.transactionID)"))
+        }
+        return events
+    }
+}

@@ -1,0 +1,34 @@
+/// The server's answer to a submission. A 200 with this body is a durably recorded decision: obey `finish`.
+public struct DecisionResponse: Codable, Sendable, Hashable {
+    /// A stable code and a message, for rejected and pending decisions.
+    public struct Reason: Codable, Sendable, Hashable {
+        public var code: String
+        public var message: String
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    public var transactionId: String
+    /// One of `delivered`, `alreadyDelivered`, `deliveredToOtherAccount`, `pending`, `rejected`, `revoked`.
+    public var decision: String
+    public var finish: Bool
+    public var orderId: OrderID?
+    /// What this transaction granted, shown only to its owner.
+    public var grants: Grants?
+    public var reason: Reason?
+
+    public init(transactionId: String, decision: Decision, orderId: OrderID?, grants: Grants?) {
+        self.transactionId = transactionId
+        self.decision = decision.name
+        self.finish = decision.finish
+        self.orderId = orderId
+        self.grants = grants
+        switch decision {
+        case .rejected(let reason): self.reason = Reason(code: reason.code, message: reason.message)
+        case .pending(let reason): self.reason = Reason(code: reason.code, message: reason.message)
+        default: self.reason = nil
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Hummingbird
+import PurserCore
+import PurserStorage
+
+/// The client-facing API (see `openapi.yaml`): orders, transaction submission, the wallet and health.
+struct PurserRoutes {
+    let orders: OrderService
+    let submissions: SubmissionService
+    let store: any LedgerStore
+    let authenticator: any Authenticator
+
+    func add(to router: Router<PurserRequestContext>) {
+        router.get("health") { _, _ in
+            try JSONResponse.make(["status": "ok"])
+        }
+        let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(authenticator: authenticator))
+        v1.post("orders") { request, context in
+            let body = try await request.decodeJSON(CreateOrderRequest.self, context: context)
+            let order = try await orders.create(body, for: try context.requireUser())
+            return try JSONResponse.make(OrderResponse(order), status: .created)
+        }
+        v1.get("orders/{id}") { _, context in
+            let order = try await orders.order(try context.parameters.require("id"), for: try context.requireUser())
+            return try JSONResponse.make(OrderResponse(order))
+        }
+        v1.post("transactions") { request, context in
+            let body = try await request.decodeJSON(SubmitTransactionRequest.self, context: context)
+            return try JSONResponse.make(try await submissions.submit(body, by: try context.requireUser()))
+        }
+        v1.get("wallet") { _, context in
+            let user = try context.requireUser()
+            return try JSONResponse.make(WalletResponse(userId: user, balances: try await store.balances(of: user)))
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PurserCore
+import SQLiteNIO
+
+extension SQLiteLedgerStore {
+    static func order(_ id: OrderID, on connection: SQLiteConnection) async throws -> Order? {
+        let rows = try await connection.query(
+            "SELECT id, user_id, product_id, quantity, state, transaction_id, created_at, updated_at FROM orders WHERE id = ?",
+            [.text(id.description)])
+        guard let row = rows.first else { return nil }
+        guard let state = Order.State(rawValue: try row.text("state")), let orderID = OrderID(try row.text("id")) else {
+            throw StorageError(.corrupt, "order \(id) does not decode")
+        }
+        return Order(id: orderID, userID: UserID(try row.text("user_id")), productID: try row.text("product_id"),
+                     quantity: try row.int("quantity"), state: state, transactionID: row.optionalText("transaction_id"),
+                     createdAt: Date(millis: try row.int("created_at")), updatedAt: Date(millis: try row.int("updated_at")))
+    }
+
+    static func transaction(_ id: String, on connection: SQLiteConnection) async throws -> LedgerTransaction? {
+        let rows = try await connection.query("SELECT * FROM apple_transactions WHERE transaction_id = ?", [.text(id)])
+        guard let row = rows.first else { return nil }
+        guard let state = LedgerTransaction.State(rawValue: try row.text("state")),
+            let environment = AppStoreEnvironment(rawValue: try row.text("environment"))
+        else {
+            throw StorageError(.corrupt, "transaction \(id) does not decode")
+        }
+        let grantRows = try await connection.query(
+            "SELECT currency, amount FROM grants WHERE transaction_id = ? AND kind = 'credit'", [.text(id)])
+        var grants: [String: Int64] = [:]
+        for grant in grantRows { grants[try grant.text("currency")] = Int64(try grant.int("amount")) }
+        let revocation: Date? = row.column("revocation_date")?.integer.map { Date(millis: $0) }
+        let transaction = AppleTransaction(
+            transactionID: id, originalTransactionID: try row.text("original_transaction_id"),
+            bundleID: try row.text("bundle_id"), productID: try row.text("product_id"), type: row.optionalText("type"),
+            quantity: try row.int("quantity"), purchaseDate: Date(millis: try row.int("purchase_date")),
+            appAccountToken: row.optionalText("app_account_token").flatMap(OrderID.init), environment: environment,
+            revocationDate: revocation)
+        let rejection = row.optionalText("rejection_code").map {
+            RejectionReason(code: $0, message: row.optionalText("rejection_message") ?? "")
+        }
+        return LedgerTransaction(
+            transaction: transaction, state: state, ownerID: row.optionalText("owner_id").map { UserID($0) },
+            orderID: row.optionalText("order_id").flatMap(OrderID.init), rejection: rejection, grants: Grants(grants),
+            recordedAt: Date(millis: try row.int("recorded_at")))
+    }
+}
+
+extension SQLiteRow {
+    func text(_ name: String) throws -> String {
+        guard let value = column(name)?.string else { throw StorageError(.corrupt, "column \(name) is missing") }
+        return value
+    }
+
+    func int(_ name: String) throws -> Int {
+        guard let value = column(name)?.integer else { throw StorageError(.corrupt, "column \(name) is missing") }
+        return value
+    }
+
+    func optionalText(_ name: String) -> String? {
+        guard let data = column(name), data != .null else { return nil }
+        return data.string
+    }
+}
+
+extension SQLiteData {
+    static func optionalText(_ value: String?) -> SQLiteData {
+        value.map { .text($0) } ?? .null
+    }
+}
+
+extension Date {
+    var millis: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    init(millis: some BinaryInteger) { self.init(timeIntervalSince1970: Double(millis) / 1000) }
+}

@@ -1,0 +1,29 @@
+/// A ledger failure. Compare by `code`; `description` never contains SQL or bound values.
+public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let description: String
+        /// The database could not be opened or migrated.
+        public static let unavailable = Code(description: "storage_unavailable")
+        /// An order with this id exists already.
+        public static let duplicateOrder = Code(description: "duplicate_order")
+        /// The stored data does not decode (a defect or manual tampering).
+        public static let corrupt = Code(description: "storage_corrupt")
+        /// A query failed.
+        public static let queryFailed = Code(description: "storage_query_failed")
+    }
+
+    public var code: Code
+    public var message: String
+    public var underlying: String?
+
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying.map { String(reflecting: $0) }
+    }
+
+    public var description: String { "\(code): \(message)" }
+    public var debugDescription: String { "\(description)" + (underlying.map { " (\($0))" } ?? "") }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,85 @@
+import AppStoreSimulator
+import AppStoreVerification
+import Foundation
+import Testing
+
+/// Runs the built `purser` binary, as support staff would.
+@Suite struct VerifyCommandTests {
+    static var binary: URL {
+        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        for directory in candidates {
+            let url = directory.appendingPathComponent("purser")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return candidates[0].appendingPathComponent("purser")
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func run(_ arguments: [String], stdin: String? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func verifiesAndRefusesSignedTransactions() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
+        let store = try SimulatedAppStore(signer: JWSSigner(authority: authority),
+                                          configuration: .init(defaultBundleID: "com.example.app"))
+        let (transaction, jws) = try await store.purchase(.init(productId: "gold60"))
+        let refund = try await store.refund(transactionID: transaction.transactionId)
+        let root = directory.appendingPathComponent("root.der")
+        try Data(authority.rootDER).write(to: root)
+        let file = directory.appendingPathComponent("transaction.jws")
+        try jws.write(to: file, atomically: true, encoding: .utf8)
+
+        let ok = try run(["verify", "--root", root.path, "--bundle-id", "com.example.app", "--environment", "Sandbox", file.path])
+        #expect(ok.status == 0, "stderr: \(ok.stderr)")
+        let printed = try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any]
+        #expect(printed?["kind"] as? String == "transaction")
+        #expect((printed?["transaction"] as? [String: Any])?["transactionId"] as? String == transaction.transactionId)
+
+        let notification = try run(["verify", "--root", root.path, "-"], stdin: refund.notification)
+        #expect(notification.status == 0, "stderr: \(notification.stderr)")
+        #expect(notification.stdout.contains("\"notificationType\" : \"REFUND\""))
+
+        let untrusted = try run(["verify", file.path])
+        #expect(untrusted.status == 1)
+        #expect(untrusted.stderr.hasPrefix("untrusted_chain: "))
+
+        let wrongBundle = try run(["verify", "--root", root.path, "--bundle-id", "com.other", file.path])
+        #expect(wrongBundle.status == 1)
+        #expect(wrongBundle.stderr.hasPrefix("wrong_bundle: "))
+
+        var parts = jws.split(separator: ".").map(String.init)
+        parts[2] = String(parts[2].reversed())
+        let forged = try run(["verify", "--root", root.path, "-"], stdin: parts.joined(separator: "."))
+        #expect(forged.status == 1)
+        #expect(forged.stderr.split(separator: "\n").count == 1)
+        #expect(forged.stderr.hasPrefix("bad_signature: ") || forged.stderr.hasPrefix("malformed: "))
+
+        let garbage = try run(["verify", "-"], stdin: "hello")
+        #expect(garbage.status == 1)
+        #expect(garbage.stderr.hasPrefix("malformed: "))
+    }
+}

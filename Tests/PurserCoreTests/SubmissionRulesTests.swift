@@ -1,0 +1,119 @@
+import Foundation
+import PurserCore
+import Testing
+
+@Suite struct SubmissionRulesTests {
+    let now = Date(timeIntervalSince1970: 1_704_067_200)
+    let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+    let alice: UserID = "alice"
+    let bob: UserID = "bob"
+
+    func order(_ user: UserID, product: String = "gold60", state: Order.State = .created) -> Order {
+        Order(id: .random(), userID: user, productID: product, quantity: 1, state: state, createdAt: now)
+    }
+
+    func transaction(token: OrderID?, quantity: Int = 1, revoked: Bool = false) -> AppleTransaction {
+        AppleTransaction(transactionID: "1000", originalTransactionID: "1000", bundleID: "b", productID: "gold60",
+                         type: "Consumable", quantity: quantity, purchaseDate: now, appAccountToken: token,
+                         environment: .sandbox, revocationDate: revoked ? now : nil)
+    }
+
+    func submission(_ transaction: AppleTransaction, by user: UserID, hint: OrderID? = nil) -> Submission {
+        Submission(transaction: transaction, assessment: .creditable(gold), source: .client(user), orderHint: hint)
+    }
+
+    @Test func creditsTheOrdersOwnerAndFulfilsTheOrder() {
+        let order = order(alice)
+        let plan = SubmissionRules.plan(submission(transaction(token: order.id, quantity: 3), by: alice),
+                                        existing: nil, order: order, now: now)
+        #expect(plan.decision == .delivered)
+        #expect(plan.written?.state == .credited)
+        #expect(plan.written?.ownerID == alice)
+        #expect(plan.written?.grants == Grants(["gold": 180]))
+        #expect(plan.fulfilledOrder == order.id)
+        #expect(plan.audit.map(\.event) == ["credited", "delivered"])
+    }
+
+    @Test func creditsTheOwnerNotTheSubmitter() {
+        let order = order(alice)
+        let plan = SubmissionRules.plan(submission(transaction(token: order.id), by: bob), existing: nil, order: order, now: now)
+        #expect(plan.decision == .deliveredToOtherAccount)
+        #expect(plan.written?.ownerID == alice)
+    }
+
+    @Test func answersRepeatsFromTheRecordWithoutWriting() throws {
+        let order = order(alice)
+        let first = SubmissionRules.plan(submission(transaction(token: order.id), by: alice), existing: nil, order: order, now: now)
+        let record = try #require(first.written)
+        let again = SubmissionRules.plan(submission(transaction(token: order.id), by: alice), existing: record, order: order, now: now)
+        #expect(again.decision == .alreadyDelivered)
+        #expect(again.write == .none)
+        #expect(again.audit.isEmpty)
+        let byBob = SubmissionRules.plan(submission(transaction(token: order.id), by: bob), existing: record, order: order, now: now)
+        #expect(byBob.decision == .deliveredToOtherAccount)
+        #expect(byBob.write == .none)
+    }
+
+    @Test func usesTheClientsHintOnlyForItsOwnWaitingOrder() {
+        let mine = order(alice)
+        let bound = SubmissionRules.plan(submission(transaction(token: nil), by: alice, hint: mine.id), existing: nil, order: mine, now: now)
+        #expect(bound.decision == .delivered)
+        #expect(bound.fulfilledOrder == mine.id)
+
+        let stolen = SubmissionRules.plan(submission(transaction(token: nil), by: bob, hint: mine.id), existing: nil, order: mine, now: now)
+        #expect(stolen.decision == .pending(.unbound))
+        #expect(stolen.written?.state == .unbound)
+        #expect(stolen.written?.grants == Grants.none)
+
+        let otherProduct = order(alice, product: "gold120")
+        let mismatch = SubmissionRules.plan(submission(transaction(token: nil), by: alice, hint: otherProduct.id),
+                                            existing: nil, order: otherProduct, now: now)
+        #expect(mismatch.decision == .pending(.unbound))
+
+        let none = SubmissionRules.plan(submission(transaction(token: nil), by: alice), existing: nil, order: nil, now: now)
+        #expect(none.decision == .pending(.unbound))
+        #expect(none.decision.finish == false)
+    }
+
+    @Test func bindsAnUnboundTransactionLater() throws {
+        let unbound = try #require(SubmissionRules.plan(submission(transaction(token: nil), by: alice), existing: nil,
+                                                        order: nil, now: now).written)
+        let mine = order(alice)
+        let plan = SubmissionRules.plan(submission(transaction(token: nil), by: alice, hint: mine.id),
+                                        existing: unbound, order: mine, now: now)
+        #expect(plan.decision == .delivered)
+        guard case .bind(let record) = plan.write else { Issue.record("expected a bind"); return }
+        #expect(record.ownerID == alice)
+        #expect(record.grants == Grants(["gold": 60]))
+    }
+
+    @Test func anUnknownTokenStaysUnbound() {
+        let plan = SubmissionRules.plan(submission(transaction(token: .random()), by: alice), existing: nil, order: nil, now: now)
+        #expect(plan.decision == .pending(.unbound))
+    }
+
+    @Test func aFulfilledOrderStillNamesItsOwner() {
+        let done = order(alice, state: .delivered)
+        let plan = SubmissionRules.plan(submission(transaction(token: done.id), by: bob), existing: nil, order: done, now: now)
+        #expect(plan.decision == .deliveredToOtherAccount)
+        #expect(plan.fulfilledOrder == nil)
+    }
+
+    @Test func neverCreditsRevokedOrRejectedTransactions() {
+        let order = order(alice)
+        let revoked = SubmissionRules.plan(submission(transaction(token: order.id, revoked: true), by: alice),
+                                           existing: nil, order: order, now: now)
+        #expect(revoked.decision == .revoked)
+        #expect(revoked.written?.state == .revoked)
+        #expect(revoked.written?.grants == Grants.none)
+        #expect(revoked.fulfilledOrder == nil)
+
+        var rejected = submission(transaction(token: order.id), by: alice)
+        rejected.assessment = .rejected(.unknownProduct("gold60"))
+        let plan = SubmissionRules.plan(rejected, existing: nil, order: order, now: now)
+        #expect(plan.decision == .rejected(.unknownProduct("gold60")))
+        #expect(plan.decision.finish)
+        #expect(plan.written?.state == .rejected)
+        #expect(plan.fulfilledOrder == nil)
+    }
+}

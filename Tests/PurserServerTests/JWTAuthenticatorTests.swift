@@ -1,0 +1,85 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import PurserCore
+import PurserServer
+import Testing
+import _CryptoExtras
+
+@Suite struct JWTAuthenticatorTests {
+    let now = Date(timeIntervalSince1970: 1_704_067_200)
+    let secret = Array("a-secret-of-at-least-thirty-two-bytes!!".utf8)
+
+    func token(alg: String, claims: [String: Any], sign: (Data) throws -> Data) throws -> String {
+        let header = base64URL(try JSONSerialization.data(withJSONObject: ["alg": alg, "typ": "JWT"]))
+        let body = base64URL(try JSONSerialization.data(withJSONObject: claims))
+        let input = header + "." + body
+        return input + "." + base64URL(try sign(Data(input.utf8)))
+    }
+
+    func hs256(_ claims: [String: Any], secret: [UInt8]? = nil) throws -> String {
+        try token(alg: "HS256", claims: claims) { Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: secret ?? self.secret))) }
+    }
+
+    func headers(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
+
+    func authenticator(issuer: String? = "login", audience: String? = "game") -> JWTAuthenticator {
+        JWTAuthenticator(key: .hs256(secret: secret), issuer: issuer, audience: audience, now: { [now] in now })
+    }
+
+    var valid: [String: Any] { ["sub": "alice", "iss": "login", "aud": "game", "exp": now.timeIntervalSince1970 + 600] }
+
+    @Test func acceptsAValidHS256Token() async throws {
+        #expect(try await authenticator().authenticate(headers(try hs256(valid))) == "alice")
+        var many = valid
+        many["aud"] = ["other", "game"]
+        #expect(try await authenticator().authenticate(headers(try hs256(many))) == "alice")
+    }
+
+    @Test func refusesBadTokens() async throws {
+        var expired = valid
+        expired["exp"] = now.timeIntervalSince1970 - 3600
+        var wrongIssuer = valid
+        wrongIssuer["iss"] = "evil"
+        var wrongAudience = valid
+        wrongAudience["aud"] = "other"
+        var noExpiry = valid
+        noExpiry["exp"] = nil
+        var early = valid
+        early["nbf"] = now.timeIntervalSince1970 + 3600
+        let tokens = [
+            try hs256(expired), try hs256(wrongIssuer), try hs256(wrongAudience), try hs256(noExpiry), try hs256(early),
+            try hs256(valid, secret: Array("another-secret-of-thirty-two-bytes-long".utf8)),
+            try token(alg: "none", claims: valid) { _ in Data() },
+            "not.a.jwt", "garbage",
+        ]
+        for token in tokens {
+            await #expect(throws: APIError.self) { try await authenticator().authenticate(headers(token)) }
+        }
+        await #expect(throws: APIError.self) { try await authenticator().authenticate([:]) }
+    }
+
+    @Test func verifiesES256AndRS256() async throws {
+        let ecKey = P256.Signing.PrivateKey()
+        let es = JWTAuthenticator(key: .es256(ecKey.publicKey), now: { [now] in now })
+        let esToken = try token(alg: "ES256", claims: valid) { try ecKey.signature(for: $0).rawRepresentation }
+        #expect(try await es.authenticate(headers(esToken)) == "alice")
+        // An HS256 token signed with the public key as secret must not pass (algorithm confusion).
+        let confused = try token(alg: "HS256", claims: valid) {
+            Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: ecKey.publicKey.rawRepresentation)))
+        }
+        await #expect(throws: APIError.self) { try await es.authenticate(headers(confused)) }
+
+        let rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let rs = JWTAuthenticator(key: .rs256(rsaKey.publicKey), now: { [now] in now })
+        let rsToken = try token(alg: "RS256", claims: valid) {
+            try rsaKey.signature(for: $0, padding: .insecurePKCS1v1_5).rawRepresentation
+        }
+        #expect(try await rs.authenticate(headers(rsToken)) == "alice")
+    }
+
+    func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

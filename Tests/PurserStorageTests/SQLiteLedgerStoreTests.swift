@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import PurserCore
+import PurserStorage
+import Testing
+
+@Suite struct SQLiteLedgerStoreTests {
+    static func withStore(_ body: (SQLiteLedgerStore, String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-storage-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("purser.sqlite").path
+        let store = try await SQLiteLedgerStore.open(path: path, logger: Logger(label: "test"))
+        try await store.migrate()
+        do {
+            try await body(store, path)
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        try await store.close()
+    }
+
+    @Test func conformance() async throws {
+        try await Self.withStore { store, _ in
+            let suite = LedgerStoreConformance(store: store)
+            try await suite.creditsOnceAndRecordsEverything()
+            try await suite.settlesConcurrentSubmissionsOfOneTransactionOnce()
+            try await suite.keepsRejectedAndUnboundTransactionsWithoutCredit()
+            try await suite.refusesDuplicateOrders()
+        }
+    }
+
+    @Test func survivesReopeningAndMigratesOnlyOnce() async throws {
+        try await Self.withStore { store, path in
+            let suite = LedgerStoreConformance(store: store)
+            try await suite.creditsOnceAndRecordsEverything()
+            let reopened = try await SQLiteLedgerStore.open(path: path, logger: Logger(label: "test"))
+            try await reopened.migrate()
+            #expect(try await reopened.balances(of: "alice") == ["gold": 60])
+            #expect(try await reopened.statistics().creditedTransactions == 1)
+            try await reopened.close()
+        }
+    }
+}
