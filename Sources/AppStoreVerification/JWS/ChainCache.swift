@@ -13,8 +13,8 @@ final class ChainCache: Sendable {
     }
 
     private struct State {
-        var entries: [Substring: Entry] = [:]
-        var order: [Substring] = []
+        var entries: [HeaderSegment: Entry] = [:]
+        var order: [HeaderSegment] = []
     }
 
     private let capacity: Int
@@ -24,11 +24,11 @@ final class ChainCache: Sendable {
         self.capacity = max(capacity, 0)
     }
 
-    func entry(for header: Substring) -> Entry? {
+    func entry(for header: HeaderSegment) -> Entry? {
         state.withLock { $0.entries[header] }
     }
 
-    func insert(_ entry: Entry, for header: Substring) {
+    func insert(_ entry: Entry, for header: HeaderSegment) {
         guard capacity > 0 else { return }
         state.withLock { state in
             if state.entries.updateValue(entry, forKey: header) == nil {

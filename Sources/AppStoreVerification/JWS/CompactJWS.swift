@@ -1,6 +1,6 @@
 import Foundation
 
-/// A compact JWS split into its parts, with nothing trusted yet.
+/// A compact JWS split into its parts, with nothing trusted yet. Works on the UTF-8 bytes throughout.
 struct CompactJWS {
     /// Signed payloads larger than this are refused before any parsing (a notification with its nested
     /// transaction is a few kilobytes).
@@ -12,39 +12,48 @@ struct CompactJWS {
     }
 
     /// The first segment exactly as received; it encodes `alg` and the certificate chain.
-    let headerSegment: Substring
+    let headerSegment: HeaderSegment
     let payload: Data
     let signature: Data
     /// The ASCII bytes of `header.payload`, which the signature covers.
-    let signingInput: Data
+    let signingInput: ArraySlice<UInt8>
 
     init(_ text: String) throws(VerificationError) {
         guard text.utf8.count <= Self.maximumLength else {
             throw VerificationError(.malformed, "the JWS is longer than \(Self.maximumLength) bytes")
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let segments = trimmed.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3 else {
-            throw VerificationError(.malformed, "a compact JWS has three dot-separated segments, this has \(segments.count)")
+        var bytes = Array(text.utf8)[...]
+        while let first = bytes.first, Self.isWhitespace(first) { bytes.removeFirst() }
+        while let last = bytes.last, Self.isWhitespace(last) { bytes.removeLast() }
+        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2 else {
+            throw VerificationError(.malformed, "a compact JWS has three dot-separated segments, this has \(dots.count + 1)")
         }
-        guard !segments[0].isEmpty, !segments[1].isEmpty, !segments[2].isEmpty else {
+        let header = bytes[bytes.startIndex..<dots[0]]
+        let payload = bytes[(dots[0] + 1)..<dots[1]]
+        let signature = bytes[(dots[1] + 1)...]
+        guard !header.isEmpty, !payload.isEmpty, !signature.isEmpty else {
             throw VerificationError(.malformed, "a JWS segment is empty")
         }
-        guard let payload = Base64URL.decode(segments[1]) else {
+        guard let decodedPayload = Base64URL.decode(payload) else {
             throw VerificationError(.malformed, "the payload segment is not base64url")
         }
-        guard let signature = Base64URL.decode(segments[2]) else {
+        guard let decodedSignature = Base64URL.decode(signature) else {
             throw VerificationError(.malformed, "the signature segment is not base64url")
         }
-        self.headerSegment = segments[0]
-        self.payload = payload
-        self.signature = signature
-        self.signingInput = Data(trimmed.utf8.prefix(segments[0].utf8.count + 1 + segments[1].utf8.count))
+        self.headerSegment = HeaderSegment(bytes: header)
+        self.payload = decodedPayload
+        self.signature = decodedSignature
+        self.signingInput = bytes[bytes.startIndex..<dots[1]]
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// Decodes the header (only on a chain-cache miss).
     func decodeHeader() throws(VerificationError) -> Header {
-        guard let json = Base64URL.decode(headerSegment) else {
+        guard let json = Base64URL.decode(headerSegment.bytes) else {
             throw VerificationError(.malformed, "the header segment is not base64url")
         }
         do {
@@ -52,5 +61,18 @@ struct CompactJWS {
         } catch {
             throw VerificationError(.malformed, "the header is not a JSON object with alg and x5c")
         }
+    }
+}
+
+/// A JWS header segment's exact bytes, hashed in bulk: the chain cache's key.
+struct HeaderSegment: Hashable, Sendable {
+    let bytes: [UInt8]
+
+    init(bytes: ArraySlice<UInt8>) {
+        self.bytes = Array(bytes)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

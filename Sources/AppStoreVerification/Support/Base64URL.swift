@@ -1,23 +1,43 @@
 import Foundation
 
-/// Base64url (RFC 4648 §5, no padding) as JWS uses it.
+/// Base64url (RFC 4648 §5, no padding) as JWS uses it, decoded straight from bytes: the hot path of every
+/// verification, so no intermediate strings.
 enum Base64URL {
-    /// Decodes base64url text; `nil` for anything that is not.
-    static func decode(_ text: Substring) -> Data? {
-        var base64 = String(text)
-        guard !base64.contains(where: { $0 == "+" || $0 == "/" || $0 == "=" }) else { return nil }
-        base64 = base64.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        let remainder = base64.utf8.count % 4
-        if remainder == 1 { return nil }
-        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
-        return Data(base64Encoded: base64)
-    }
+    private static let table: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+            table[Int(character)] = UInt8(index)
+        }
+        return table
+    }()
 
-    /// Encodes bytes as base64url without padding.
-    static func encode(_ data: some DataProtocol) -> String {
-        Data(data).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+    /// Decodes base64url bytes; `nil` for anything else (including padding and the standard alphabet's `+/`).
+    static func decode(_ bytes: some Collection<UInt8>) -> Data? {
+        let count = bytes.count
+        guard count % 4 != 1 else { return nil }
+        let capacity = count * 3 / 4
+        var valid = true
+        let output = table.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                var accumulator: UInt32 = 0
+                var bits: UInt32 = 0
+                var written = 0
+                for byte in bytes {
+                    let value = table[Int(byte)]
+                    if value == 0xFF { valid = false; break }
+                    accumulator = (accumulator << 6) | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        buffer[written] = UInt8(truncatingIfNeeded: accumulator >> bits)
+                        written += 1
+                    }
+                }
+                // Leftover bits must be zero, so each byte string has exactly one encoding.
+                if valid, accumulator & ((1 << bits) - 1) != 0 { valid = false }
+                initialized = written
+            }
+        }
+        return valid ? Data(output) : nil
     }
 }
