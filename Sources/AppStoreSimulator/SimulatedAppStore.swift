@@ -76,7 +76,7 @@ public actor SimulatedAppStore {
                 }
             } else {
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                FileManager.default.createFile(atPath: file.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: file.path, contents: nil)
             }
             journal = try FileHandle(forWritingTo: file)
             try journal?.seekToEnd()

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The referee: Apple's official Python library (app-store-server-library) and Purser check each other.
+#   1. What Purser's App Store simulator signs, Apple's SignedDataVerifier must accept.
+#   2. What a chain with Apple's OIDs that Purser never saw signs, `purser verify` must accept (and reject when
+#      tampered with).
+# Needs a built `purser` (PURSER_BIN, default .build/debug/purser); makes its own venv via python-venv.sh.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+purser="${PURSER_BIN:-$repo/.build/debug/purser}"
+bundle="com.example.purser.referee"
+app_id=1234567890
+[ -x "$purser" ] || { echo "referee: $purser is not built (run swift build first)" >&2; exit 1; }
+
+bash "$repo/scripts/python-venv.sh"
+py="${PURSER_VENV:-$repo/.venv}/bin/python"
+
+work="$(mktemp -d)"
+sim_pid=""
+cleanup() {
+  [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null && wait "$sim_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+passed=0
+failed=0
+check() {  # check NAME COMMAND...: runs the command, counts the outcome
+  local name="$1"; shift
+  if "$@" >"$work/out" 2>&1; then
+    passed=$((passed + 1)); echo "referee: ok   $name"
+  else
+    failed=$((failed + 1)); echo "referee: FAIL $name"; sed 's/^/    /' "$work/out"
+  fi
+}
+fails() { ! "$@"; }
+
+# 1. The simulator signs; Apple's library verifies.
+port="$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+"$purser" appstore-sim --port "$port" --data-dir "$work/sim" --bundle-id "$bundle" --app-apple-id "$app_id" \
+  >"$work/sim.log" 2>&1 &
+sim_pid=$!
+base="http://127.0.0.1:$port/simulator/v1"
+for _ in $(seq 1 100); do
+  curl -sf "$base/root-certificate" -o "$work/sim-root.der" && break
+  sleep 0.2
+done
+[ -s "$work/sim-root.der" ] || { echo "referee: the simulator did not start"; cat "$work/sim.log"; exit 1; }
+
+purchase() {  # purchase ENVIRONMENT → prints the transaction id; writes $work/ENV.jws
+  curl -sf -X POST "$base/purchases" -H 'Content-Type: application/json' \
+    -d "{\"productId\": \"com.example.purser.gold60\", \"environment\": \"$1\", \"appAccountToken\": \"$(cat /proc/sys/kernel/random/uuid)\"}" \
+    | "$py" -c 'import json, sys; r = json.load(sys.stdin); open(sys.argv[1], "w").write(r["signedTransaction"]); print(r["transactionId"])' "$work/$1.jws"
+}
+purchase Sandbox >/dev/null
+production_id="$(purchase Production)"
+curl -sf -X POST "$base/transactions/$production_id/refund" \
+  | "$py" -c 'import json, sys; open(sys.argv[1], "w").write(json.load(sys.stdin)["signedNotification"])' "$work/refund-notification.jws"
+
+check "Apple's library verifies a simulator Sandbox transaction" \
+  "$py" "$repo/scripts/referee/verify_with_apple.py" --root "$work/sim-root.der" --bundle-id "$bundle" \
+  --environment Sandbox "$work/Sandbox.jws"
+check "Apple's library verifies a simulator Production transaction and REFUND notification" \
+  "$py" "$repo/scripts/referee/verify_with_apple.py" --root "$work/sim-root.der" --bundle-id "$bundle" \
+  --environment Production --app-apple-id "$app_id" "$work/Production.jws" "$work/refund-notification.jws"
+check "Apple's library refuses a simulator transaction for another bundle" \
+  fails "$py" "$repo/scripts/referee/verify_with_apple.py" --root "$work/sim-root.der" --bundle-id com.example.other \
+  --environment Sandbox "$work/Sandbox.jws"
+
+# 2. An independently generated chain with Apple's OIDs signs; Purser verifies.
+"$py" "$repo/scripts/referee/sign_with_own_chain.py" --out "$work/own" --bundle-id "$bundle" --environment Sandbox \
+  --app-apple-id "$app_id" >/dev/null
+verify_own() { "$purser" verify --root "$work/own/root.der" --bundle-id "$bundle" --environment Sandbox "$@"; }
+matches_expected() {
+  verify_own "$work/own/transaction.jws" | "$py" -c '
+import json, sys
+printed = json.load(sys.stdin)["transaction"]
+expected = json.load(open(sys.argv[1]))
+different = {k: (v, printed.get(k)) for k, v in expected.items() if printed.get(k) != v}
+sys.exit(f"fields differ: {different}" if different else 0)' "$work/own/expected.json"
+}
+check "purser verify accepts a transaction signed by a foreign Apple-shaped chain, fields intact" matches_expected
+check "purser verify accepts a notification signed by that chain" verify_own "$work/own/notification.jws"
+tampered_refused() { ! verify_own "$work/own/tampered.jws" 2>"$work/err" && grep -q '^bad_signature: ' "$work/err"; }
+check "purser verify refuses the tampered transaction with bad_signature" tampered_refused
+check "purser verify refuses that chain when its root is not trusted" \
+  fails "$purser" verify --bundle-id "$bundle" "$work/own/transaction.jws"
+
+echo "referee: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
