@@ -15,23 +15,16 @@ public struct JWSSigner: Sendable {
             Data(SimulatorCertificateAuthority.der($0)).base64EncodedString()
         }
         let header = #"{"alg":"ES256","x5c":["# + x5c.map { "\"\($0)\"" }.joined(separator: ",") + "]}"
-        self.headerSegment = Self.base64URL(Data(header.utf8))
+        self.headerSegment = Base64URL.encode(Data(header.utf8))
     }
 
     /// The compact JWS of `payload`.
     public func sign(_ payload: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = Self.base64URL(try encoder.encode(payload))
+        let body = Base64URL.encode(try encoder.encode(payload))
         let signingInput = headerSegment + "." + body
         let signature = try authority.leafKey.signature(for: Data(signingInput.utf8))
-        return signingInput + "." + Self.base64URL(signature.rawRepresentation)
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
     }
 }

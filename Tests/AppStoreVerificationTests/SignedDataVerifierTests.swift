@@ -40,7 +40,7 @@ import X509
         await expectFailure(.malformed, "")
         await expectFailure(.malformed, parts[0] + ".!!!not base64!!!." + parts[2])
         await expectFailure(.malformed, "e30." + parts[1] + "." + parts[2])  // header {} has no alg
-        await expectFailure(.malformed, parts[0] + "." + TestChain.base64URL(Data("not json".utf8)) + "." + parts[2])
+        await expectFailure(.malformed, parts[0] + "." + Base64URL.encode(Data("not json".utf8)) + "." + parts[2])
         await expectFailure(.malformed, String(repeating: "a", count: 300_000))
     }
 
@@ -68,9 +68,9 @@ import X509
         let parts = try signer.sign(TestChain.transaction()).split(separator: ".").map(String.init)
         var forged = TestChain.transaction()
         forged.quantity = 99
-        let payload = TestChain.base64URL(try JSONEncoder().encode(forged))
+        let payload = Base64URL.encode(try JSONEncoder().encode(forged))
         await expectFailure(.badSignature, parts[0] + "." + payload + "." + parts[2])
-        await expectFailure(.badSignature, parts[0] + "." + parts[1] + "." + TestChain.base64URL(Data(repeating: 7, count: 64)))
+        await expectFailure(.badSignature, parts[0] + "." + parts[1] + "." + Base64URL.encode(Data(repeating: 7, count: 64)))
     }
 
     @Test func rejectsAChainToAForeignRoot() async throws {

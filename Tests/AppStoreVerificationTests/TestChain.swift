@@ -31,14 +31,10 @@ enum TestChain {
     static func jws(x5c: [Certificate], payload: some Encodable, key: P256.Signing.PrivateKey, alg: String = "ES256") throws -> String {
         let chain = x5c.map { Data(SimulatorCertificateAuthority.der($0)).base64EncodedString() }
         let header = try JSONSerialization.data(withJSONObject: ["alg": alg, "x5c": chain])
-        let input = base64URL(header) + "." + base64URL(try JSONEncoder().encode(payload))
-        return input + "." + base64URL(try key.signature(for: Data(input.utf8)).rawRepresentation)
+        let input = Base64URL.encode(header) + "." + Base64URL.encode(try JSONEncoder().encode(payload))
+        return input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
     }
 
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 
     static func verifier(trusting roots: [Certificate], claims: ClaimsPolicy = .none,
                          now: Date = reference) -> SignedDataVerifier {

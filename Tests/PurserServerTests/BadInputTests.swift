@@ -42,15 +42,15 @@ import Testing
             let order = try await server.order("gold60", for: "alice", client: client)
             let (_, jws) = try await server.pay("gold60", token: order.appAccountToken)
             let parts = jws.split(separator: ".").map(String.init)
-            let header = try #require(Data(base64Encoded: Self.padded(parts[0])))
+            let header = try #require(Base64URL.decode(parts[0].utf8))
             let x5c = try #require((try JSONSerialization.jsonObject(with: header) as? [String: Any])?["x5c"] as? [String])
 
             func withHeader(_ object: [String: Any]) throws -> String {
-                Self.base64URL(try JSONSerialization.data(withJSONObject: object)) + "." + parts[1] + "." + parts[2]
+                Base64URL.encode(try JSONSerialization.data(withJSONObject: object)) + "." + parts[1] + "." + parts[2]
             }
-            var tampered = try JSONDecoder().decode(JWSTransaction.self, from: try #require(Data(base64Encoded: Self.padded(parts[1]))))
+            var tampered = try JSONDecoder().decode(JWSTransaction.self, from: try #require(Base64URL.decode(parts[1].utf8)))
             tampered.quantity = 10
-            let tamperedJWS = parts[0] + "." + Self.base64URL(try JSONEncoder().encode(tampered)) + "." + parts[2]
+            let tamperedJWS = parts[0] + "." + Base64URL.encode(try JSONEncoder().encode(tampered)) + "." + parts[2]
 
             let foreign = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
             let foreignStore = try SimulatedAppStore(signer: JWSSigner(authority: foreign),
@@ -59,7 +59,7 @@ import Testing
             let noMarker = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()),
                                                                       defects: .init(omitLeafMarker: true))
             let leafWithoutOID = try JWSSigner(authority: noMarker).sign(
-                try JSONDecoder().decode(JWSTransaction.self, from: try #require(Data(base64Encoded: Self.padded(parts[1])))))
+                try JSONDecoder().decode(JWSTransaction.self, from: try #require(Base64URL.decode(parts[1].utf8))))
 
             let cases: [(String, HTTPResponse.Status, String)] = [
                 (parts[0] + "." + parts[1], .badRequest, "malformed"),
@@ -95,16 +95,5 @@ import Testing
             let health = try await client.get("/health", user: nil)
             #expect(health.status == .ok)
         }
-    }
-
-    static func padded(_ base64URL: String) -> String {
-        var text = base64URL.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
-        return text
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

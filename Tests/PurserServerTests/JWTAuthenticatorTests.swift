@@ -1,3 +1,4 @@
+import AppStoreVerification
 import Crypto
 import Foundation
 import HTTPTypes
@@ -11,10 +12,10 @@ import _CryptoExtras
     let secret = Array("a-secret-of-at-least-thirty-two-bytes!!".utf8)
 
     func token(alg: String, claims: [String: Any], sign: (Data) throws -> Data) throws -> String {
-        let header = base64URL(try JSONSerialization.data(withJSONObject: ["alg": alg, "typ": "JWT"]))
-        let body = base64URL(try JSONSerialization.data(withJSONObject: claims))
+        let header = Base64URL.encode(try JSONSerialization.data(withJSONObject: ["alg": alg, "typ": "JWT"]))
+        let body = Base64URL.encode(try JSONSerialization.data(withJSONObject: claims))
         let input = header + "." + body
-        return input + "." + base64URL(try sign(Data(input.utf8)))
+        return input + "." + Base64URL.encode(try sign(Data(input.utf8)))
     }
 
     func hs256(_ claims: [String: Any], secret: [UInt8]? = nil) throws -> String {
@@ -78,8 +79,4 @@ import _CryptoExtras
         #expect(try await rs.authenticate(headers(rsToken)) == "alice")
     }
 
-    func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 }

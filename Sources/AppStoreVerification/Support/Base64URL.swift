@@ -1,8 +1,8 @@
 import Foundation
 
-/// Base64url (RFC 4648 §5, no padding) as JWS uses it, decoded straight from bytes: the hot path of every
+/// Base64url (RFC 4648 §5, no padding) as JWS and JWT use it, decoded straight from bytes: the hot path of every
 /// verification, so no intermediate strings.
-enum Base64URL {
+public enum Base64URL {
     private static let table: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
         for (index, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
@@ -12,7 +12,7 @@ enum Base64URL {
     }()
 
     /// Decodes base64url bytes; `nil` for anything else (including padding and the standard alphabet's `+/`).
-    static func decode(_ bytes: some Collection<UInt8>) -> Data? {
+    public static func decode(_ bytes: some Collection<UInt8>) -> Data? {
         let count = bytes.count
         guard count % 4 != 1 else { return nil }
         let capacity = count * 3 / 4
@@ -39,5 +39,21 @@ enum Base64URL {
             }
         }
         return valid ? Data(output) : nil
+    }
+
+    /// Encodes bytes as base64url without padding.
+    public static func encode(_ data: some DataProtocol) -> String {
+        let base64 = Data(data).base64EncodedString().utf8
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(base64.count)
+        for byte in base64 {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import AppStoreVerification
 import Crypto
 import Foundation
 import Hummingbird
@@ -71,8 +72,8 @@ public struct JWTAuthenticator: Authenticator {
         }
         let token = authorization.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerData = Self.base64URL(parts[0]), let claimsData = Self.base64URL(parts[1]),
-            let signature = Self.base64URL(parts[2]),
+        guard parts.count == 3, let headerData = Base64URL.decode(parts[0].utf8), let claimsData = Base64URL.decode(parts[1].utf8),
+            let signature = Base64URL.decode(parts[2].utf8),
             let header = try? JSONDecoder().decode(Header.self, from: headerData),
             let claims = try? JSONDecoder().decode(Claims.self, from: claimsData)
         else {
@@ -106,13 +107,6 @@ public struct JWTAuthenticator: Authenticator {
 
     private func invalid(_ message: String) -> APIError {
         APIError(.unauthorized, code: "invalid_token", message)
-    }
-
-    static func base64URL(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        if base64.utf8.count % 4 == 1 { return nil }
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 }
 
