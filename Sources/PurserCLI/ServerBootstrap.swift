@@ -45,6 +45,7 @@ struct ServerBootstrap {
                 "APP STORE SIMULATOR IS ON: this server trusts the simulator's own root certificate and serves its "
                     + "control API at /simulator/v1. Anyone can mint purchases. NEVER USE THIS IN PRODUCTION.")
         }
+        let authenticator = try configuration.makeAuthenticator()
         let ledger = try await SQLiteLedgerStore.open(
             path: dataDirectory.appendingPathComponent("purser.sqlite").path, logger: logger)
         let claims = ClaimsPolicy(bundleID: configuration.bundleId, environments: Set(configuration.environments),
@@ -53,7 +54,7 @@ struct ServerBootstrap {
         let dependencies = PurserServerDependencies(
             orders: OrderService(catalog: catalog, store: ledger),
             submissions: SubmissionService(verifier: verifier, claims: claims, catalog: catalog, store: ledger),
-            store: ledger, authenticator: try configuration.makeAuthenticator(), startupWarnings: warnings)
+            store: ledger, authenticator: authenticator, startupWarnings: warnings)
         return ServerBootstrap(dependencies: dependencies, simulator: simulator)
     }
 

@@ -6,7 +6,7 @@ import PurserCore
 /// ```json
 /// {
 ///   "host": "127.0.0.1", "port": 8080,
-///   "dataDirectory": "data",                 // the SQLite ledger and the simulator's CA live here
+///   "dataDirectory": "data",                 // the SQLite ledger and the simulator's CA; relative to this file
 ///   "bundleId": "com.example.purser.demo",
 ///   "appAppleId": null,                      // checked on production notifications when set
 ///   "environments": ["Production", "Sandbox"],
@@ -98,6 +98,7 @@ public struct ServerConfiguration: Sendable, Decodable {
         func resolve(_ path: String) -> String {
             path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
         }
+        configuration.dataDirectory = resolve(configuration.dataDirectory)
         configuration.catalogFile = configuration.catalogFile.map(resolve)
         configuration.trustedRootFiles = configuration.trustedRootFiles.map(resolve)
         configuration.auth.jwt.publicKeyFile = configuration.auth.jwt.publicKeyFile.map(resolve)

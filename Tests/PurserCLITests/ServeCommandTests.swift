@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Runs `purser serve` as the quick start does and drives it over HTTP.
+@Suite struct ServeCommandTests {
+    /// Output of a running child process, collected as it arrives.
+    final class Output: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text = ""
+        func append(_ data: Data) { lock.withLock { text += String(decoding: data, as: UTF8.self) } }
+        var value: String { lock.withLock { text } }
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-serve-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    func start(_ arguments: [String]) throws -> (Process, Output) {
+        let process = Process()
+        process.executableURL = VerifyCommandTests.binary
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = Output()
+        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
+        try process.run()
+        return (process, output)
+    }
+
+    func request(_ method: String, _ url: String, user: String? = nil, json: String? = nil) async throws -> (Int, [String: Any]) {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        if let user { request.setValue(user, forHTTPHeaderField: "X-Purser-User") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(json.utf8)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
+    }
+
+    @Test func servesTheQuickStartFlow() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
+            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+        try #"{"port": 0, "dataDirectory": "data", "catalogFile": "catalog.json", "appStore": "simulator", "auth": {"mode": "development"}}"#
+            .write(to: directory.appendingPathComponent("purser.json"), atomically: true, encoding: .utf8)
+        let (process, output) = try start(["serve", "--config", directory.appendingPathComponent("purser.json").path])
+        defer { if process.isRunning { process.terminate() } }
+
+        var port: String?
+        for _ in 0..<300 where port == nil {
+            if let match = output.value.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { port = String(match.1) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let base = "http://127.0.0.1:\(try #require(port, "no listening line in: \(output.value)"))"
+        #expect(output.value.contains("APP STORE SIMULATOR IS ON"))
+        #expect(output.value.contains("DEVELOPMENT AUTHENTICATION IS ON"))
+
+        #expect(try await request("GET", "\(base)/health").0 == 200)
+        let (created, order) = try await request("POST", "\(base)/v1/orders", user: "alice", json: #"{"productId": "gold60"}"#)
+        #expect(created == 201)
+        let token = try #require(order["appAccountToken"] as? String)
+        let (_, purchase) = try await request("POST", "\(base)/simulator/v1/purchases",
+                                              json: #"{"productId": "gold60", "appAccountToken": "\#(token)"}"#)
+        let jws = try #require(purchase["signedTransaction"] as? String)
+        let (status, decision) = try await request("POST", "\(base)/v1/transactions", user: "alice",
+                                                   json: #"{"signedTransaction": "\#(jws)"}"#)
+        #expect(status == 200)
+        #expect(decision["decision"] as? String == "delivered")
+        #expect(decision["finish"] as? Bool == true)
+        let (_, wallet) = try await request("GET", "\(base)/v1/wallet", user: "alice")
+        #expect((wallet["balances"] as? [String: Int])?["gold"] == 60)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/purser.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/appstore-sim/ca/root.der").path))
+
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "output: \(output.value)")
+    }
+
+    @Test func refusesAnUnusableConfiguration() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (noCatalog, noCatalogOutput) = try start(["serve", "--data-dir", directory.path, "--port", "0"])
+        noCatalog.waitUntilExit()
+        #expect(noCatalog.terminationStatus != 0)
+        #expect(noCatalogOutput.value.contains("no product catalog"))
+
+        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
+            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+        let (noSecret, noSecretOutput) = try start(["serve", "--data-dir", directory.path, "--port", "0",
+                                                    "--catalog", directory.appendingPathComponent("catalog.json").path])
+        noSecret.waitUntilExit()
+        #expect(noSecret.terminationStatus != 0)
+        #expect(noSecretOutput.value.contains("HS256 needs a secret"))
+    }
+}
