@@ -67,6 +67,23 @@ check "Apple's library refuses a simulator transaction for another bundle" \
   fails "$py" "$repo/scripts/referee/verify_with_apple.py" --root "$work/sim-root.der" --bundle-id com.example.other \
   --environment Sandbox "$work/Sandbox.jws"
 
+# 1b. App receipts: Apple's ReceiptUtility reads a transaction id from a simulator receipt, and Purser's parser lists it.
+for product in com.example.purser.gold60 com.example.purser.gold120; do
+  curl -sf -X POST "$base/purchases" -H 'Content-Type: application/json' \
+    -d "{\"productId\": \"$product\", \"deviceId\": \"referee-phone\"}" >/dev/null
+done
+curl -sf "$base/devices/referee-phone/receipt" \
+  | "$py" -c 'import json, sys; open(sys.argv[1], "w").write(json.load(sys.stdin)["receipt"])' "$work/receipt.b64"
+receipt_ids_agree() {
+  local apple_id
+  apple_id="$("$py" "$repo/scripts/referee/receipt_transaction_id.py" "$work/receipt.b64")" || return 1
+  "$purser" receipt "$work/receipt.b64" | "$py" -c '
+import json, sys
+ids = [entry["transactionId"] for entry in json.load(sys.stdin)["inAppPurchases"]]
+sys.exit(0 if sys.argv[1] in ids and len(ids) == 2 else f"Apple read {sys.argv[1]}, Purser parsed {ids}")' "$apple_id"
+}
+check "Apple's ReceiptUtility and purser receipt read the same transaction from a simulator receipt" receipt_ids_agree
+
 # 2. An independently generated chain with Apple's OIDs signs; Purser verifies.
 "$py" "$repo/scripts/referee/sign_with_own_chain.py" --out "$work/own" --bundle-id "$bundle" --environment Sandbox \
   --app-apple-id "$app_id" >/dev/null

@@ -42,9 +42,12 @@ public actor SimulatedAppStore {
         /// Milliunits, e.g. 990 for 0.99.
         public var price: Int64?
         public var currency: String?
+        /// The simulated device that pays; its app receipt will carry the purchase. Default `device-1`.
+        public var deviceId: String?
 
         public init(productId: String, bundleId: String? = nil, quantity: Int? = nil, appAccountToken: String? = nil,
-                    environment: AppStoreEnvironment? = nil, type: String? = nil) {
+                    environment: AppStoreEnvironment? = nil, type: String? = nil, deviceId: String? = nil) {
+            self.deviceId = deviceId
             self.productId = productId
             self.bundleId = bundleId
             self.quantity = quantity
@@ -56,10 +59,13 @@ public actor SimulatedAppStore {
 
     nonisolated public let signer: JWSSigner
     nonisolated public let configuration: Configuration
-    private let now: @Sendable () -> Date
-    private var records: [String: JWSTransaction] = [:]
-    private var order: [String] = []
+    let now: @Sendable () -> Date
+    var records: [String: SimulatedPurchase] = [:]
+    var order: [String] = []
     private var journal: FileHandle?
+    /// Faults the next `verifyReceipt` calls answer with, first in first out.
+    var verifyReceiptFaults: [VerifyReceiptFault] = []
+    let receiptIssuer: AppReceiptIssuer
 
     /// The first transaction id; ids count up from here, as Apple's 16-digit ids do.
     static let firstTransactionID: Int64 = 2_000_000_000_000_001
@@ -68,11 +74,14 @@ public actor SimulatedAppStore {
         self.signer = signer
         self.configuration = configuration
         self.now = now
+        self.receiptIssuer = AppReceiptIssuer(authority: signer.authority)
         if let file = configuration.journalFile {
             if FileManager.default.fileExists(atPath: file.path) {
                 for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
-                    let record = try JSONDecoder().decode(JWSTransaction.self, from: Data(line.utf8))
-                    if records.updateValue(record, forKey: record.transactionId) == nil { order.append(record.transactionId) }
+                    let record = try JSONDecoder().decode(SimulatedPurchase.self, from: Data(line.utf8))
+                    if records.updateValue(record, forKey: record.transaction.transactionId) == nil {
+                        order.append(record.transaction.transactionId)
+                    }
                 }
             } else {
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -109,15 +118,24 @@ public actor SimulatedAppStore {
         transaction.storefrontId = configuration.storefrontID
         transaction.price = request.price ?? 990 * Int64(quantity)
         transaction.currency = request.currency ?? "USD"
-        try store(transaction)
+        try store(SimulatedPurchase(transaction: transaction, deviceId: request.deviceId ?? "device-1", finished: false))
         return (transaction, try sign(transaction))
+    }
+
+    /// The device finished the transaction (StoreKit's `finishTransaction`): a consumable leaves its receipt.
+    public func finish(transactionID: String) throws(SimulatorError) {
+        guard var record = records[transactionID] else { throw SimulatorError(.notFound, "no transaction \(transactionID)") }
+        guard !record.finished else { return }
+        record.finished = true
+        try store(record)
     }
 
     /// Refunds a transaction: its record gains `revocationDate`, and a signed REFUND notification is returned.
     public func refund(transactionID: String, reason: Int = 0) throws(SimulatorError) -> (transaction: JWSTransaction, signed: String, notification: String) {
-        guard var transaction = records[transactionID] else {
+        guard var record = records[transactionID] else {
             throw SimulatorError(.notFound, "no transaction \(transactionID)")
         }
+        var transaction = record.transaction
         guard transaction.revocationDate == nil else {
             throw SimulatorError(.conflict, "transaction \(transactionID) is already refunded")
         }
@@ -125,7 +143,8 @@ public actor SimulatedAppStore {
         transaction.revocationDate = at
         transaction.revocationReason = reason
         transaction.signedDate = at
-        try store(transaction)
+        record.transaction = transaction
+        try store(record)
         let signed = try sign(transaction)
         return (transaction, signed, try notification(type: "REFUND", for: transaction, signedTransaction: signed))
     }
@@ -142,28 +161,29 @@ public actor SimulatedAppStore {
     }
 
     /// Every transaction, oldest first.
-    public func transactions() -> [JWSTransaction] { order.compactMap { records[$0] } }
+    public func transactions() -> [JWSTransaction] { order.compactMap { records[$0]?.transaction } }
 
     /// One transaction and its current signed form.
     public func transaction(_ id: String) throws(SimulatorError) -> (transaction: JWSTransaction, signed: String) {
-        guard let transaction = records[id] else { throw SimulatorError(.notFound, "no transaction \(id)") }
-        return (transaction, try sign(transaction))
+        guard let record = records[id] else { throw SimulatorError(.notFound, "no transaction \(id)") }
+        return (record.transaction, try sign(record.transaction))
     }
 
-    private func sign(_ payload: some Encodable) throws(SimulatorError) -> String {
+    func sign(_ payload: some Encodable) throws(SimulatorError) -> String {
         do { return try signer.sign(payload) } catch { throw SimulatorError(.internal, "signing failed: \(error)") }
     }
 
-    private func store(_ transaction: JWSTransaction) throws(SimulatorError) {
+    private func store(_ record: SimulatedPurchase) throws(SimulatorError) {
         if let journal {
             do {
-                var line = try JSONEncoder().encode(transaction)
+                var line = try JSONEncoder().encode(record)
                 line.append(UInt8(ascii: "\n"))
                 try journal.write(contentsOf: line)
             } catch {
                 throw SimulatorError(.internal, "cannot journal the purchase: \(error)")
             }
         }
-        if records.updateValue(transaction, forKey: transaction.transactionId) == nil { order.append(transaction.transactionId) }
+        let id = record.transaction.transactionId
+        if records.updateValue(record, forKey: id) == nil { order.append(id) }
     }
 }

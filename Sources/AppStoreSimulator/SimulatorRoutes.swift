@@ -8,6 +8,11 @@ import PurserCore
 /// - `POST /transactions/{id}/refund` `{reason?}` → the revoked signed transaction and a signed REFUND notification
 /// - `GET /transactions`, `GET /transactions/{id}`
 /// - `GET /root-certificate` → the simulator's root (DER), to trust it elsewhere
+/// - `POST /transactions/{id}/finish` → the device finished it (a consumable leaves its receipt)
+/// - `GET /devices/{deviceId}/receipt` → the device's app receipt, base64
+/// - `POST /verify-receipt/faults` `{"faults": [{"status": {"_0": 21005}}, {"http": {"_0": 503}}, {"delay": {"seconds": 3}}]}`
+///
+/// and Apple's `verifyReceipt` at `POST /simulator/production/verifyReceipt` and `/simulator/sandbox/verifyReceipt`.
 public struct SimulatorRoutes: Sendable {
     /// The answer to a purchase, a refund or a single-transaction lookup.
     public struct SignedTransactionResponse: ResponseEncodable, Decodable, Sendable {
@@ -24,6 +29,18 @@ public struct SimulatorRoutes: Sendable {
 
     struct RefundRequest: Decodable {
         var reason: Int?
+    }
+
+    /// A device's current app receipt.
+    public struct DeviceReceipt: ResponseEncodable, Decodable, Sendable {
+        public var deviceId: String
+        /// Base64 of the DER PKCS#7 receipt, as the app would send it.
+        public var receipt: String
+        public var transactionIds: [String]
+    }
+
+    struct FaultsRequest: Decodable {
+        var faults: [VerifyReceiptFault]
     }
 
     public let store: SimulatedAppStore
@@ -55,6 +72,30 @@ public struct SimulatorRoutes: Sendable {
             let id = try context.parameters.require("id")
             let (transaction, signed) = try await store.transaction(id)
             return .init(transactionId: id, signedTransaction: signed, transaction: transaction)
+        }
+        group.post("transactions/{id}/finish") { _, context -> HTTPResponse.Status in
+            try await store.finish(transactionID: try context.parameters.require("id"))
+            return .noContent
+        }
+        group.get("devices/{deviceId}/receipt") { _, context -> DeviceReceipt in
+            let device = try context.parameters.require("deviceId")
+            let (der, ids) = try await store.receipt(deviceId: device)
+            return DeviceReceipt(deviceId: device, receipt: Data(der).base64EncodedString(), transactionIds: ids)
+        }
+        group.post("verify-receipt/faults") { request, context -> HTTPResponse.Status in
+            let body = try await decode(FaultsRequest.self, from: request, context: context)
+            await store.injectVerifyReceiptFaults(body.faults)
+            return .noContent
+        }
+        for (path, endpoint) in [("simulator/production/verifyReceipt", AppStoreEnvironment.production),
+                                 ("simulator/sandbox/verifyReceipt", .sandbox)] {
+            router.post(RouterPath(path)) { request, _ -> Response in
+                let body = try await request.body.collect(upTo: 8 * 1024 * 1024)
+                let (answer, delay) = await store.verifyReceipt(body: Data(body.readableBytesView), endpoint: endpoint)
+                if delay > .zero { try await Task.sleep(for: delay) }
+                return Response(status: .init(code: answer.status), headers: [.contentType: "application/json"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+            }
         }
         group.get("root-certificate") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/pkix-cert"],

@@ -29,7 +29,8 @@ public struct ClaimsPolicy: Sendable, Hashable {
         }
     }
 
-    private func check(bundleID claimed: String?, environment claimedEnvironment: String?) throws(VerificationError) {
+    /// Checks a bundle id and an environment however they were learnt (a JWS, a verified receipt).
+    public func check(bundleID claimed: String?, environment claimedEnvironment: String?) throws(VerificationError) {
         if let bundleID, claimed != bundleID {
             throw VerificationError(.wrongBundle, "signed for bundle \(claimed ?? "(none)"), not \(bundleID)")
         }

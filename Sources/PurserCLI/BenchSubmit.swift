@@ -40,8 +40,10 @@ extension Purser {
             let verifier = SignedDataVerifier(configuration: .init(trustedRoots: [authority.root]))
             let dependencies = PurserServerDependencies(
                 orders: OrderService(catalog: catalog, store: ledger),
-                submissions: SubmissionService(verifier: verifier, claims: ClaimsPolicy(bundleID: appStore.configuration.defaultBundleID),
-                                               catalog: catalog, store: ledger),
+                submissions: SubmissionService(
+                    verifier: verifier,
+                    receipts: VerifyReceiptClient(configuration: .init(), transport: SimulatorTransport(store: appStore)),
+                    claims: ClaimsPolicy(bundleID: appStore.configuration.defaultBundleID), catalog: catalog, store: ledger),
                 store: ledger, authenticator: DevelopmentAuthenticator())
             let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
             let app = PurserApplication.build(

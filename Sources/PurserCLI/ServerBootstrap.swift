@@ -36,11 +36,20 @@ struct ServerBootstrap {
         }
         var warnings: [String] = []
         var simulator: SimulatorRoutes?
+        let sharedSecret = ProcessInfo.processInfo.environment["PURSER_APPSTORE_SHARED_SECRET"] ?? configuration.sharedSecret
+        let timeout = Duration.milliseconds(Int64(configuration.verifyReceiptTimeoutSeconds * 1000))
+        var receipts = VerifyReceiptClient(configuration: .init(sharedSecret: sharedSecret, timeout: timeout),
+                                           transport: HTTPClientTransport())
         if configuration.appStore == .simulator {
             let store = try makeSimulator(dataDirectory: dataDirectory, bundleID: configuration.bundleId,
                                           appAppleID: configuration.appAppleId)
             roots.append(store.signer.authority.root)
             simulator = SimulatorRoutes(store: store)
+            receipts = VerifyReceiptClient(
+                configuration: .init(productionURL: SimulatorTransport.productionVerifyReceiptURL,
+                                     sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL, sharedSecret: sharedSecret,
+                                     timeout: timeout),
+                transport: SimulatorTransport(store: store))
             warnings.append(
                 "APP STORE SIMULATOR IS ON: this server trusts the simulator's own root certificate and serves its "
                     + "control API at /simulator/v1. Anyone can mint purchases. NEVER USE THIS IN PRODUCTION.")
@@ -53,7 +62,8 @@ struct ServerBootstrap {
         let verifier = SignedDataVerifier(configuration: .init(trustedRoots: roots))
         let dependencies = PurserServerDependencies(
             orders: OrderService(catalog: catalog, store: ledger),
-            submissions: SubmissionService(verifier: verifier, claims: claims, catalog: catalog, store: ledger),
+            submissions: SubmissionService(verifier: verifier, receipts: receipts, claims: claims, catalog: catalog,
+                                           store: ledger),
             store: ledger, authenticator: authenticator, startupWarnings: warnings)
         return ServerBootstrap(dependencies: dependencies, simulator: simulator)
     }

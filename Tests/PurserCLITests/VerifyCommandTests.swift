@@ -5,38 +5,11 @@ import Testing
 
 /// Runs the built `purser` binary, as support staff would.
 @Suite struct VerifyCommandTests {
-    static var binary: URL {
-        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        for directory in candidates {
-            let url = directory.appendingPathComponent("purser")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return candidates[0].appendingPathComponent("purser")
-    }
+    /// The binary under test; `ServeCommandTests` uses it too.
+    static var binary: URL { PurserProcess.binary }
 
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func run(_ arguments: [String], stdin: String? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+    func run(_ arguments: [String], stdin: String? = nil) throws -> PurserProcess.Run {
+        try PurserProcess.run(arguments, stdin: stdin.map { Data($0.utf8) })
     }
 
     @Test func verifiesAndRefusesSignedTransactions() async throws {

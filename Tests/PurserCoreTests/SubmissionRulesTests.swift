@@ -70,6 +70,12 @@ import Testing
                                             existing: nil, order: otherProduct, now: now)
         #expect(mismatch.decision == .pending(.unbound))
 
+        var late = order(alice)
+        late.createdAt = now.addingTimeInterval(SubmissionRules.clockSkewTolerance + 60)
+        let replayed = SubmissionRules.plan(submission(transaction(token: nil), by: alice, hint: late.id), existing: nil,
+                                            order: late, now: now)
+        #expect(replayed.decision == .pending(.unbound), "an order made after the purchase cannot claim it")
+
         let none = SubmissionRules.plan(submission(transaction(token: nil), by: alice), existing: nil, order: nil, now: now)
         #expect(none.decision == .pending(.unbound))
         #expect(none.decision.finish == false)

@@ -27,7 +27,7 @@ import Testing
             try await expectRefused(try await client.post("/v1/transactions", user: "alice", body: nil),
                                     status: .badRequest, code: "empty_body", server: server)
             try await expectRefused(try await client.post("/v1/transactions", user: "alice", body: ByteBuffer(string: "{}")),
-                                    status: .badRequest, code: "missing_signed_transaction", server: server)
+                                    status: .badRequest, code: "missing_transaction", server: server)
             try await expectRefused(try await client.post("/v1/transactions", user: "alice",
                                                           body: ByteBuffer(string: #"{"signedTransaction": 42}"#)),
                                     status: .badRequest, code: "malformed_json", server: server)

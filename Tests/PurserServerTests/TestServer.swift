@@ -28,6 +28,7 @@ struct TestServer {
     static func run(
         environments: Set<AppStoreEnvironment> = [.production, .sandbox],
         authenticator: any Authenticator = DevelopmentAuthenticator(),
+        verifyReceiptTimeout: Duration = .seconds(2),
         _ body: @Sendable (TestServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-server-\(UUID())")
@@ -40,14 +41,23 @@ struct TestServer {
         let verifier = SignedDataVerifier(configuration: .init(trustedRoots: [AppleRootCertificates.rootCAG3, authority.root]))
         let dependencies = PurserServerDependencies(
             orders: OrderService(catalog: catalog, store: store),
-            submissions: SubmissionService(verifier: verifier, claims: ClaimsPolicy(bundleID: bundleID, environments: environments),
-                                           catalog: catalog, store: store),
+            submissions: SubmissionService(
+                verifier: verifier, receipts: receipts(appStore, timeout: verifyReceiptTimeout),
+                claims: ClaimsPolicy(bundleID: bundleID, environments: environments), catalog: catalog, store: store),
             store: store, authenticator: authenticator)
         let app = PurserApplication.build(configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                                           dependencies: dependencies, logger: logger,
                                           addRoutes: { SimulatorRoutes(store: appStore).addRoutes(to: $0) })
         let server = TestServer(appStore: appStore, store: store, authority: authority)
         try await app.test(.live) { client in try await body(server, client) }
+    }
+
+    /// `verifyReceipt` answered in-process by the simulator, with a short time-out for time-out tests.
+    static func receipts(_ appStore: SimulatedAppStore, timeout: Duration) -> VerifyReceiptClient {
+        VerifyReceiptClient(
+            configuration: .init(productionURL: SimulatorTransport.productionVerifyReceiptURL,
+                                 sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL, timeout: timeout),
+            transport: SimulatorTransport(store: appStore))
     }
 
     /// Creates an order for `user` over HTTP.
@@ -59,10 +69,15 @@ struct TestServer {
 
     /// "Pays" through the simulator and returns the signed transaction.
     func pay(_ product: String, token: String?, environment: AppStoreEnvironment = .sandbox,
-             bundle: String? = nil) async throws -> (id: String, jws: String) {
+             bundle: String? = nil, device: String? = nil) async throws -> (id: String, jws: String) {
         let (transaction, jws) = try await appStore.purchase(
-            .init(productId: product, bundleId: bundle, appAccountToken: token, environment: environment))
+            .init(productId: product, bundleId: bundle, appAccountToken: token, environment: environment, deviceId: device))
         return (transaction.transactionId, jws)
+    }
+
+    /// The device's current app receipt, base64 as the app sends it.
+    func receipt(device: String) async throws -> String {
+        Data(try await appStore.receipt(deviceId: device).der).base64EncodedString()
     }
 }
 

@@ -40,6 +40,14 @@ public struct PendingReason: Hashable, Sendable, Codable {
         self.code = code
         self.message = message
     }
+    public static let notInReceipt = PendingReason(
+        code: "not_in_receipt",
+        message: "the receipt does not list this transaction yet; refresh the receipt and submit again"
+    )
+    public static let noTransactionNamed = PendingReason(
+        code: "no_transaction_named",
+        message: "the receipt holds several transactions; each has its own decision in transactions"
+    )
     public static let unbound = PendingReason(
         code: "unbound",
         message: "no order binds this transaction to an account; it is kept for reconciliation and support"

@@ -95,7 +95,8 @@ public enum SubmissionRules {
 
     /// The owner rule: Apple's signed `appAccountToken` names the order, whose account is the owner, whoever
     /// submits. Without a token, the client's order hint counts only if that order is the submitter's own, for the
-    /// same product, and still waiting. Otherwise nobody: the transaction stays unbound.
+    /// same product, still waiting, and created before Apple charged (so a replayed receipt cannot feed an order
+    /// made afterwards). Otherwise nobody: the transaction stays unbound.
     static func owner(of submission: Submission, order: Order?) -> Binding? {
         let transaction = submission.transaction
         guard let order, order.id == submission.orderToLookUp else { return nil }
@@ -103,16 +104,21 @@ public enum SubmissionRules {
         if transaction.appAccountToken != nil {
             return Binding(owner: order.userID, order: order, fulfils: waiting)
         }
-        guard waiting, order.userID == submission.source.submitter else { return nil }
+        guard waiting, order.userID == submission.source.submitter,
+            order.createdAt <= transaction.purchaseDate.addingTimeInterval(clockSkewTolerance)
+        else { return nil }
         return Binding(owner: order.userID, order: order, fulfils: true)
     }
+
+    /// How far Purser's clock and Apple's may disagree when an order is compared with a purchase date.
+    public static let clockSkewTolerance: TimeInterval = 60
 
     private static func unboundDetail(_ submission: Submission, order: Order?) -> String {
         if let token = submission.transaction.appAccountToken {
             return order == nil ? "appAccountToken \(token) names no order" : "order \(token) cannot take it"
         }
         if let hint = submission.orderHint {
-            return "no appAccountToken; order hint \(hint) is not the submitter's waiting order for this product"
+            return "no appAccountToken; order hint \(hint) is not the submitter's waiting order for this product, made before the purchase"
         }
         return "no appAccountToken and no order hint"
     }

@@ -10,7 +10,8 @@ public struct DecisionResponse: Codable, Sendable, Hashable {
         }
     }
 
-    public var transactionId: String
+    /// The transaction the decision is about: the submitted one, or for a receipt the one the client named.
+    public var transactionId: String?
     /// One of `delivered`, `alreadyDelivered`, `deliveredToOtherAccount`, `pending`, `rejected`, `revoked`.
     public var decision: String
     public var finish: Bool
@@ -18,8 +19,10 @@ public struct DecisionResponse: Codable, Sendable, Hashable {
     /// What this transaction granted, shown only to its owner.
     public var grants: Grants?
     public var reason: Reason?
+    /// For a receipt: the decision for every transaction in it, each settled on its own.
+    public var transactions: [DecisionResponse]?
 
-    public init(transactionId: String, decision: Decision, orderId: OrderID?, grants: Grants?) {
+    public init(transactionId: String?, decision: Decision, orderId: OrderID? = nil, grants: Grants? = nil) {
         self.transactionId = transactionId
         self.decision = decision.name
         self.finish = decision.finish

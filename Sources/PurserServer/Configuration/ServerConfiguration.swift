@@ -13,11 +13,14 @@ import PurserCore
 ///   "catalogFile": "catalog.json",           // relative to this file
 ///   "appStore": "apple",                     // or "simulator": trust the built-in simulator (never in production)
 ///   "trustedRootFiles": [],                  // extra DER roots besides Apple Root CA - G3
+///   "sharedSecret": null,                    // verifyReceipt's app shared secret (secret; prefer the environment)
+///   "verifyReceiptTimeoutSeconds": 10,
 ///   "auth": {"mode": "jwt", "jwt": {"algorithm": "HS256", "secret": "…", "publicKeyFile": null,
 ///            "issuer": null, "audience": null}}
 /// }
 /// ```
-/// Secrets: `auth.jwt.secret`; prefer the `PURSER_JWT_SECRET` environment variable, which overrides it.
+/// Secrets: `auth.jwt.secret` and `sharedSecret`; prefer the `PURSER_JWT_SECRET` and `PURSER_APPSTORE_SHARED_SECRET`
+/// environment variables, which override them.
 public struct ServerConfiguration: Sendable, Decodable {
     public enum AppStoreMode: String, Sendable, Decodable {
         case apple
@@ -62,6 +65,9 @@ public struct ServerConfiguration: Sendable, Decodable {
     public var catalogFile: String?
     public var appStore: AppStoreMode = .apple
     public var trustedRootFiles: [String] = []
+    /// The app's shared secret for `verifyReceipt`. Secret.
+    public var sharedSecret: String?
+    public var verifyReceiptTimeoutSeconds: Double = 10
     public var auth = Auth()
 
     public init() {}
@@ -77,11 +83,15 @@ public struct ServerConfiguration: Sendable, Decodable {
         catalogFile = try c.decodeIfPresent(String.self, forKey: .catalogFile)
         appStore = try c.decodeIfPresent(AppStoreMode.self, forKey: .appStore) ?? appStore
         trustedRootFiles = try c.decodeIfPresent([String].self, forKey: .trustedRootFiles) ?? trustedRootFiles
+        sharedSecret = try c.decodeIfPresent(String.self, forKey: .sharedSecret)
+        verifyReceiptTimeoutSeconds = try c.decodeIfPresent(Double.self, forKey: .verifyReceiptTimeoutSeconds)
+            ?? verifyReceiptTimeoutSeconds
         auth = try c.decodeIfPresent(Auth.self, forKey: .auth) ?? auth
     }
 
     enum CodingKeys: String, CodingKey {
-        case host, port, dataDirectory, bundleId, appAppleId, environments, catalogFile, appStore, trustedRootFiles, auth
+        case host, port, dataDirectory, bundleId, appAppleId, environments, catalogFile, appStore, trustedRootFiles
+        case sharedSecret, verifyReceiptTimeoutSeconds, auth
     }
 
     /// Reads a configuration file; relative paths inside it are resolved against the file's directory.

@@ -6,30 +6,31 @@ import Metrics
 import PurserCore
 import PurserStorage
 
-/// Decides a client's submission: verify Apple's signature, assess claims and product, then let the ledger settle
-/// it in one database transaction. Forged or undecodable input is an `APIError` (4xx) and changes nothing; a
-/// genuine transaction always ends in a recorded decision.
+/// Decides a client's submission: verify it with Apple (the JWS signature, or `verifyReceipt` for a receipt), assess
+/// claims and product, then let the ledger settle each transaction in its own database transaction. Forged or
+/// undecodable input is an `APIError` (4xx) and changes nothing; a genuine transaction always ends in a recorded
+/// decision.
 public struct SubmissionService: Sendable {
     public let verifier: SignedDataVerifier
     public let claims: ClaimsPolicy
     public let catalog: ProductCatalog
     public let store: any LedgerStore
+    /// Apple's `verifyReceipt`, for StoreKit 1 receipts.
+    public let receipts: VerifyReceiptClient
     private let now: @Sendable () -> Date
 
-    public init(verifier: SignedDataVerifier, claims: ClaimsPolicy, catalog: ProductCatalog, store: any LedgerStore,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(verifier: SignedDataVerifier, receipts: VerifyReceiptClient, claims: ClaimsPolicy, catalog: ProductCatalog,
+                store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }) {
         self.verifier = verifier
+        self.receipts = receipts
         self.claims = claims
         self.catalog = catalog
         self.store = store
         self.now = now
     }
 
-    /// Decides a StoreKit 2 signed transaction submitted by `submitter`.
+    /// Decides a submission: a StoreKit 2 signed transaction, or a StoreKit 1 receipt.
     public func submit(_ request: SubmitTransactionRequest, by submitter: UserID) async throws -> DecisionResponse {
-        guard let jws = request.signedTransaction, !jws.isEmpty else {
-            throw APIError(.badRequest, code: "missing_signed_transaction", "signedTransaction is required")
-        }
         var orderHint: OrderID?
         if let hint = request.orderId {
             guard let parsed = OrderID(hint) else {
@@ -37,6 +38,16 @@ public struct SubmissionService: Sendable {
             }
             orderHint = parsed
         }
+        if let jws = request.signedTransaction, !jws.isEmpty {
+            return try await submit(signedTransaction: jws, orderHint: orderHint, by: submitter)
+        }
+        if let receipt = request.receipt, !receipt.isEmpty {
+            return try await submit(receipt: receipt, named: request.transactionId, orderHint: orderHint, by: submitter)
+        }
+        throw APIError(.badRequest, code: "missing_transaction", "send signedTransaction (StoreKit 2) or receipt (StoreKit 1)")
+    }
+
+    func submit(signedTransaction jws: String, orderHint: OrderID?, by submitter: UserID) async throws -> DecisionResponse {
         let payload: JWSTransaction
         do {
             payload = try await verifier.verifySignature(jws, as: JWSTransaction.self)
@@ -45,30 +56,38 @@ public struct SubmissionService: Sendable {
             throw APIError(error.code == .malformed ? .badRequest : .unprocessableContent,
                            code: error.code.description, error.message)
         }
-        let submission = Submission(transaction: payload.appleTransaction(), assessment: assess(payload),
-                                    source: .client(submitter), orderHint: orderHint)
+        let assessment = assess(bundleID: payload.bundleId, environment: payload.environment, productID: payload.productId,
+                                appleType: payload.type)
+        return try await settle(payload.appleTransaction(), assessment: assessment, orderHint: orderHint, by: submitter)
+    }
+
+    /// Settles one transaction in the ledger and words the answer for `submitter`.
+    func settle(_ transaction: AppleTransaction, assessment: Submission.Assessment, orderHint: OrderID?,
+                by submitter: UserID) async throws -> DecisionResponse {
+        let submission = Submission(transaction: transaction, assessment: assessment, source: .client(submitter),
+                                    orderHint: orderHint)
         let settlement = try await store.settle(submission, now: now())
         Counter(label: "purser.decisions", dimensions: [("decision", settlement.decision.name)]).increment()
         let ownRecord = settlement.record.flatMap { $0.ownerID == submitter ? $0 : nil }
-        return DecisionResponse(transactionId: payload.transactionId, decision: settlement.decision,
+        return DecisionResponse(transactionId: transaction.transactionID, decision: settlement.decision,
                                 orderId: ownRecord?.orderID, grants: ownRecord.map(\.grants))
     }
 
     /// Creditable as a catalog product, or the reason it never will be.
-    func assess(_ payload: JWSTransaction) -> Submission.Assessment {
+    func assess(bundleID: String, environment: String?, productID: String, appleType: String?) -> Submission.Assessment {
         do {
-            try claims.check(payload)
+            try claims.check(bundleID: bundleID, environment: environment)
         } catch {
             switch error.code {
-            case .wrongEnvironment: return .rejected(.wrongEnvironment(payload.environment ?? "(none)"))
-            default: return .rejected(.wrongBundle(payload.bundleId))
+            case .wrongEnvironment: return .rejected(.wrongEnvironment(environment ?? "(none)"))
+            default: return .rejected(.wrongBundle(bundleID))
             }
         }
-        guard let product = catalog.product(payload.productId) else {
-            return .rejected(.unknownProduct(payload.productId))
+        guard let product = catalog.product(productID) else {
+            return .rejected(.unknownProduct(productID))
         }
-        if let type = payload.type, type != product.type.appleType {
-            return .rejected(.productTypeMismatch(product.id, apple: type, catalog: product.type))
+        if let appleType, appleType != product.type.appleType {
+            return .rejected(.productTypeMismatch(product.id, apple: appleType, catalog: product.type))
         }
         return .creditable(product)
     }

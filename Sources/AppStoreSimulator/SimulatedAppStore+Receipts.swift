@@ -1,0 +1,90 @@
+import AppStoreVerification
+import Foundation
+import PurserCore
+
+extension SimulatedAppStore {
+    /// The app receipt a device holds now, as StoreKit builds it: every unfinished consumable of the device plus all
+    /// its non-consumables; finished consumables have dropped out. Sandbox devices get "ProductionSandbox" receipts.
+    public func receipt(deviceId: String, bundleID: String? = nil) throws(SimulatorError) -> (der: [UInt8], transactionIDs: [String]) {
+        let purchases = order.compactMap { records[$0] }.filter { $0.deviceId == deviceId }
+        let kept = purchases.filter { !$0.finished || $0.transaction.type != "Consumable" }
+        let environment = purchases.last?.transaction.environment ?? configuration.defaultEnvironment.rawValue
+        let date = { (milliseconds: Int64?) in milliseconds.map(Date.init(appStoreMilliseconds:)) }
+        let receipt = AppReceipt(
+            bundleId: bundleID ?? purchases.last?.transaction.bundleId ?? configuration.defaultBundleID,
+            applicationVersion: "1.0", originalApplicationVersion: "1.0", creationDate: now(),
+            environment: environment == AppStoreEnvironment.production.rawValue ? "Production" : "ProductionSandbox",
+            inAppPurchases: kept.map { purchase in
+                let t = purchase.transaction
+                return InAppPurchaseReceipt(
+                    quantity: t.quantity ?? 1, productId: t.productId, transactionId: t.transactionId,
+                    originalTransactionId: t.originalTransactionId, purchaseDate: date(t.purchaseDate),
+                    originalPurchaseDate: date(t.originalPurchaseDate), cancellationDate: date(t.revocationDate))
+            })
+        do {
+            return (try receiptIssuer.issue(receipt, signingTime: now()), kept.map(\.transaction.transactionId))
+        } catch {
+            throw SimulatorError(.internal, "cannot sign the receipt: \(error)")
+        }
+    }
+
+    /// Queues faults for the next `verifyReceipt` calls.
+    public func injectVerifyReceiptFaults(_ faults: [VerifyReceiptFault]) {
+        verifyReceiptFaults.append(contentsOf: faults)
+    }
+
+    /// Answers a `verifyReceipt` call at the production or sandbox endpoint the way Apple does. Returns the HTTP
+    /// answer and how long to wait before sending it.
+    public func verifyReceipt(body: Data, endpoint: AppStoreEnvironment) async -> (response: AppStoreHTTPResponse, delay: Duration) {
+        var delay = Duration.zero
+        if !verifyReceiptFaults.isEmpty {
+            switch verifyReceiptFaults.removeFirst() {
+            case .status(let status): return (Self.answer(VerifyReceiptResponse(status: status, environment: nil, receipt: nil)), .zero)
+            case .http(let status): return (AppStoreHTTPResponse(status: status, body: Data()), .zero)
+            case .delay(let seconds): delay = .milliseconds(Int64(seconds * 1000))
+            }
+        }
+        guard let request = try? JSONDecoder().decode(VerifyReceiptRequest.self, from: body) else {
+            return (Self.answer(VerifyReceiptResponse(status: 21000, environment: nil, receipt: nil)), delay)
+        }
+        guard let der = Data(base64Encoded: request.receiptData, options: .ignoreUnknownCharacters),
+            let parsed = try? AppReceiptParser.parse(der: Array(der))
+        else {
+            return (Self.answer(VerifyReceiptResponse(status: 21002, environment: nil, receipt: nil)), delay)
+        }
+        guard await receiptIssuer.isAuthentic(Array(der), at: now()) else {
+            return (Self.answer(VerifyReceiptResponse(status: 21003, environment: nil, receipt: nil)), delay)
+        }
+        let isSandboxReceipt = parsed.environment != "Production"
+        if endpoint == .production, isSandboxReceipt {
+            return (Self.answer(VerifyReceiptResponse(status: 21007, environment: "Sandbox", receipt: nil)), delay)
+        }
+        if endpoint == .sandbox, !isSandboxReceipt {
+            return (Self.answer(VerifyReceiptResponse(status: 21008, environment: "Production", receipt: nil)), delay)
+        }
+        let inApp = parsed.inAppPurchases.map { entry in
+            // Apple answers with its current record: a refund after the receipt was issued shows up here.
+            let known = records[entry.transactionId]?.transaction
+            return VerifyReceiptResponse.InApp(
+                quantity: String(entry.quantity), product_id: entry.productId, transaction_id: entry.transactionId,
+                original_transaction_id: entry.originalTransactionId, purchase_date_ms: Self.milliseconds(entry.purchaseDate),
+                original_purchase_date_ms: Self.milliseconds(entry.originalPurchaseDate),
+                cancellation_date_ms: known?.revocationDate.map(String.init) ?? Self.milliseconds(entry.cancellationDate),
+                cancellation_reason: known?.revocationReason.map(String.init),
+                app_account_token: known?.appAccountToken)
+        }
+        let receipt = VerifyReceiptResponse.Receipt(
+            bundle_id: parsed.bundleId, application_version: parsed.applicationVersion,
+            original_application_version: parsed.originalApplicationVersion,
+            receipt_creation_date_ms: Self.milliseconds(parsed.creationDate), in_app: inApp)
+        return (Self.answer(VerifyReceiptResponse(status: 0, environment: endpoint.rawValue, receipt: receipt)), delay)
+    }
+
+    private static func milliseconds(_ date: Date?) -> String? {
+        date.map { String($0.appStoreMilliseconds) }
+    }
+
+    private static func answer(_ response: VerifyReceiptResponse) -> AppStoreHTTPResponse {
+        AppStoreHTTPResponse(status: 200, body: (try? JSONEncoder().encode(response)) ?? Data())
+    }
+}
