@@ -18,12 +18,15 @@ public struct SimulatorTransport: AppStoreHTTPTransport {
         self.store = store
     }
 
-    public func post(_ url: URL, body: Data, timeout: Duration) async throws -> AppStoreHTTPResponse {
-        let endpoint: AppStoreEnvironment = url.path.contains("/sandbox/") ? .sandbox : .production
-        let (response, delay) = await store.verifyReceipt(body: body, endpoint: endpoint)
+    public func send(_ request: AppStoreHTTPRequest) async throws -> AppStoreHTTPResponse {
+        guard request.method == "POST", request.url.path.hasSuffix("/verifyReceipt") else {
+            return AppStoreHTTPResponse(status: 404, body: Data())
+        }
+        let endpoint: AppStoreEnvironment = request.url.path.contains("/sandbox/") ? .sandbox : .production
+        let (response, delay) = await store.verifyReceipt(body: request.body ?? Data(), endpoint: endpoint)
         if delay > .zero {
-            try await Task.sleep(for: min(delay, timeout))
-            if delay > timeout { throw TimeoutError() }
+            try await Task.sleep(for: min(delay, request.timeout))
+            if delay > request.timeout { throw TimeoutError() }
         }
         return response
     }

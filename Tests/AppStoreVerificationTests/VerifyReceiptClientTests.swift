@@ -15,10 +15,10 @@ import Testing
 
         init(_ steps: [Step]) { self.steps = steps }
 
-        func post(_ url: URL, body: Data, timeout: Duration) async throws -> AppStoreHTTPResponse {
+        func send(_ request: AppStoreHTTPRequest) async throws -> AppStoreHTTPResponse {
             let step: Step = lock.withLock {
-                calls.append(url.host ?? "")
-                bodies.append(body)
+                calls.append(request.url.host ?? "")
+                bodies.append(request.body ?? Data())
                 return steps.isEmpty ? .fail : steps.removeFirst()
             }
             switch step {

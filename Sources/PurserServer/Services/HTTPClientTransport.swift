@@ -12,14 +12,16 @@ public struct HTTPClientTransport: AppStoreHTTPTransport {
         self.client = client
     }
 
-    public func post(_ url: URL, body: Data, timeout: Duration) async throws -> AppStoreHTTPResponse {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: body))
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        let response = try await client.execute(request, timeout: .nanoseconds(nanoseconds))
+    public func send(_ request: AppStoreHTTPRequest) async throws -> AppStoreHTTPResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let (seconds, attoseconds) = request.timeout.components
+        let response = try await client.execute(outgoing, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
         let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        return AppStoreHTTPResponse(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+        var headers: [String: String] = [:]
+        for header in response.headers { headers[header.name] = header.value }
+        return AppStoreHTTPResponse(status: Int(response.status.code), headers: headers, body: Data(bytes.readableBytesView))
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+
+/// How Purser reaches the App Store over HTTP. Two sides: a real HTTP client (in the server) and the simulator
+/// answering in-process. Throwing means no answer arrived (connection refused, time-out).
+public protocol AppStoreHTTPTransport: Sendable {
+    func send(_ request: AppStoreHTTPRequest) async throws -> AppStoreHTTPResponse
+}
+
+/// One HTTP request to the App Store.
+public struct AppStoreHTTPRequest: Sendable, Hashable {
+    public var method: String
+    public var url: URL
+    /// Header name → value (for example `Authorization`).
+    public var headers: [String: String]
+    public var body: Data?
+    public var timeout: Duration
+
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// An HTTP answer: the status, the headers that matter (for example `Retry-After`) and the body.
+public struct AppStoreHTTPResponse: Sendable, Hashable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+extension AppStoreHTTPTransport {
+    /// A JSON POST without authentication, as `verifyReceipt` takes it.
+    public func post(_ url: URL, body: Data, timeout: Duration) async throws -> AppStoreHTTPResponse {
+        try await send(AppStoreHTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"],
+                                           body: body, timeout: timeout))
+    }
+}
