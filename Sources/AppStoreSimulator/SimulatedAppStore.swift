@@ -63,6 +63,14 @@ public actor SimulatedAppStore {
     var records: [String: SimulatedPurchase] = [:]
     var order: [String] = []
     private var journal: FileHandle?
+    /// Notifications V2 sent or pending, oldest first.
+    var notificationLog: [SentNotification] = []
+    /// Where notifications go, and how; `nil` keeps them pending.
+    var notificationTarget: (url: URL, transport: any AppStoreHTTPTransport)?
+    var notificationSchedule = NotificationRetrySchedule()
+    /// Delivery attempts to lose on purpose (notification loss), and whether delivery is paused.
+    var notificationsToLose = 0
+    var notificationsPaused = false
     /// Faults the next `verifyReceipt` calls answer with, first in first out.
     var verifyReceiptFaults: [VerifyReceiptFault] = []
     let receiptIssuer: AppReceiptIssuer
@@ -118,8 +126,11 @@ public actor SimulatedAppStore {
         transaction.storefrontId = configuration.storefrontID
         transaction.price = request.price ?? 990 * Int64(quantity)
         transaction.currency = request.currency ?? "USD"
-        try store(SimulatedPurchase(transaction: transaction, deviceId: request.deviceId ?? "device-1", finished: false))
-        return (transaction, try sign(transaction))
+        try store(SimulatedPurchase(transaction: transaction, deviceId: request.deviceId ?? "device-1", finished: false,
+                                    appleOrderId: Self.appleOrderID(sequence: order.count)))
+        let signed = try sign(transaction)
+        try enqueueNotification(type: "ONE_TIME_CHARGE", for: transaction, signedTransaction: signed)
+        return (transaction, signed)
     }
 
     /// The device finished the transaction (StoreKit's `finishTransaction`): a consumable leaves its receipt.
@@ -146,7 +157,8 @@ public actor SimulatedAppStore {
         record.transaction = transaction
         try store(record)
         let signed = try sign(transaction)
-        return (transaction, signed, try notification(type: "REFUND", for: transaction, signedTransaction: signed))
+        let notification = try enqueueNotification(type: "REFUND", for: transaction, signedTransaction: signed)
+        return (transaction, signed, notification)
     }
 
     /// A signed Notifications V2 payload about `transaction`.
@@ -158,6 +170,31 @@ public actor SimulatedAppStore {
         let payload = JWSNotification(notificationType: type, subtype: subtype, notificationUUID: UUID().uuidString.lowercased(),
                                       data: data, signedDate: now().appStoreMilliseconds)
         return try sign(payload)
+    }
+
+    /// Every purchase with what the simulator knows of it, oldest first.
+    public func purchases() -> [SimulatedPurchase] { order.compactMap { records[$0] } }
+
+    /// Apple's Set App Account Token: changes the token of every transaction with this original transaction id.
+    public func setAppAccountToken(originalTransactionID: String, token: String) throws(SimulatorError) {
+        let matching = order.compactMap { records[$0] }.filter {
+            ($0.transaction.originalTransactionId ?? $0.transaction.transactionId) == originalTransactionID
+        }
+        guard !matching.isEmpty else { throw SimulatorError(.notFound, "no transaction \(originalTransactionID)") }
+        for var record in matching {
+            record.transaction.appAccountToken = token.lowercased()
+            try store(record)
+        }
+    }
+
+    /// A 10-character order id like Apple's ("MK5TTTVWJH"), derived from the purchase's sequence number.
+    static func appleOrderID(sequence: Int) -> String {
+        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        var value = UInt64(sequence) &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678
+        return String((0..<10).map { _ in
+            defer { value /= UInt64(alphabet.count) }
+            return alphabet[Int(value % UInt64(alphabet.count))]
+        })
     }
 
     /// Every transaction, oldest first.
@@ -172,6 +209,9 @@ public actor SimulatedAppStore {
     func sign(_ payload: some Encodable) throws(SimulatorError) -> String {
         do { return try signer.sign(payload) } catch { throw SimulatorError(.internal, "signing failed: \(error)") }
     }
+
+    /// Journals a changed purchase record.
+    func replace(_ record: SimulatedPurchase) throws(SimulatorError) { try store(record) }
 
     private func store(_ record: SimulatedPurchase) throws(SimulatorError) {
         if let journal {

@@ -6,10 +6,13 @@ public struct SimulatedPurchase: Codable, Sendable, Hashable {
     public var transaction: JWSTransaction
     public var deviceId: String
     public var finished: Bool
+    /// The order id on the customer's e-mail receipt from Apple, e.g. "MK5TTTVWJH" (Look Up Order ID takes it).
+    public var appleOrderId: String
 
-    public init(transaction: JWSTransaction, deviceId: String, finished: Bool) {
+    public init(transaction: JWSTransaction, deviceId: String, finished: Bool, appleOrderId: String) {
         self.transaction = transaction
         self.deviceId = deviceId
         self.finished = finished
+        self.appleOrderId = appleOrderId
     }
 }

@@ -10,6 +10,9 @@ import PurserCore
 /// - `GET /root-certificate` → the simulator's root (DER), to trust it elsewhere
 /// - `POST /transactions/{id}/finish` → the device finished it (a consumable leaves its receipt)
 /// - `GET /devices/{deviceId}/receipt` → the device's app receipt, base64
+/// - `POST /transactions/{id}/refund-reversal`, `/refund-decline`, `/consumption-request` → the matching notification
+/// - `GET /notifications`; `POST /notifications/deliver` (everything pending, now); `POST /notifications/faults`
+///   `{"lose": N, "pause": true|false}`
 /// - `POST /verify-receipt/faults` `{"faults": [{"status": {"_0": 21005}}, {"http": {"_0": 503}}, {"delay": {"seconds": 3}}]}`
 ///
 /// and Apple's `verifyReceipt` at `POST /simulator/production/verifyReceipt` and `/simulator/sandbox/verifyReceipt`.
@@ -41,6 +44,17 @@ public struct SimulatorRoutes: Sendable {
 
     struct FaultsRequest: Decodable {
         var faults: [VerifyReceiptFault]
+    }
+
+    struct NotificationFaults: Decodable {
+        /// Lose this many delivery attempts.
+        var lose: Int?
+        /// Hold every notification back (true) or resume (false).
+        var pause: Bool?
+    }
+
+    public struct NotificationList: ResponseEncodable, Decodable, Sendable {
+        public var notifications: [SentNotification]
     }
 
     public let store: SimulatedAppStore
@@ -96,6 +110,28 @@ public struct SimulatorRoutes: Sendable {
                 return Response(status: .init(code: answer.status), headers: [.contentType: "application/json"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
             }
+        }
+        for (path, type) in [("refund-decline", "REFUND_DECLINED"), ("consumption-request", "CONSUMPTION_REQUEST")] {
+            group.post(RouterPath("transactions/{id}/\(path)")) { _, context -> HTTPResponse.Status in
+                try await store.notify(type, transactionID: try context.parameters.require("id"))
+                return .accepted
+            }
+        }
+        group.post("transactions/{id}/refund-reversal") { _, context -> HTTPResponse.Status in
+            try await store.reverseRefund(transactionID: try context.parameters.require("id"))
+            return .accepted
+        }
+        group.get("notifications") { _, _ in
+            NotificationList(notifications: await store.notificationHistory())
+        }
+        group.post("notifications/deliver") { _, _ in
+            ["delivered": await store.deliverDueNotifications(force: true)]
+        }
+        group.post("notifications/faults") { request, context -> HTTPResponse.Status in
+            let faults = try await decode(NotificationFaults.self, from: request, context: context)
+            if let lose = faults.lose { await store.loseNotifications(lose) }
+            if let pause = faults.pause { await store.pauseNotifications(pause) }
+            return .noContent
         }
         group.get("root-certificate") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/pkix-cert"],

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import PurserServer
 
 extension Purser {
@@ -52,9 +53,17 @@ extension Purser {
             } catch let error as ConfigurationError {
                 throw ValidationError(error.description)
             }
+            let appStore = bootstrap.appStore
             let app = PurserApplication.build(
                 configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Purser"),
                 dependencies: bootstrap.dependencies, logger: logger,
+                onServerRunning: { channel in
+                    // The simulator sends its notifications to this very server, on the port it really got.
+                    guard let appStore, let port = channel.localAddress?.port else { return }
+                    await appStore.deliverNotifications(
+                        to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!, transport: HTTPClientTransport())
+                },
+                services: appStore.map { [NotificationSenderService(store: $0)] } ?? [],
                 addRoutes: { router in bootstrap.simulator?.addRoutes(to: router) })
             try await app.runService()
         }

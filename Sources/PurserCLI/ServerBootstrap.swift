@@ -13,6 +13,8 @@ import X509
 struct ServerBootstrap {
     var dependencies: PurserServerDependencies
     var simulator: SimulatorRoutes?
+    /// The in-process App Store simulator, with `appStore: simulator`.
+    var appStore: SimulatedAppStore? { simulator?.store }
 
     static func make(_ configuration: ServerConfiguration, logger: Logger) async throws -> ServerBootstrap {
         guard let catalogFile = configuration.catalogFile else {

@@ -11,11 +11,14 @@ public struct PurserServerDependencies: Sendable {
     public var submissions: SubmissionService
     public var store: any LedgerStore
     public var authenticator: any Authenticator
+    /// Answers CONSUMPTION_REQUEST notifications, when the app allows it.
+    public var consumption: ConsumptionResponder?
     /// Lines logged as warnings at start (for example: the App Store simulator's root is trusted).
     public var startupWarnings: [String]
 
     public init(orders: OrderService, submissions: SubmissionService, store: any LedgerStore,
-                authenticator: any Authenticator, startupWarnings: [String] = []) {
+                authenticator: any Authenticator, consumption: ConsumptionResponder? = nil, startupWarnings: [String] = []) {
+        self.consumption = consumption
         self.orders = orders
         self.submissions = submissions
         self.store = store
@@ -31,16 +34,20 @@ public enum PurserApplication {
     public static func build(
         configuration: ApplicationConfiguration, dependencies: PurserServerDependencies, logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in },
+        services: [any Service] = [],
         addRoutes: (Router<PurserRequestContext>) -> Void = { _ in }
     ) -> Application<RouterResponder<PurserRequestContext>> {
         let router = Router(context: PurserRequestContext.self)
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: MetricsMiddleware())
         PurserRoutes(orders: dependencies.orders, submissions: dependencies.submissions, store: dependencies.store,
-                     authenticator: dependencies.authenticator).add(to: router)
+                     authenticator: dependencies.authenticator,
+                     notifications: NotificationService(submissions: dependencies.submissions,
+                                                        consumption: dependencies.consumption, logger: logger))
+            .add(to: router)
         addRoutes(router)
         var app = Application(router: router, configuration: configuration,
-                              services: [LedgerLifecycle(store: dependencies.store)],
+                              services: [LedgerLifecycle(store: dependencies.store)] + services,
                               onServerRunning: onServerRunning, logger: logger)
         let store = dependencies.store
         let authenticator = dependencies.authenticator

@@ -15,6 +15,20 @@ public protocol LedgerStore: Sendable {
     func balances(of user: UserID) async throws -> [String: Int64]
     /// The audit events about one order or transaction id, oldest first.
     func auditTrail(of subjectID: String) async throws -> [AuditEvent]
+    /// Records a notification once. Returns the earlier record when this UUID was seen before.
+    func recordNotification(_ record: NotificationRecord) async throws -> NotificationRecord?
+    /// Marks a recorded notification processed, with what it did.
+    func markNotificationProcessed(uuid: String, outcome: String, at: Date) async throws
+    /// Takes back a credited transaction's grants (negative grants; a balance may go negative) and marks it revoked.
+    func revoke(transactionID: String, revocationDate: Date, cause: String, now: Date) async throws -> RefundOutcome
+    /// Gives back the grants of a revoked transaction whose refund Apple reversed.
+    func restore(transactionID: String, cause: String, now: Date) async throws -> RefundOutcome
+    /// Where reconciliation stopped last time (a revision, a date), by name; `nil` before the first run.
+    func cursor(_ name: String) async throws -> String?
+    func setCursor(_ name: String, to value: String, now: Date) async throws
+    /// One known transaction per account that owns credited transactions (its latest): the anchors from which
+    /// reconciliation walks each customer's Transaction History.
+    func historyAnchors() async throws -> [String]
     /// Counts for health checks and benchmarks.
     func statistics() async throws -> LedgerStatistics
     func close() async throws

@@ -49,7 +49,13 @@ struct TestServer {
                                           dependencies: dependencies, logger: logger,
                                           addRoutes: { SimulatorRoutes(store: appStore).addRoutes(to: $0) })
         let server = TestServer(appStore: appStore, store: store, authority: authority)
-        try await app.test(.live) { client in try await body(server, client) }
+        try await app.test(.live) { client in
+            if let port = client.port {
+                await appStore.deliverNotifications(
+                    to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!, transport: HTTPClientTransport())
+            }
+            try await body(server, client)
+        }
     }
 
     /// `verifyReceipt` answered in-process by the simulator, with a short time-out for time-out tests.

@@ -8,19 +8,28 @@ public struct Submission: Hashable, Sendable {
 
     /// Where the submission came from; written into the audit log as the cause.
     public enum Source: Hashable, Sendable, CustomStringConvertible {
+        /// The app of this signed-in user submitted it.
         case client(UserID)
+        /// An App Store Server Notification (by its `notificationUUID`).
+        case notification(String)
+        /// Reconciliation with the App Store Server API found it.
+        case reconciliation
+        /// A support operator credits an unbound transaction to `user`, for `reason`.
+        case support(operator: String, user: UserID, reason: String)
 
         public var description: String {
             switch self {
             case .client(let user): "submission by \(user)"
+            case .notification(let uuid): "notification \(uuid)"
+            case .reconciliation: "reconciliation"
+            case .support(let name, let user, let reason): "support by \(name) for \(user): \(reason)"
             }
         }
 
         /// The account that submitted, if a client did.
         public var submitter: UserID? {
-            switch self {
-            case .client(let user): user
-            }
+            if case .client(let user) = self { return user }
+            return nil
         }
     }
 

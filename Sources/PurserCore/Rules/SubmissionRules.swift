@@ -99,6 +99,12 @@ public enum SubmissionRules {
     /// made afterwards). Otherwise nobody: the transaction stays unbound.
     static func owner(of submission: Submission, order: Order?) -> Binding? {
         let transaction = submission.transaction
+        if case .support(_, let user, _) = submission.source,
+            transaction.appAccountToken == nil || order == nil
+        {
+            // An operator settles what no order can: only transactions without a matching token-bound order.
+            return Binding(owner: user, order: nil, fulfils: false)
+        }
         guard let order, order.id == submission.orderToLookUp else { return nil }
         let waiting = order.state == .created && order.productID == transaction.productID
         if transaction.appAccountToken != nil {

@@ -8,10 +8,21 @@ struct PurserRoutes {
     let submissions: SubmissionService
     let store: any LedgerStore
     let authenticator: any Authenticator
+    let notifications: NotificationService
+
+    /// `POST /v1/appstore/notifications` body, as Apple sends it.
+    struct NotificationBody: Decodable {
+        var signedPayload: String
+    }
 
     func add(to router: Router<PurserRequestContext>) {
         router.get("health") { _, _ in
             try JSONResponse.make(["status": "ok"])
+        }
+        // Apple calls this one; the signature is the authentication.
+        router.post("v1/appstore/notifications") { request, context in
+            let body = try await request.decodeJSON(NotificationBody.self, context: context)
+            return try JSONResponse.make(try await notifications.receive(signedPayload: body.signedPayload))
         }
         let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(authenticator: authenticator))
         v1.post("orders") { request, context in

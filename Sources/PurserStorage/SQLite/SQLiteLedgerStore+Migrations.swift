@@ -46,11 +46,13 @@ extension SQLiteLedgerStore {
                 currency TEXT NOT NULL,
                 amount INTEGER NOT NULL,
                 kind TEXT NOT NULL,
-                created_at INTEGER NOT NULL,
-                UNIQUE (transaction_id, currency, kind)
+                created_at INTEGER NOT NULL
             )
             """,
+            // A transaction is credited at most once per currency; revokes and restores may alternate.
+            "CREATE UNIQUE INDEX grants_credit_once ON grants (transaction_id, currency) WHERE kind = 'credit'",
             "CREATE INDEX grants_user ON grants (user_id, currency)",
+            "CREATE INDEX grants_transaction ON grants (transaction_id)",
             """
             CREATE TABLE audit_log (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -71,6 +73,29 @@ extension SQLiteLedgerStore {
                 payload TEXT NOT NULL,
                 created_at INTEGER NOT NULL,
                 delivered_at INTEGER
+            )
+            """,
+        ]),
+        (2, [
+            """
+            CREATE TABLE notifications (
+                notification_uuid TEXT PRIMARY KEY,
+                notification_type TEXT NOT NULL,
+                subtype TEXT,
+                transaction_id TEXT,
+                environment TEXT,
+                signed_date INTEGER,
+                received_at INTEGER NOT NULL,
+                processed_at INTEGER,
+                outcome TEXT
+            )
+            """,
+            "CREATE INDEX notifications_transaction ON notifications (transaction_id)",
+            """
+            CREATE TABLE reconciliation_cursors (
+                name TEXT PRIMARY KEY,
+                value TEXT NOT NULL,
+                updated_at INTEGER NOT NULL
             )
             """,
         ]),

@@ -6,9 +6,9 @@ import SQLiteNIO
 /// The embedded ledger: one SQLite file in WAL mode with `synchronous=FULL`. Writes go through one connection,
 /// one database transaction at a time (`BEGIN IMMEDIATE`); reads use a second connection and never block them.
 public final class SQLiteLedgerStore: LedgerStore {
-    private let writer: SQLiteConnection
-    private let reader: SQLiteConnection
-    private let writeLock = AsyncSerialLock()
+    let writer: SQLiteConnection
+    let reader: SQLiteConnection
+    let writeLock = AsyncSerialLock()
     private let logger: Logger
 
     private init(writer: SQLiteConnection, reader: SQLiteConnection, logger: Logger) {
@@ -136,7 +136,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     // MARK: - Writing a plan
 
     /// Runs `body` between `BEGIN IMMEDIATE` and `COMMIT` on the writer; rolls back on any error.
-    private func inTransaction<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    func inTransaction<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         _ = try await query(writer, "BEGIN IMMEDIATE", [])
         do {
             let result = try await body()

@@ -1,0 +1,93 @@
+import AppStoreVerification
+import Foundation
+import PurserCore
+
+extension SimulatedAppStore {
+    /// Sends notifications to `url` through `transport` from now on (Purser's `/v1/appstore/notifications`).
+    public func deliverNotifications(to url: URL, transport: any AppStoreHTTPTransport,
+                                     schedule: NotificationRetrySchedule = .init()) {
+        notificationTarget = (url, transport)
+        notificationSchedule = schedule
+    }
+
+    /// Loses the next `count` delivery attempts (Apple's message never arrives; it is retried on schedule).
+    public func loseNotifications(_ count: Int) { notificationsToLose += count }
+
+    /// Holds every notification back until resumed (a long outage between Apple and the server).
+    public func pauseNotifications(_ paused: Bool) { notificationsPaused = paused }
+
+    /// Every notification, oldest first, for Get Notification History and tests.
+    public func notificationHistory() -> [SentNotification] { notificationLog }
+
+    /// Signs and queues a notification about `transaction`; returns its signed payload.
+    @discardableResult
+    func enqueueNotification(type: String, subtype: String? = nil, for transaction: JWSTransaction,
+                             signedTransaction: String) throws(SimulatorError) -> String {
+        let signed = try notification(type: type, subtype: subtype, for: transaction, signedTransaction: signedTransaction)
+        notificationLog.append(SentNotification(
+            notificationUUID: Self.notificationUUID(of: signed), notificationType: type, subtype: subtype,
+            transactionId: transaction.transactionId, signedPayload: signed, createdAt: now(), attempts: [],
+            delivered: false, nextAttemptAt: now()))
+        return signed
+    }
+
+    /// Apple's refund lifecycle and consumption requests, as notifications about an existing transaction.
+    public func notify(_ type: String, transactionID: String) throws(SimulatorError) {
+        let (transaction, signed) = try self.transaction(transactionID)
+        try enqueueNotification(type: type, for: transaction, signedTransaction: signed)
+    }
+
+    /// Reverses a refund: the transaction loses its revocation, and REFUND_REVERSED is sent.
+    public func reverseRefund(transactionID: String) throws(SimulatorError) {
+        guard var record = records[transactionID], record.transaction.revocationDate != nil else {
+            throw SimulatorError(.conflict, "transaction \(transactionID) is not refunded")
+        }
+        record.transaction.revocationDate = nil
+        record.transaction.revocationReason = nil
+        record.transaction.signedDate = now().appStoreMilliseconds
+        try replace(record)
+        try notify("REFUND_REVERSED", transactionID: transactionID)
+    }
+
+    /// Attempts every notification that is due (or every undelivered one with `force`), in order. Returns how many
+    /// were delivered in this call.
+    @discardableResult
+    public func deliverDueNotifications(force: Bool = false) async -> Int {
+        guard let target = notificationTarget, !notificationsPaused else { return 0 }
+        var delivered = 0
+        for index in notificationLog.indices {
+            let entry = notificationLog[index]
+            guard !entry.delivered, let due = entry.nextAttemptAt, force || due <= now() else { continue }
+            var status = 0
+            if notificationsToLose > 0 {
+                notificationsToLose -= 1
+            } else {
+                let body = (try? JSONEncoder().encode(["signedPayload": entry.signedPayload])) ?? Data()
+                let request = AppStoreHTTPRequest(method: "POST", url: target.url, headers: ["Content-Type": "application/json"],
+                                                  body: body, timeout: .seconds(10))
+                status = (try? await target.transport.send(request))?.status ?? 0
+            }
+            var updated = notificationLog[index]
+            updated.attempts.append(status)
+            if (200..<300).contains(status) {
+                updated.delivered = true
+                updated.nextAttemptAt = nil
+                delivered += 1
+            } else {
+                updated.nextAttemptAt = notificationSchedule.delay(beforeRetry: updated.attempts.count)
+                    .map { now().addingTimeInterval($0) }
+            }
+            notificationLog[index] = updated
+        }
+        return delivered
+    }
+
+    static func notificationUUID(of signedPayload: String) -> String {
+        struct Probe: Decodable { var notificationUUID: String }
+        let segments = signedPayload.split(separator: ".")
+        guard segments.count == 3, let payload = Base64URL.decode(segments[1].utf8),
+            let probe = try? JSONDecoder().decode(Probe.self, from: payload)
+        else { return "" }
+        return probe.notificationUUID
+    }
+}

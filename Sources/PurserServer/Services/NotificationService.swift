@@ -1,0 +1,99 @@
+import AppStoreVerification
+import Foundation
+import HTTPTypes
+import Logging
+import PurserCore
+import PurserStorage
+
+/// Hears App Store Server Notifications V2: verifies `signedPayload` and its nested transaction, records the
+/// notification once (by `notificationUUID`) before answering, then acts on it. ONE_TIME_CHARGE settles the
+/// transaction exactly as a client submission would; REFUND revokes; REFUND_REVERSED restores; the rest is recorded.
+public struct NotificationService: Sendable {
+    public let submissions: SubmissionService
+    public let consumption: ConsumptionResponder?
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+
+    public init(submissions: SubmissionService, consumption: ConsumptionResponder? = nil, logger: Logger,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.submissions = submissions
+        self.consumption = consumption
+        self.logger = logger
+        self.now = now
+    }
+
+    /// What the intake did with one notification.
+    public struct Outcome: Sendable, Hashable, Codable {
+        public var notificationUUID: String
+        public var duplicate: Bool
+        public var result: String
+    }
+
+    public func receive(signedPayload: String) async throws -> Outcome {
+        let verified: VerifiedNotification
+        do {
+            verified = try await submissions.verifier.verifyNotification(signedPayload)
+        } catch where error.code.isClaimMismatch {
+            // Genuine, but not for this app: acknowledge so Apple stops, record nothing.
+            logger.warning("ignored a notification for another app or environment", metadata: ["reason": "\(error)"])
+            return Outcome(notificationUUID: "", duplicate: false, result: "ignored: \(error.code)")
+        } catch {
+            throw APIError(error.code == .malformed ? .badRequest : .unprocessableContent, code: error.code.description,
+                           error.message)
+        }
+        let notification = verified.notification
+        let record = NotificationRecord(
+            uuid: notification.notificationUUID, type: notification.notificationType, subtype: notification.subtype,
+            transactionID: verified.transaction?.transactionId, environment: notification.environment,
+            signedDate: notification.signedDate.map(Date.init(appStoreMilliseconds:)), receivedAt: now())
+        if let earlier = try await submissions.store.recordNotification(record), earlier.processedAt != nil {
+            return Outcome(notificationUUID: record.uuid, duplicate: true, result: earlier.outcome ?? "processed")
+        }
+        let result = try await act(on: notification, transaction: verified.transaction)
+        try await submissions.store.markNotificationProcessed(uuid: record.uuid, outcome: result, at: now())
+        logger.info("App Store notification", metadata: [
+            "purser.notification": "\(notification.notificationType)", "purser.transaction": "\(record.transactionID ?? "-")",
+            "purser.outcome": "\(result)",
+        ])
+        return Outcome(notificationUUID: record.uuid, duplicate: false, result: result)
+    }
+
+    private func act(on notification: JWSNotification, transaction payload: JWSTransaction?) async throws -> String {
+        let cause = "notification \(notification.notificationType) \(notification.notificationUUID)"
+        guard let payload else { return "recorded (no transaction)" }
+        switch notification.notificationType {
+        case "ONE_TIME_CHARGE":
+            return try await settle(payload, uuid: notification.notificationUUID)
+        case "REFUND":
+            let revocation = payload.revocationDate.map(Date.init(appStoreMilliseconds:)) ?? now()
+            switch try await submissions.store.revoke(transactionID: payload.transactionId, revocationDate: revocation,
+                                                      cause: cause, now: now()) {
+            case .applied(let owner, let grants): return "revoked \(grants.sorted.map { "\($0.currency)-\($0.amount)" }.joined(separator: " ")) from \(owner)"
+            case .unchanged(let why): return "unchanged: \(why)"
+            case .unknownTransaction: return try await settle(payload, uuid: notification.notificationUUID)
+            }
+        case "REFUND_REVERSED":
+            switch try await submissions.store.restore(transactionID: payload.transactionId, cause: cause, now: now()) {
+            case .applied(let owner, _): return "restored to \(owner)"
+            case .unchanged(let why): return "unchanged: \(why)"
+            case .unknownTransaction: return try await settle(payload, uuid: notification.notificationUUID)
+            }
+        case "CONSUMPTION_REQUEST":
+            guard let consumption else { return "consumption request not answered (not configured)" }
+            return try await consumption.respond(to: payload.transactionId)
+        default:
+            return "recorded"
+        }
+    }
+
+    /// The transaction settled as if a client had submitted it, on behalf of the notification.
+    private func settle(_ payload: JWSTransaction, uuid: String) async throws -> String {
+        let assessment = submissions.assess(bundleID: payload.bundleId, environment: payload.environment,
+                                            productID: payload.productId, appleType: payload.type)
+        let settlement = try await submissions.store.settle(
+            Submission(transaction: payload.appleTransaction(), assessment: assessment, source: .notification(uuid)),
+            now: now())
+        return "\(settlement.decision.name) \(settlement.record?.ownerID.map { "to \($0)" } ?? "")"
+            .trimmingCharacters(in: .whitespaces)
+    }
+}

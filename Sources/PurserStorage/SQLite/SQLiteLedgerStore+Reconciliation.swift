@@ -1,0 +1,26 @@
+import Foundation
+import PurserCore
+import SQLiteNIO
+
+extension SQLiteLedgerStore {
+    public func cursor(_ name: String) async throws -> String? {
+        try await query(reader, "SELECT value FROM reconciliation_cursors WHERE name = ?", [.text(name)])
+            .first.map { try $0.text("value") }
+    }
+
+    public func setCursor(_ name: String, to value: String, now: Date) async throws {
+        try await writeLock.withLock {
+            _ = try await self.query(self.writer, """
+                INSERT INTO reconciliation_cursors (name, value, updated_at) VALUES (?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                """, [.text(name), .text(value), .integer(Int(now.millis))])
+        }
+    }
+
+    public func historyAnchors() async throws -> [String] {
+        try await query(reader, """
+            SELECT MAX(transaction_id) AS anchor FROM apple_transactions
+            WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id
+            """, []).map { try $0.text("anchor") }
+    }
+}
