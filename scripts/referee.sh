@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The referee: Apple's official Python library (app-store-server-library) and Purser check each other.
 #   1. What Purser's App Store simulator signs, Apple's SignedDataVerifier must accept.
+#      Apple's App Store Server API client talks to the simulator's Server API and verifies what it answers.
 #   2. What a chain with Apple's OIDs that Purser never saw signs, `purser verify` must accept (and reject when
 #      tampered with).
 # Needs a built `purser` (PURSER_BIN, default .build/debug/purser); makes its own venv via python-venv.sh.
@@ -83,6 +84,16 @@ ids = [entry["transactionId"] for entry in json.load(sys.stdin)["inAppPurchases"
 sys.exit(0 if sys.argv[1] in ids and len(ids) == 2 else f"Apple read {sys.argv[1]}, Purser parsed {ids}")' "$apple_id"
 }
 check "Apple's ReceiptUtility and purser receipt read the same transaction from a simulator receipt" receipt_ids_agree
+
+# 1c. App Store Server API: Apple's AppStoreServerAPIClient, pointed at the simulator, gets transaction info, every
+#     page of the transaction history and an order lookup, verifies each signed transaction, and is refused (401)
+#     with a token from an unknown key, with the wrong audience, or expired.
+server_api_client() {
+  "$py" "$repo/scripts/referee/server_api_client.py" --base-url "http://127.0.0.1:$port" --root "$work/sim-root.der" \
+    --bundle-id "$bundle"
+}
+check "Apple's App Store Server API client reads and verifies the simulator's answers; bad tokens get 401" \
+  server_api_client
 
 # 2. An independently generated chain with Apple's OIDs signs; Purser verifies.
 "$py" "$repo/scripts/referee/sign_with_own_chain.py" --out "$work/own" --bundle-id "$bundle" --environment Sandbox \

@@ -13,7 +13,7 @@ public struct NotificationSenderService: Service {
     public func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             await store.deliverDueNotifications()
-            try? await Task.sleep(for: interval)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 }

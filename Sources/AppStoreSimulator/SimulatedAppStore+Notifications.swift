@@ -31,6 +31,21 @@ extension SimulatedAppStore {
         return signed
     }
 
+    /// Request a Test Notification: queues a TEST notification and returns its token (its UUID).
+    public func sendTestNotification() throws(SimulatorError) -> String {
+        let environment = configuration.defaultEnvironment.rawValue
+        let payload = JWSNotification(
+            notificationType: "TEST", notificationUUID: UUID().uuidString.lowercased(),
+            data: .init(appAppleId: configuration.appAppleID, bundleId: configuration.defaultBundleID,
+                        environment: environment, signedTransactionInfo: nil),
+            signedDate: now().appStoreMilliseconds)
+        let signed = try sign(payload)
+        notificationLog.append(SentNotification(
+            notificationUUID: payload.notificationUUID, notificationType: "TEST", subtype: nil, transactionId: nil,
+            signedPayload: signed, createdAt: now(), attempts: [], delivered: false, nextAttemptAt: now()))
+        return payload.notificationUUID
+    }
+
     /// Apple's refund lifecycle and consumption requests, as notifications about an existing transaction.
     public func notify(_ type: String, transactionID: String) throws(SimulatorError) {
         let (transaction, signed) = try self.transaction(transactionID)

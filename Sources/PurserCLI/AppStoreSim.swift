@@ -24,6 +24,7 @@ extension Purser {
                 dataDirectory: URL(fileURLWithPath: dataDirectory), bundleID: bundleID, appAppleID: appAppleID)
             let router = Router()
             SimulatorRoutes(store: store).addRoutes(to: router)
+            ServerAPIRoutes(api: SimulatedServerAPI(store: store)).addRoutes(to: router)
             let rootPath = URL(fileURLWithPath: dataDirectory).appendingPathComponent("appstore-sim/ca/root.der").path
             logger.warning("App Store simulator: signs with its own CA (root: \(rootPath)); trust it only in tests and demos.")
             let app = Application(router: router, configuration: .init(address: .hostname(host, port: port),

@@ -38,12 +38,13 @@ extension Purser {
             let catalog = ProductCatalog([Product(id: "com.example.gold60", type: .consumable, grants: Grants(["gold": 60]))])
             let ledger = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path, logger: logger)
             let verifier = SignedDataVerifier(configuration: .init(trustedRoots: [authority.root]))
+            let submissions = SubmissionService(
+                verifier: verifier,
+                receipts: VerifyReceiptClient(configuration: .init(), transport: SimulatorTransport(store: appStore)),
+                claims: ClaimsPolicy(bundleID: appStore.configuration.defaultBundleID), catalog: catalog, store: ledger)
             let dependencies = PurserServerDependencies(
-                orders: OrderService(catalog: catalog, store: ledger),
-                submissions: SubmissionService(
-                    verifier: verifier,
-                    receipts: VerifyReceiptClient(configuration: .init(), transport: SimulatorTransport(store: appStore)),
-                    claims: ClaimsPolicy(bundleID: appStore.configuration.defaultBundleID), catalog: catalog, store: ledger),
+                orders: OrderService(catalog: catalog, store: ledger), submissions: submissions,
+                notifications: NotificationService(submissions: submissions, logger: logger),
                 store: ledger, authenticator: DevelopmentAuthenticator())
             let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
             let app = PurserApplication.build(

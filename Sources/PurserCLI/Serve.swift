@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import PurserServer
+import ServiceLifecycle
 
 extension Purser {
     /// `purser serve`: the Purser HTTP server on its embedded SQLite ledger.
@@ -54,17 +55,28 @@ extension Purser {
                 throw ValidationError(error.description)
             }
             let appStore = bootstrap.appStore
+            let loopback = bootstrap.loopback
+            var services: [any Service] = appStore.map { [NotificationSenderService(store: $0)] } ?? []
+            if let reconciler = bootstrap.reconciler, settings.reconciliation.intervalSeconds > 0 {
+                services.append(ReconciliationService(
+                    reconciler: reconciler, interval: .milliseconds(Int64(settings.reconciliation.intervalSeconds * 1000)),
+                    logger: logger))
+            }
             let app = PurserApplication.build(
                 configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Purser"),
                 dependencies: bootstrap.dependencies, logger: logger,
                 onServerRunning: { channel in
-                    // The simulator sends its notifications to this very server, on the port it really got.
+                    // The simulator talks to this very server, on the port it really got.
                     guard let appStore, let port = channel.localAddress?.port else { return }
+                    loopback?.listening(on: port)
                     await appStore.deliverNotifications(
                         to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!, transport: HTTPClientTransport())
                 },
-                services: appStore.map { [NotificationSenderService(store: $0)] } ?? [],
-                addRoutes: { router in bootstrap.simulator?.addRoutes(to: router) })
+                services: services,
+                addRoutes: { router in
+                    bootstrap.simulator?.addRoutes(to: router)
+                    if let api = bootstrap.serverAPI { ServerAPIRoutes(api: api).addRoutes(to: router) }
+                })
             try await app.runService()
         }
     }

@@ -9,16 +9,22 @@ import ServiceLifecycle
 public struct PurserServerDependencies: Sendable {
     public var orders: OrderService
     public var submissions: SubmissionService
+    public var notifications: NotificationService
     public var store: any LedgerStore
     public var authenticator: any Authenticator
-    /// Answers CONSUMPTION_REQUEST notifications, when the app allows it.
-    public var consumption: ConsumptionResponder?
+    /// The support console; mounted at `/admin/v1` when `adminToken` is set.
+    public var support: SupportService?
+    /// The admin API's bearer token (a secret); no admin API without it.
+    public var adminToken: String?
     /// Lines logged as warnings at start (for example: the App Store simulator's root is trusted).
     public var startupWarnings: [String]
 
-    public init(orders: OrderService, submissions: SubmissionService, store: any LedgerStore,
-                authenticator: any Authenticator, consumption: ConsumptionResponder? = nil, startupWarnings: [String] = []) {
-        self.consumption = consumption
+    public init(orders: OrderService, submissions: SubmissionService, notifications: NotificationService,
+                store: any LedgerStore, authenticator: any Authenticator, support: SupportService? = nil,
+                adminToken: String? = nil, startupWarnings: [String] = []) {
+        self.notifications = notifications
+        self.support = support
+        self.adminToken = adminToken
         self.orders = orders
         self.submissions = submissions
         self.store = store
@@ -41,10 +47,11 @@ public enum PurserApplication {
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: MetricsMiddleware())
         PurserRoutes(orders: dependencies.orders, submissions: dependencies.submissions, store: dependencies.store,
-                     authenticator: dependencies.authenticator,
-                     notifications: NotificationService(submissions: dependencies.submissions,
-                                                        consumption: dependencies.consumption, logger: logger))
+                     authenticator: dependencies.authenticator, notifications: dependencies.notifications)
             .add(to: router)
+        if let support = dependencies.support, let token = dependencies.adminToken, !token.isEmpty {
+            AdminRoutes(support: support, token: token).add(to: router)
+        }
         addRoutes(router)
         var app = Application(router: router, configuration: configuration,
                               services: [LedgerLifecycle(store: dependencies.store)] + services,

@@ -83,6 +83,31 @@ import FoundationNetworking
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/purser.sqlite").path))
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/appstore-sim/ca/root.der").path))
 
+        // Support from the command line, against the running server's ledger and simulator.
+        let config = directory.appendingPathComponent("purser.json").path
+        let portNumber = String(base.split(separator: ":").last ?? "")
+        let (_, lost) = try await request("POST", "\(base)/simulator/v1/purchases", json: #"{"productId": "gold60"}"#)
+        let lostID = try #require(lost["transactionId"] as? String)
+        for _ in 0..<50 {  // the simulator's sender delivers ONE_TIME_CHARGE within a few hundred milliseconds
+            let (_, list) = try await request("GET", "\(base)/simulator/v1/notifications")
+            let entries = list["notifications"] as? [[String: Any]] ?? []
+            if entries.contains(where: { $0["transactionId"] as? String == lostID && $0["delivered"] as? Bool == true }) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let (_, record) = try await request("GET", "\(base)/simulator/v1/server-api/purchases/\(lostID)")
+        let appleOrder = try #require(record["appleOrderId"] as? String)
+        let lookup = try PurserProcess.run(["lookup", "--config", config, "--port", portNumber, "--order-id", appleOrder])
+        #expect(lookup.status == 0, "\(lookup.stderr)")
+        #expect(lookup.stdout.contains("\"ledger\" : \"unbound\""), "\(lookup.stdout)")
+        let grant = try PurserProcess.run(["grant", "--config", config, "--port", portNumber, "--transaction-id", lostID,
+                                           "--user", "bob", "--reason", "ticket 1: paid, got nothing", "--operator", "sam"])
+        #expect(grant.status == 0, "\(grant.stderr)")
+        let (_, bobs) = try await request("GET", "\(base)/v1/wallet", user: "bob")
+        #expect((bobs["balances"] as? [String: Int])?["gold"] == 60)
+        let reconcile = try PurserProcess.run(["reconcile", "--config", config, "--port", portNumber, "--json"])
+        #expect(reconcile.status == 0, "\(reconcile.stderr)")
+        #expect(reconcile.stdout.contains("\"credited\":0"), "\(reconcile.stdout)")
+
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "output: \(output.value)")

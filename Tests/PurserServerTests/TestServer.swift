@@ -1,5 +1,6 @@
 import AppStoreSimulator
 import AppStoreVerification
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -23,6 +24,11 @@ struct TestServer {
     let appStore: SimulatedAppStore
     let store: SQLiteLedgerStore
     let authority: SimulatorCertificateAuthority
+    /// The simulator's App Store Server API (keys registered, faults, consumption answers).
+    let serverAPI: SimulatedServerAPI
+    /// Reconciliation against the simulator's App Store Server API, over loopback HTTP.
+    let reconciler: Reconciler
+    static let adminToken = "test-admin-token"
 
     /// Runs `body` against a fresh server; `environments` are the accepted App Store environments.
     static func run(
@@ -39,18 +45,35 @@ struct TestServer {
                                              configuration: .init(defaultBundleID: bundleID))
         let store = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path, logger: logger)
         let verifier = SignedDataVerifier(configuration: .init(trustedRoots: [AppleRootCertificates.rootCAG3, authority.root]))
+        let submissions = SubmissionService(
+            verifier: verifier, receipts: receipts(appStore, timeout: verifyReceiptTimeout),
+            claims: ClaimsPolicy(bundleID: bundleID, environments: environments), catalog: catalog, store: store)
+        let serverAPI = SimulatedServerAPI(store: appStore)
+        let apiKey = P256.Signing.PrivateKey()
+        await serverAPI.register(.init(issuerId: "test-issuer", keyId: "TESTKEY", bundleId: bundleID, publicKey: apiKey.publicKey))
+        let loopback = LoopbackTransport()
+        let api = try AppStoreServerAPIClient(
+            configuration: .init(issuerID: "test-issuer", keyID: "TESTKEY", bundleID: bundleID, privateKey: apiKey,
+                                 baseURL: LoopbackTransport.placeholder, retryPolicy: .init(baseDelay: .milliseconds(10))),
+            transport: loopback)
+        let notifications = NotificationService(
+            submissions: submissions,
+            consumption: .viaServerAPI(api, store: store, customerConsented: true), logger: logger)
         let dependencies = PurserServerDependencies(
-            orders: OrderService(catalog: catalog, store: store),
-            submissions: SubmissionService(
-                verifier: verifier, receipts: receipts(appStore, timeout: verifyReceiptTimeout),
-                claims: ClaimsPolicy(bundleID: bundleID, environments: environments), catalog: catalog, store: store),
-            store: store, authenticator: authenticator)
+            orders: OrderService(catalog: catalog, store: store), submissions: submissions, notifications: notifications,
+            store: store, authenticator: authenticator,
+            support: SupportService(submissions: submissions, apple: .init(api)), adminToken: adminToken)
         let app = PurserApplication.build(configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                                           dependencies: dependencies, logger: logger,
-                                          addRoutes: { SimulatorRoutes(store: appStore).addRoutes(to: $0) })
-        let server = TestServer(appStore: appStore, store: store, authority: authority)
+                                          addRoutes: { router in
+                                              SimulatorRoutes(store: appStore).addRoutes(to: router)
+                                              ServerAPIRoutes(api: serverAPI).addRoutes(to: router)
+                                          })
+        let server = TestServer(appStore: appStore, store: store, authority: authority, serverAPI: serverAPI,
+                                reconciler: Reconciler(api: api, notifications: notifications))
         try await app.test(.live) { client in
             if let port = client.port {
+                loopback.listening(on: port)
                 await appStore.deliverNotifications(
                     to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!, transport: HTTPClientTransport())
             }

@@ -1,0 +1,51 @@
+import AppStoreVerification
+import Foundation
+
+extension SimulatedServerAPI {
+    /// Get Notification History: the simulator's sent notifications between `startDate` and `endDate`, optionally
+    /// one transaction's or only the undelivered ones, 20 per page with an opaque pagination token.
+    public func notificationHistory(body: Data, paginationToken: String?, authorization: String?) async
+        throws(AppStoreServerAPIError) -> AppStoreServerAPI.NotificationHistoryResponse {
+        _ = try authorize(authorization)
+        guard let request = try? JSONDecoder().decode(AppStoreServerAPI.NotificationHistoryRequest.self, from: body) else {
+            throw Self.badRequest(.generalBadRequest, "the notification history request does not decode")
+        }
+        let start = Date(appStoreMilliseconds: request.startDate)
+        let end = Date(appStoreMilliseconds: request.endDate)
+        let matching = await store.notificationHistory().filter { sent in
+            sent.createdAt >= start && sent.createdAt <= end
+                && (request.notificationType == nil || request.notificationType == sent.notificationType)
+                && (request.transactionId == nil || request.transactionId == sent.transactionId)
+                && (request.onlyFailures != true || !sent.delivered)
+        }
+        let offset = paginationToken.flatMap(Int.init) ?? 0
+        guard offset >= 0, offset <= matching.count else {
+            throw Self.badRequest(.invalidPaginationToken, "invalid pagination token")
+        }
+        let page = matching[offset..<min(offset + pageSize, matching.count)]
+        let items = page.map { sent in
+            AppStoreServerAPI.NotificationHistoryResponseItem(
+                signedPayload: sent.signedPayload,
+                sendAttempts: sent.attempts.map { status in
+                    AppStoreServerAPI.SendAttemptItem(
+                        attemptDate: sent.createdAt.appStoreMilliseconds,
+                        sendAttemptResult: (200..<300).contains(status) ? "SUCCESS"
+                            : status == 0 ? "TIMED_OUT" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE")
+                })
+        }
+        let next = offset + page.count
+        return .init(notificationHistory: items, hasMore: next < matching.count,
+                     paginationToken: next < matching.count ? String(next) : nil)
+    }
+
+    /// Request a Test Notification.
+    public func requestTestNotification(authorization: String?) async throws(AppStoreServerAPIError)
+        -> AppStoreServerAPI.SendTestNotificationResponse {
+        _ = try authorize(authorization)
+        do {
+            return .init(testNotificationToken: try await store.sendTestNotification())
+        } catch {
+            throw AppStoreServerAPIError(.serverUnavailable, "the simulator could not sign the test notification")
+        }
+    }
+}

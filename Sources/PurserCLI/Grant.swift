@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PurserCore
+import PurserServer
+import PurserStorage
+
+extension Purser {
+    /// `purser grant`: support credits a verified, unbound transaction to a user, once, with a reason in the audit log.
+    struct Grant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Credit a verified transaction that no order binds to USER, once, with the operator's reason.")
+
+        @OptionGroup var options: SupportCommandOptions
+        @Option(name: .customLong("transaction-id"), help: "The Apple transaction id.") var transactionID: String
+        @Option(help: "The game account to credit.") var user: String
+        @Option(help: "Why (kept in the audit log).") var reason: String
+        @Option(name: .customLong("operator"), help: "Who grants (default: $USER).")
+        var operatorName = ProcessInfo.processInfo.environment["USER"] ?? "operator"
+
+        func validate() throws {
+            guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--reason is required") }
+            guard !user.isEmpty else { throw ValidationError("--user is required") }
+        }
+
+        func run() async throws {
+            var logger = Logger(label: "purser.grant")
+            logger.logLevel = .warning
+            let (_, bootstrap) = try await options.bootstrap(logger: logger)
+            let store = bootstrap.dependencies.store
+            do {
+                try await store.migrate()
+                guard let support = bootstrap.dependencies.support else { throw ValidationError("no support service") }
+                let view = try await support.grant(transactionID: transactionID, to: UserID(user), reason: reason,
+                                                   operator: operatorName)
+                try await store.close()
+                printJSON(view)
+            } catch let error as APIError {
+                try? await store.close()
+                FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
+                throw ExitCode(1)
+            } catch {
+                try? await store.close()
+                throw error
+            }
+        }
+    }
+}

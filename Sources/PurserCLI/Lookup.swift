@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PurserServer
+import PurserStorage
+
+extension Purser {
+    /// `purser lookup`: what happened to a customer's purchase, by the order id on Apple's e-mail receipt.
+    struct Lookup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a customer's transactions by Apple order id (or one transaction), with ledger state and owner.")
+
+        @OptionGroup var options: SupportCommandOptions
+        @Option(name: .customLong("order-id"), help: "The order id on the customer's e-mail receipt from Apple.")
+        var orderID: String?
+        @Option(name: .customLong("transaction-id"), help: "One transaction id instead.") var transactionID: String?
+
+        func validate() throws {
+            guard (orderID == nil) != (transactionID == nil) else {
+                throw ValidationError("give exactly one of --order-id and --transaction-id")
+            }
+        }
+
+        func run() async throws {
+            var logger = Logger(label: "purser.lookup")
+            logger.logLevel = .warning
+            let (_, bootstrap) = try await options.bootstrap(logger: logger)
+            let store = bootstrap.dependencies.store
+            do {
+                try await store.migrate()
+                guard let support = bootstrap.dependencies.support else { throw ValidationError("no support service") }
+                let views: [SupportService.TransactionView]
+                if let orderID {
+                    views = try await support.lookUp(appleOrderID: orderID)
+                } else {
+                    views = [try await support.view(transactionID: transactionID ?? "")]
+                }
+                try await store.close()
+                printJSON(views)
+            } catch {
+                try? await store.close()
+                throw error
+            }
+        }
+    }
+}
+
+/// Prints a value as pretty JSON with ISO 8601 dates.
+func printJSON(_ value: some Encodable) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    print(String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self))
+}

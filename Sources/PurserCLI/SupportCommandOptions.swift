@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PurserServer
+
+/// Options shared by the commands that work on a server's ledger and App Store credentials from outside
+/// (`reconcile`, `lookup`, `grant`): the same configuration file as `serve`.
+struct SupportCommandOptions: ParsableArguments {
+    @Option(help: "The server's JSON configuration file.") var config: String?
+    @Option(name: .customLong("data-dir"), help: "The server's data directory (default from the configuration).")
+    var dataDirectory: String?
+    @Option(help: "The product catalog file (default from the configuration).") var catalog: String?
+    @Option(help: "The running server's port, where its App Store simulator answers (default from the configuration).")
+    var port: Int?
+
+    /// The configuration, and the bootstrap with the simulator reached over HTTP at the running server.
+    func bootstrap(logger: Logger) async throws -> (ServerConfiguration, ServerBootstrap) {
+        var settings = try config.map { try ServerConfiguration.load(file: URL(fileURLWithPath: $0)) } ?? ServerConfiguration()
+        if let dataDirectory { settings.dataDirectory = dataDirectory }
+        if let catalog { settings.catalogFile = catalog }
+        if let port { settings.port = port }
+        let host = settings.host == "0.0.0.0" ? "127.0.0.1" : settings.host
+        do {
+            let bootstrap = try await ServerBootstrap.make(
+                settings, logger: logger, serverAPIBaseURL: URL(string: "http://\(host):\(settings.port)"))
+            return (settings, bootstrap)
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+}

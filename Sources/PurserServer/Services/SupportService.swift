@@ -1,0 +1,119 @@
+import AppStoreVerification
+import Foundation
+import HTTPTypes
+import PurserCore
+import PurserStorage
+
+/// Settles "I paid and got nothing": finds a customer's transactions by the order id on Apple's e-mail receipt, shows
+/// each one's ledger state, owner and history, and credits a verified, unbound transaction once, with the operator's
+/// reason in the audit log.
+public struct SupportService: Sendable {
+    /// What support staff see about one transaction.
+    public struct TransactionView: Codable, Sendable, Hashable {
+        public var transactionId: String
+        public var productId: String
+        public var purchaseDate: Date
+        public var environment: String
+        /// "charged" or "refunded", as Apple reports it.
+        public var apple: String
+        /// The ledger's state (`credited`, `unbound`, `rejected`, `revoked`), or `not recorded`.
+        public var ledger: String
+        public var ownerId: UserID?
+        public var orderId: OrderID?
+        public var grants: Grants?
+        public var audit: [AuditEvent]
+    }
+
+    /// Fetches what Apple knows: the signed transactions of an Apple order id, and one signed transaction by id.
+    public struct AppleLookup: Sendable {
+        public var transactionsOfOrder: @Sendable (String) async throws -> [String]
+        public var transaction: @Sendable (String) async throws -> String
+        public init(transactionsOfOrder: @escaping @Sendable (String) async throws -> [String],
+                    transaction: @escaping @Sendable (String) async throws -> String) {
+            self.transactionsOfOrder = transactionsOfOrder
+            self.transaction = transaction
+        }
+    }
+
+    let submissions: SubmissionService
+    let apple: AppleLookup?
+    private let now: @Sendable () -> Date
+
+    public init(submissions: SubmissionService, apple: AppleLookup?, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.submissions = submissions
+        self.apple = apple
+        self.now = now
+    }
+
+    /// Every transaction of an Apple order id (the "Order ID" on the customer's e-mail receipt).
+    public func lookUp(appleOrderID: String) async throws -> [TransactionView] {
+        guard let apple else { throw Self.notConfigured }
+        var views: [TransactionView] = []
+        for jws in try await apple.transactionsOfOrder(appleOrderID) {
+            views.append(try await view(of: try await verified(jws)))
+        }
+        return views
+    }
+
+    /// One transaction, from the ledger and (when configured) from Apple.
+    public func view(transactionID: String) async throws -> TransactionView {
+        if let apple {
+            return try await view(of: try await verified(try await apple.transaction(transactionID)))
+        }
+        guard let record = try await submissions.store.transaction(transactionID) else { throw APIError.notFound }
+        return try await view(of: record.transaction, record: record)
+    }
+
+    /// Credits `transactionID` to `user` if no order binds it to someone (yet): once, audited with `reason`.
+    public func grant(transactionID: String, to user: UserID, reason: String, operator name: String) async throws -> TransactionView {
+        guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw APIError(.badRequest, code: "reason_required", "a grant needs the operator's reason")
+        }
+        let transaction: AppleTransaction
+        let assessment: Submission.Assessment
+        if let apple {
+            let payload = try await verified(try await apple.transaction(transactionID))
+            transaction = payload.appleTransaction()
+            assessment = submissions.assess(bundleID: payload.bundleId, environment: payload.environment,
+                                            productID: payload.productId, appleType: payload.type)
+        } else if let record = try await submissions.store.transaction(transactionID) {
+            transaction = record.transaction
+            assessment = submissions.assess(bundleID: transaction.bundleID, environment: transaction.environment.rawValue,
+                                            productID: transaction.productID, appleType: transaction.type)
+        } else {
+            throw APIError(.notFound, code: "not_found", "the ledger has no transaction \(transactionID) and Apple is not configured")
+        }
+        let settlement = try await submissions.store.settle(
+            Submission(transaction: transaction, assessment: assessment,
+                       source: .support(operator: name, user: user, reason: reason)),
+            now: now())
+        if case .rejected(let why) = settlement.decision {
+            throw APIError(.unprocessableContent, code: why.code, why.message)
+        }
+        return try await view(of: transaction, record: try await submissions.store.transaction(transactionID))
+    }
+
+    private func verified(_ jws: String) async throws -> JWSTransaction {
+        do {
+            return try await submissions.verifier.verifyTransaction(jws)
+        } catch {
+            throw APIError(.badGateway, code: "apple_answer_unverified", "Apple's answer did not verify: \(error)")
+        }
+    }
+
+    private func view(of payload: JWSTransaction) async throws -> TransactionView {
+        let transaction = payload.appleTransaction()
+        return try await view(of: transaction, record: try await submissions.store.transaction(transaction.transactionID))
+    }
+
+    private func view(of transaction: AppleTransaction, record: LedgerTransaction?) async throws -> TransactionView {
+        TransactionView(
+            transactionId: transaction.transactionID, productId: transaction.productID, purchaseDate: transaction.purchaseDate,
+            environment: transaction.environment.rawValue, apple: transaction.revocationDate == nil ? "charged" : "refunded",
+            ledger: record?.state.rawValue ?? "not recorded", ownerId: record?.ownerID, orderId: record?.orderID,
+            grants: record?.grants, audit: try await submissions.store.auditTrail(of: transaction.transactionID))
+    }
+
+    static let notConfigured = APIError(.serviceUnavailable, code: "app_store_api_not_configured",
+                                        "looking up Apple order ids needs App Store Server API credentials")
+}

@@ -1,0 +1,96 @@
+import AppStoreSimulator
+import AppStoreVerification
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PurserCore
+import PurserServer
+import PurserStorage
+import Testing
+
+/// Without the client: reconciliation through the App Store Server API, consumption answers, and support make-goods.
+@Suite struct ReconciliationAndSupportTests {
+    @Test func reconciliationCreditsWhatLostNotificationsMissedAndIsIdempotent() async throws {
+        try await TestServer.run { server, client in
+            let order = try await server.order("gold60", for: "alice", client: client)
+            let (id, _) = try await server.pay("gold60", token: order.appAccountToken)
+            await server.appStore.pauseNotifications(true)  // the device is gone and Apple's message never arrives
+            #expect(await server.appStore.deliverDueNotifications(force: true) == 0)
+            #expect(try await client.wallet("alice") == [:])
+
+            let first = try await server.reconciler.run()
+            #expect(first.notificationsReplayed == 1)
+            #expect(first.scanned >= 1, "alice's transaction history is walked from her known transaction")
+            #expect(try await client.wallet("alice") == ["gold": 60])
+            #expect(try await server.store.transaction(id)?.ownerID == "alice")
+
+            let again = try await server.reconciler.run()
+            #expect(again.notificationsReplayed == 0)
+            #expect(again.credited == 0)
+            #expect(again.scanned == 0, "the next run resumes at the revision the last one saved")
+            #expect(try await client.wallet("alice") == ["gold": 60])
+            #expect(try await server.store.statistics().grants == 1)
+
+            // A refund whose notification is lost too: the next run takes the grant back, once.
+            _ = try await server.appStore.refund(transactionID: id)
+            let afterRefund = try await server.reconciler.run()
+            #expect(afterRefund.revoked + afterRefund.notificationsReplayed >= 1)
+            #expect(try await client.wallet("alice") == ["gold": 0])
+            _ = try await server.reconciler.run()
+            #expect(try await client.wallet("alice") == ["gold": 0])
+        }
+    }
+
+    @Test func aConsumptionRequestIsAnsweredFromTheLedger() async throws {
+        try await TestServer.run { server, client in
+            let order = try await server.order("gold60", for: "alice", client: client)
+            let (id, jws) = try await server.pay("gold60", token: order.appAccountToken)
+            _ = try await client.submit(jws, user: "alice")
+            try await server.appStore.notify("CONSUMPTION_REQUEST", transactionID: id)
+            await server.appStore.deliverDueNotifications(force: true)
+            let answer = try #require(await server.serverAPI.consumptionInformation(transactionID: id))
+            #expect(answer.deliveryStatus == 0, "0 is Apple's DELIVERED")
+            #expect(answer.customerConsented)
+        }
+    }
+
+    @Test func supportFindsAnOrderAndGrantsAnUnboundTransactionOnce() async throws {
+        try await TestServer.run { server, client in
+            // Paid without an order token; the device never came back; the notification left it unbound.
+            let (id, _) = try await server.pay("gold120", token: nil)
+            await server.appStore.deliverDueNotifications(force: true)
+            #expect(try await server.store.transaction(id)?.state == .unbound)
+            let appleOrder = try #require(await server.appStore.purchases().first { $0.transaction.transactionId == id }?.appleOrderId)
+
+            var headers: HTTPFields = [.authorization: "Bearer \(TestServer.adminToken)"]
+            headers[HTTPField.Name("X-Purser-Operator")!] = "sam"
+            let lookup = try await client.execute(uri: "/admin/v1/orders/\(appleOrder)", method: .get, headers: headers)
+            #expect(lookup.status == .ok)
+            let found = try lookup.decode([String: [SupportService.TransactionView]].self)["transactions"] ?? []
+            #expect(found.map(\.transactionId) == [id])
+            #expect(found.first?.ledger == "unbound")
+
+            headers[.contentType] = "application/json"
+            let body = ByteBuffer(string: #"{"transactionId": "\#(id)", "userId": "alice", "reason": "ticket 4711: paid, got nothing"}"#)
+            let granted = try await client.execute(uri: "/admin/v1/grants", method: .post, headers: headers, body: body)
+            #expect(granted.status == .ok)
+            #expect(try granted.decode(SupportService.TransactionView.self).ownerId == "alice")
+            #expect(try await client.wallet("alice") == ["gold": 120])
+            let audit = try await server.store.auditTrail(of: id)
+            #expect(audit.last?.event == "credited")
+            #expect(audit.last?.cause.contains("support by sam") == true)
+            #expect(audit.last?.cause.contains("ticket 4711") == true)
+
+            // Granting again, or to someone else, credits nothing more.
+            let again = ByteBuffer(string: #"{"transactionId": "\#(id)", "userId": "bob", "reason": "duplicate ticket"}"#)
+            _ = try await client.execute(uri: "/admin/v1/grants", method: .post, headers: headers, body: again)
+            #expect(try await client.wallet("alice") == ["gold": 120])
+            #expect(try await client.wallet("bob") == [:])
+
+            let refused = try await client.execute(uri: "/admin/v1/orders/\(appleOrder)", method: .get,
+                                                   headers: [.authorization: "Bearer wrong"])
+            #expect(refused.status == .unauthorized)
+        }
+    }
+}
