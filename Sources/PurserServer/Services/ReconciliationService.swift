@@ -20,7 +20,7 @@ public struct ReconciliationService: Service {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
             do {
-                let summary = try await reconciler.run()
+                let summary = try await cancelWhenGracefulShutdown { try await reconciler.run() }
                 logger.info("reconciliation", metadata: ["purser.summary": "\(summary)"])
             } catch {
                 logger.error("reconciliation failed", metadata: ["error": "\(error)"])
