@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import Logging
 import PurserCore
 import PurserServer
-import PurserStorage
 
 extension Purser {
     /// `purser grant`: support credits a verified, unbound transaction to a user, once, with a reason in the audit log.
@@ -24,24 +22,16 @@ extension Purser {
         }
 
         func run() async throws {
-            var logger = Logger(label: "purser.grant")
-            logger.logLevel = .warning
-            let (_, bootstrap) = try await options.bootstrap(logger: logger)
-            let store = bootstrap.dependencies.store
             do {
-                try await store.migrate()
-                guard let support = bootstrap.dependencies.support else { throw ValidationError("no support service") }
-                let view = try await support.grant(transactionID: transactionID, to: UserID(user), reason: reason,
+                let view = try await options.withServer(label: "purser.grant") { bootstrap in
+                    guard let support = bootstrap.dependencies.support else { throw ValidationError("no support service") }
+                    return try await support.grant(transactionID: transactionID, to: UserID(user), reason: reason,
                                                    operator: operatorName)
-                try await store.close()
+                }
                 printJSON(view)
             } catch let error as APIError {
-                try? await store.close()
                 FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
                 throw ExitCode(1)
-            } catch {
-                try? await store.close()
-                throw error
             }
         }
     }

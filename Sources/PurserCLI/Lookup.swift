@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import Logging
 import PurserServer
-import PurserStorage
 
 extension Purser {
     /// `purser lookup`: what happened to a customer's purchase, by the order id on Apple's e-mail receipt.
@@ -22,25 +20,12 @@ extension Purser {
         }
 
         func run() async throws {
-            var logger = Logger(label: "purser.lookup")
-            logger.logLevel = .warning
-            let (_, bootstrap) = try await options.bootstrap(logger: logger)
-            let store = bootstrap.dependencies.store
-            do {
-                try await store.migrate()
+            let views = try await options.withServer(label: "purser.lookup") { bootstrap in
                 guard let support = bootstrap.dependencies.support else { throw ValidationError("no support service") }
-                let views: [SupportService.TransactionView]
-                if let orderID {
-                    views = try await support.lookUp(appleOrderID: orderID)
-                } else {
-                    views = [try await support.view(transactionID: transactionID ?? "")]
-                }
-                try await store.close()
-                printJSON(views)
-            } catch {
-                try? await store.close()
-                throw error
+                if let orderID { return try await support.lookUp(appleOrderID: orderID) }
+                return [try await support.view(transactionID: transactionID ?? "")]
             }
+            printJSON(views)
         }
     }
 }

@@ -17,15 +17,7 @@ extension Purser {
         @Argument(help: "A file holding the receipt, or - for standard input.") var file: String
 
         func run() throws {
-            let input: Data
-            if file == "-" {
-                input = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw ValidationError("cannot read \(file)")
-                }
-                input = data
-            }
+            let input = try readInput(file)
             let receipt: AppReceipt
             do {
                 receipt = try AppReceiptParser.parse(fileContents: input)

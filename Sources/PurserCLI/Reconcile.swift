@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import Logging
 import PurserServer
-import PurserStorage
 
 extension Purser {
     /// `purser reconcile`: one reconciliation run with the App Store Server API, with a summary.
@@ -15,23 +13,13 @@ extension Purser {
         @Flag(help: "Print the summary as JSON.") var json = false
 
         func run() async throws {
-            var logger = Logger(label: "purser.reconcile")
-            logger.logLevel = .warning
-            let (_, bootstrap) = try await options.bootstrap(logger: logger)
-            let store = bootstrap.dependencies.store
-            let summary: Reconciler.Summary
-            do {
+            let summary = try await options.withServer(label: "purser.reconcile") { bootstrap in
                 guard let reconciler = bootstrap.reconciler else {
                     throw ValidationError("reconciliation needs appStoreServerAPI credentials in the configuration")
                 }
-                try await store.migrate()
-                summary = try await reconciler.run { line in
+                return try await reconciler.run { line in
                     FileHandle.standardError.write(Data("reconcile: \(line)\n".utf8))
                 }
-                try await store.close()
-            } catch {
-                try? await store.close()
-                throw error
             }
             if json {
                 print(String(decoding: try JSONEncoder().encode(summary), as: UTF8.self))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PurserServer
+import PurserStorage
 
 /// Options shared by the commands that work on a server's ledger and App Store credentials from outside
 /// (`reconcile`, `lookup`, `grant`): the same configuration file as `serve`.
@@ -12,6 +13,23 @@ struct SupportCommandOptions: ParsableArguments {
     @Option(help: "The product catalog file (default from the configuration).") var catalog: String?
     @Option(help: "The running server's port, where its App Store simulator answers (default from the configuration).")
     var port: Int?
+
+    /// Runs `body` on the server's parts with the ledger migrated, and closes the ledger afterwards, also on errors.
+    func withServer<T>(label: String, _ body: (ServerBootstrap) async throws -> T) async throws -> T {
+        var logger = Logger(label: label)
+        logger.logLevel = .warning
+        let (_, bootstrap) = try await self.bootstrap(logger: logger)
+        let store = bootstrap.dependencies.store
+        do {
+            try await store.migrate()
+            let result = try await body(bootstrap)
+            try await store.close()
+            return result
+        } catch {
+            try? await store.close()
+            throw error
+        }
+    }
 
     /// The configuration, and the bootstrap with the simulator reached over HTTP at the running server.
     func bootstrap(logger: Logger) async throws -> (ServerConfiguration, ServerBootstrap) {

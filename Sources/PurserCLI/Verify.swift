@@ -34,15 +34,7 @@ extension Purser {
                 else { throw ValidationError("--root \(path) is not a readable DER certificate") }
                 trusted.append(root)
             }
-            let input: Data
-            if file == "-" {
-                input = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw ValidationError("cannot read \(file)")
-                }
-                input = data
-            }
+            let input = try readInput(file)
             let claims = ClaimsPolicy(bundleID: bundleID, environments: environment.flatMap(AppStoreEnvironment.init).map { [$0] },
                                       appAppleID: appAppleID)
             let verifier = SignedDataVerifier(configuration: .init(trustedRoots: trusted, claims: claims))
