@@ -3,6 +3,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import PurserServer
+import ServiceLifecycle
 
 extension Purser {
     /// `purser appstore-sim`: the App Store simulator on its own.
@@ -17,6 +19,15 @@ extension Purser {
         @Option(name: .customLong("bundle-id"), help: "Bundle id used when a purchase names none.")
         var bundleID = "com.example.purser.demo"
         @Option(name: .customLong("app-apple-id"), help: "App Apple id put in production notifications.") var appAppleID: Int64?
+        @Option(name: .customLong("notification-url"),
+                help: "Where to send Notifications V2 (a Purser server's /v1/appstore/notifications); none: keep them.")
+        var notificationURL: String?
+
+        func validate() throws {
+            if let notificationURL, URL(string: notificationURL)?.scheme?.hasPrefix("http") != true {
+                throw ValidationError("--notification-url must be an http(s) URL")
+            }
+        }
 
         func run() async throws {
             let logger = Logger(label: "purser.appstore-sim")
@@ -27,9 +38,14 @@ extension Purser {
             ServerAPIRoutes(api: SimulatedServerAPI(store: store)).addRoutes(to: router)
             let rootPath = URL(fileURLWithPath: dataDirectory).appendingPathComponent("appstore-sim/ca/root.der").path
             logger.warning("App Store simulator: signs with its own CA (root: \(rootPath)); trust it only in tests and demos.")
+            var services: [any Service] = []
+            if let target = notificationURL.flatMap(URL.init(string:)) {
+                await store.deliverNotifications(to: target, transport: HTTPClientTransport())
+                services.append(NotificationSenderService(store: store))
+            }
             let app = Application(router: router, configuration: .init(address: .hostname(host, port: port),
                                                                        serverName: "Purser App Store Simulator"),
-                                  logger: logger)
+                                  services: services, logger: logger)
             try await app.runService()
         }
     }
