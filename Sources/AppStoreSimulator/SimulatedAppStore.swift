@@ -161,8 +161,8 @@ public actor SimulatedAppStore {
         return (transaction, signed, notification)
     }
 
-    /// A signed Notifications V2 payload about `transaction`.
-    public func notification(type: String, subtype: String? = nil, for transaction: JWSTransaction, signedTransaction: String) throws(SimulatorError) -> String {
+    /// A signed Notifications V2 payload about `transaction` (queued for sending by `enqueueNotification`).
+    func notification(type: String, subtype: String? = nil, for transaction: JWSTransaction, signedTransaction: String) throws(SimulatorError) -> String {
         let environment = transaction.environment ?? configuration.defaultEnvironment.rawValue
         let data = JWSNotification.NotificationData(
             appAppleId: environment == AppStoreEnvironment.production.rawValue ? configuration.appAppleID : nil,

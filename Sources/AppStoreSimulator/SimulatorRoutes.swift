@@ -67,15 +67,15 @@ public struct SimulatorRoutes: Sendable {
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let group = router.group("simulator/v1")
         group.post("purchases") { request, context -> EditedResponse<SignedTransactionResponse> in
-            let purchase = try await decode(SimulatedAppStore.PurchaseRequest.self, from: request, context: context)
+            let purchase = try await ControlRequestBody.decode(SimulatedAppStore.PurchaseRequest.self, from: request)
             let (transaction, signed) = try await store.purchase(purchase)
             return EditedResponse(status: .created, response: .init(
                 transactionId: transaction.transactionId, signedTransaction: signed, transaction: transaction))
         }
         group.post("transactions/{id}/refund") { request, context -> SignedTransactionResponse in
             let id = try context.parameters.require("id")
-            let body = try await request.body.collect(upTo: 4096)
-            let refund = body.readableBytes == 0 ? RefundRequest() : try decode(RefundRequest.self, from: body)
+            let body = try await request.body.collect(upTo: ControlRequestBody.limit)
+            let refund = body.readableBytes == 0 ? RefundRequest() : try ControlRequestBody.decode(RefundRequest.self, from: body)
             let (transaction, signed, notification) = try await store.refund(transactionID: id, reason: refund.reason ?? 0)
             return .init(transactionId: id, signedTransaction: signed, transaction: transaction, signedNotification: notification)
         }
@@ -97,7 +97,7 @@ public struct SimulatorRoutes: Sendable {
             return DeviceReceipt(deviceId: device, receipt: Data(der).base64EncodedString(), transactionIds: ids)
         }
         group.post("verify-receipt/faults") { request, context -> HTTPResponse.Status in
-            let body = try await decode(FaultsRequest.self, from: request, context: context)
+            let body = try await ControlRequestBody.decode(FaultsRequest.self, from: request)
             await store.injectVerifyReceiptFaults(body.faults)
             return .noContent
         }
@@ -128,7 +128,7 @@ public struct SimulatorRoutes: Sendable {
             ["delivered": await store.deliverDueNotifications(force: true)]
         }
         group.post("notifications/faults") { request, context -> HTTPResponse.Status in
-            let faults = try await decode(NotificationFaults.self, from: request, context: context)
+            let faults = try await ControlRequestBody.decode(NotificationFaults.self, from: request)
             if let lose = faults.lose { await store.loseNotifications(lose) }
             if let pause = faults.pause { await store.pauseNotifications(pause) }
             return .noContent
@@ -136,18 +136,6 @@ public struct SimulatorRoutes: Sendable {
         group.get("root-certificate") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/pkix-cert"],
                      body: .init(byteBuffer: ByteBuffer(bytes: store.signer.authority.rootDER)))
-        }
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
-        try decode(type, from: try await request.body.collect(upTo: 64 * 1024))
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
-        do {
-            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
-        } catch {
-            throw SimulatorError(.invalidRequest, "the body is not valid JSON for this request: \(error)")
         }
     }
 }

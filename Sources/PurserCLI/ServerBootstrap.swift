@@ -39,8 +39,7 @@ struct ServerBootstrap {
         let environment = ProcessInfo.processInfo.environment
         let sharedSecret = environment["PURSER_APPSTORE_SHARED_SECRET"] ?? configuration.sharedSecret
         let timeout = Duration.milliseconds(Int64(configuration.verifyReceiptTimeoutSeconds * 1000))
-        var receipts = VerifyReceiptClient(configuration: .init(sharedSecret: sharedSecret, timeout: timeout),
-                                           transport: HTTPClientTransport())
+        let receipts: VerifyReceiptClient
         var warnings: [String] = []
         var simulator: SimulatorRoutes?
         var serverAPI: SimulatedServerAPI?
@@ -77,6 +76,8 @@ struct ServerBootstrap {
                 "APP STORE SIMULATOR IS ON: this server trusts the simulator's own root certificate and serves its "
                     + "control API at /simulator/v1. Anyone can mint purchases. NEVER USE THIS IN PRODUCTION.")
         } else {
+            receipts = VerifyReceiptClient(configuration: .init(sharedSecret: sharedSecret, timeout: timeout),
+                                           transport: HTTPClientTransport())
             api = try makeServerAPIClient(configuration)
         }
         let authenticator = try configuration.makeAuthenticator()

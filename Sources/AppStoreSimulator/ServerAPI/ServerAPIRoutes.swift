@@ -97,7 +97,7 @@ public struct ServerAPIRoutes: Sendable {
         let api = api
         let group = router.group("simulator/v1/server-api")
         group.post("keys") { request, _ -> HTTPResponse.Status in
-            let registration = try await Self.decode(KeyRegistration.self, from: request)
+            let registration = try await ControlRequestBody.decode(KeyRegistration.self, from: request)
             guard let publicKey = try? P256.Signing.PublicKey(pemRepresentation: registration.publicKeyPEM) else {
                 throw SimulatorError(.invalidRequest, "publicKeyPEM is not a P-256 public key in PEM")
             }
@@ -109,7 +109,7 @@ public struct ServerAPIRoutes: Sendable {
             return .noContent
         }
         group.post("faults") { request, _ -> HTTPResponse.Status in
-            await api.injectFaults(try await Self.decode([ServerAPIFault].self, from: request))
+            await api.injectFaults(try await ControlRequestBody.decode([ServerAPIFault].self, from: request))
             return .noContent
         }
         group.get("consumption/{transactionId}") { _, context -> Response in
@@ -178,14 +178,5 @@ public struct ServerAPIRoutes: Sendable {
         let body = (try? JSONEncoder().encode(AppStoreServerAPI.ErrorResponse(errorCode: errorCode,
                                                                              errorMessage: error.message))) ?? Data()
         return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
-    }
-
-    private static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
-        let body = try await request.body.collect(upTo: 64 * 1024)
-        do {
-            return try JSONDecoder().decode(type, from: Data(body.readableBytesView))
-        } catch {
-            throw SimulatorError(.invalidRequest, "the body is not valid JSON for this request: \(error)")
-        }
     }
 }

@@ -39,6 +39,4 @@ final class ChainCache: Sendable {
             }
         }
     }
-
-    var count: Int { state.withLock { $0.entries.count } }
 }

@@ -88,11 +88,7 @@ public struct NotificationService: Sendable {
 
     /// The transaction settled as if a client had submitted it, on behalf of the notification.
     private func settle(_ payload: JWSTransaction, uuid: String) async throws -> String {
-        let assessment = submissions.assess(bundleID: payload.bundleId, environment: payload.environment,
-                                            productID: payload.productId, appleType: payload.type)
-        let settlement = try await submissions.store.settle(
-            Submission(transaction: payload.appleTransaction(), assessment: assessment, source: .notification(uuid)),
-            now: now())
+        let settlement = try await submissions.settle(payload, source: .notification(uuid))
         return "\(settlement.decision.name) \(settlement.record?.ownerID.map { "to \($0)" } ?? "")"
             .trimmingCharacters(in: .whitespaces)
     }

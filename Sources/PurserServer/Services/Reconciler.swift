@@ -98,10 +98,7 @@ public struct Reconciler: Sendable {
             summary.alreadyKnown += 1
             return
         }
-        let assessment = submissions.assess(bundleID: payload.bundleId, environment: payload.environment,
-                                            productID: payload.productId, appleType: payload.type)
-        let settlement = try await store.settle(
-            Submission(transaction: payload.appleTransaction(), assessment: assessment, source: .reconciliation), now: now())
+        let settlement = try await submissions.settle(payload, source: .reconciliation)
         switch settlement.decision {
         case .delivered, .deliveredToOtherAccount: summary.credited += 1
         case .pending: summary.unbound += 1

@@ -24,10 +24,10 @@ extension SubmissionService {
             var decisions: [DecisionResponse] = []
             for entry in Self.settlementOrder(receipt.in_app, named: named) {
                 let transaction = entry.appleTransaction(bundleID: receipt.bundle_id, environment: environment)
-                let assessment = assess(bundleID: receipt.bundle_id, environment: environment.rawValue,
-                                        productID: entry.product_id, appleType: nil)
                 let hint = named == nil || entry.transaction_id == named ? orderHint : nil
-                decisions.append(try await settle(transaction, assessment: assessment, orderHint: hint, by: submitter))
+                let settlement = try await settle(transaction, claimedEnvironment: environment.rawValue,
+                                                  source: .client(submitter), orderHint: hint)
+                decisions.append(answer(settlement, transactionID: transaction.transactionID, to: submitter))
             }
             var answer: DecisionResponse
             if let named {

@@ -56,20 +56,33 @@ public struct SubmissionService: Sendable {
             throw APIError(error.code == .malformed ? .badRequest : .unprocessableContent,
                            code: error.code.description, error.message)
         }
-        let assessment = assess(bundleID: payload.bundleId, environment: payload.environment, productID: payload.productId,
-                                appleType: payload.type)
-        return try await settle(payload.appleTransaction(), assessment: assessment, orderHint: orderHint, by: submitter)
+        let settlement = try await settle(payload, source: .client(submitter), orderHint: orderHint)
+        return answer(settlement, transactionID: payload.transactionId, to: submitter)
     }
 
-    /// Settles one transaction in the ledger and words the answer for `submitter`.
-    func settle(_ transaction: AppleTransaction, assessment: Submission.Assessment, orderHint: OrderID?,
-                by submitter: UserID) async throws -> DecisionResponse {
-        let submission = Submission(transaction: transaction, assessment: assessment, source: .client(submitter),
-                                    orderHint: orderHint)
+    /// Assesses and settles one signed transaction: the decision path of clients, notifications and reconciliation.
+    public func settle(_ payload: JWSTransaction, source: Submission.Source, orderHint: OrderID? = nil) async throws
+        -> Settlement {
+        try await settle(payload.appleTransaction(), claimedEnvironment: payload.environment, source: source,
+                         orderHint: orderHint)
+    }
+
+    /// Assesses `transaction` against the claims and the catalog, then lets the ledger settle it in one database
+    /// transaction. `claimedEnvironment` is the environment exactly as Apple stated it.
+    public func settle(_ transaction: AppleTransaction, claimedEnvironment: String?, source: Submission.Source,
+                       orderHint: OrderID? = nil) async throws -> Settlement {
+        let assessment = assess(bundleID: transaction.bundleID, environment: claimedEnvironment,
+                                productID: transaction.productID, appleType: transaction.type)
+        let submission = Submission(transaction: transaction, assessment: assessment, source: source, orderHint: orderHint)
         let settlement = try await store.settle(submission, now: now())
         Counter(label: "purser.decisions", dimensions: [("decision", settlement.decision.name)]).increment()
+        return settlement
+    }
+
+    /// The decision as `submitter` sees it: the order and grants only when the transaction is theirs.
+    func answer(_ settlement: Settlement, transactionID: String, to submitter: UserID) -> DecisionResponse {
         let ownRecord = settlement.record.flatMap { $0.ownerID == submitter ? $0 : nil }
-        return DecisionResponse(transactionId: transaction.transactionID, decision: settlement.decision,
+        return DecisionResponse(transactionId: transactionID, decision: settlement.decision,
                                 orderId: ownRecord?.orderID, grants: ownRecord.map(\.grants))
     }
 

@@ -37,12 +37,10 @@ public struct SupportService: Sendable {
 
     let submissions: SubmissionService
     let apple: AppleLookup?
-    private let now: @Sendable () -> Date
 
-    public init(submissions: SubmissionService, apple: AppleLookup?, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(submissions: SubmissionService, apple: AppleLookup?) {
         self.submissions = submissions
         self.apple = apple
-        self.now = now
     }
 
     /// Every transaction of an Apple order id (the "Order ID" on the customer's e-mail receipt).
@@ -69,24 +67,20 @@ public struct SupportService: Sendable {
         guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw APIError(.badRequest, code: "reason_required", "a grant needs the operator's reason")
         }
+        let source = Submission.Source.support(operator: name, user: user, reason: reason)
         let transaction: AppleTransaction
-        let assessment: Submission.Assessment
+        let settlement: Settlement
         if let apple {
             let payload = try await verified(try await apple.transaction(transactionID))
             transaction = payload.appleTransaction()
-            assessment = submissions.assess(bundleID: payload.bundleId, environment: payload.environment,
-                                            productID: payload.productId, appleType: payload.type)
+            settlement = try await submissions.settle(payload, source: source)
         } else if let record = try await submissions.store.transaction(transactionID) {
             transaction = record.transaction
-            assessment = submissions.assess(bundleID: transaction.bundleID, environment: transaction.environment.rawValue,
-                                            productID: transaction.productID, appleType: transaction.type)
+            settlement = try await submissions.settle(transaction, claimedEnvironment: transaction.environment.rawValue,
+                                                      source: source)
         } else {
             throw APIError(.notFound, code: "not_found", "the ledger has no transaction \(transactionID) and Apple is not configured")
         }
-        let settlement = try await submissions.store.settle(
-            Submission(transaction: transaction, assessment: assessment,
-                       source: .support(operator: name, user: user, reason: reason)),
-            now: now())
         if case .rejected(let why) = settlement.decision {
             throw APIError(.unprocessableContent, code: why.code, why.message)
         }

@@ -49,7 +49,7 @@ extension SQLiteLedgerStore {
                 "INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 [.text(id), .text(owner.rawValue), .text(currency), .integer(Int(sign * amount)), .text(kind), at])
         }
-        let event = OutboxCredit(transactionId: id, userId: owner, orderId: record.orderID,
+        let event = OutboxGrantEvent(transactionId: id, userId: owner, orderId: record.orderID,
                                  grants: Grants(record.grants.amounts.mapValues { sign * $0 }))
         _ = try await query(writer,
             "INSERT INTO outbox (idempotency_key, topic, payload, created_at) VALUES (?, ?, ?, ?)",

@@ -199,7 +199,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                 "INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at) VALUES (?, ?, ?, ?, 'credit', ?)",
                 [.text(id), .text(owner.rawValue), .text(currency), .integer(Int(amount)), at])
         }
-        let event = OutboxCredit(transactionId: id, userId: owner, orderId: record.orderID, grants: record.grants)
+        let event = OutboxGrantEvent(transactionId: id, userId: owner, orderId: record.orderID, grants: record.grants)
         let payload = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
         _ = try await query(writer,
             "INSERT INTO outbox (idempotency_key, topic, payload, created_at) VALUES (?, 'transaction.credited', ?, ?)",
@@ -216,8 +216,9 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 }
 
-/// The outbox event written with every credit; a webhook worker delivers it to the game's backend.
-struct OutboxCredit: Codable {
+/// The outbox event written with every credit, revoke and restore (grants signed accordingly); a webhook worker
+/// delivers it to the game's backend.
+struct OutboxGrantEvent: Codable {
     var transactionId: String
     var userId: UserID
     var orderId: OrderID?
