@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "PurserStorage", targets: ["PurserStorage"]),
         .library(name: "PurserServer", targets: ["PurserServer"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
+        .library(name: "Purser", targets: ["Purser"]),
+        .library(name: "PurserStoreKit", targets: ["PurserStoreKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -88,6 +90,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The client SDK core (`import Purser` in an app): journal, coordinator, server client. Foundation only.
+        .target(name: "Purser", dependencies: ["PurserCore"], swiftSettings: strict),
+        // StoreKit 1 and 2 adapters; on Linux they compile against StoreKitShim, backed by simulated devices.
+        .target(
+            name: "PurserStoreKit",
+            dependencies: [
+                "Purser", "PurserCore",
+                .target(name: "StoreKitShim", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strict
+        ),
+        // StoreKit's names for the subset the adapters use, driven by AppStoreSimulator's devices (Linux only).
+        .target(name: "StoreKitShim", dependencies: ["AppStoreSimulator", "AppStoreVerification", "PurserCore"], swiftSettings: strict),
         // The `purser` command.
         .executableTarget(
             name: "PurserCLI",
@@ -141,6 +156,23 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "PurserTests", dependencies: ["Purser", "PurserCore"], swiftSettings: strict),
+        .testTarget(
+            name: "PurserStoreKitTests",
+            dependencies: [
+                "Purser", "PurserStoreKit", "PurserCore", "PurserServer", "PurserStorage", "AppStoreSimulator",
+                "AppStoreVerification",
+                .target(name: "StoreKitShim", condition: .when(platforms: [.linux])),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -8,6 +8,12 @@ public protocol LedgerStore: Sendable {
     func migrate() async throws
     func createOrder(_ order: Order) async throws
     func order(_ id: OrderID) async throws -> Order?
+    /// Cancels `user`'s waiting order because the app reported that its payment never happened: a `created` order
+    /// becomes `cancelled` with an audit record (event `cancelled`, cause `client`, detail `reason`), in one database
+    /// transaction. A cancelled order is left as it is (idempotent), and so is a delivered one. Another account's
+    /// order is `notFound`. A transaction whose signed `appAccountToken` names the order is still credited to its
+    /// owner afterwards; an order hint alone no longer binds one to it (`SubmissionRules`).
+    func cancelOrder(_ id: OrderID, by user: UserID, reason: String, now: Date) async throws -> OrderCancellation
     /// Decides a submission with `SubmissionRules` and applies the plan, all in one database transaction.
     func settle(_ submission: Submission, now: Date) async throws -> Settlement
     func transaction(_ transactionID: String) async throws -> LedgerTransaction?

@@ -81,4 +81,74 @@ struct LedgerStoreConformance {
         let order = try await newOrder("erin")
         await #expect(throws: StorageError.self) { try await store.createOrder(order) }
     }
+
+    func cancelsAWaitingOrderOnceWithAnAuditRecord() async throws {
+        let order = try await newOrder("frank")
+        let later = now.addingTimeInterval(30)
+        let outcome = try await store.cancelOrder(order.id, by: "frank", reason: "payment_cancelled", now: later)
+        var expected = order
+        expected.state = .cancelled
+        expected.updatedAt = later
+        #expect(outcome == .cancelled(expected))
+        #expect(try await store.order(order.id) == expected)
+        let again = try await store.cancelOrder(order.id, by: "frank", reason: "store_error", now: later.addingTimeInterval(5))
+        #expect(again == .alreadyCancelled(expected), "a repeated cancel changes nothing")
+        #expect(try await store.auditTrail(of: order.id.description) == [
+            AuditEvent(at: later, subject: .order, subjectID: order.id.description, event: "cancelled", cause: "client",
+                       detail: "payment_cancelled"),
+        ])
+
+        let other = try await newOrder("frank")
+        #expect(try await store.cancelOrder(other.id, by: "mallory", reason: "cancelled", now: later) == .notFound)
+        #expect(try await store.cancelOrder(.random(), by: "frank", reason: "cancelled", now: later) == .notFound)
+        #expect(try await store.order(other.id)?.state == .created)
+        #expect(try await store.auditTrail(of: other.id.description).isEmpty)
+    }
+
+    func leavesADeliveredOrderAsItIs() async throws {
+        let order = try await newOrder("grace")
+        let submission = Submission(transaction: transaction("t-grace", token: order.id), assessment: .creditable(gold),
+                                    source: .client("grace"))
+        #expect(try await store.settle(submission, now: now).decision == .delivered)
+        let outcome = try await store.cancelOrder(order.id, by: "grace", reason: "cancelled", now: now)
+        #expect(outcome.order?.state == .delivered)
+        guard case .delivered = outcome else {
+            Issue.record("expected .delivered, got \(outcome)")
+            return
+        }
+        #expect(try await store.order(order.id)?.state == .delivered)
+        #expect(try await store.order(order.id)?.transactionID == "t-grace")
+        #expect(try await store.auditTrail(of: order.id.description).map(\.event) == ["delivered"])
+        #expect(try await store.balances(of: "grace") == ["gold": 60])
+    }
+
+    /// Apple's signed token wins over the app's report: the charge happened, so the order's owner is credited.
+    func creditsATokenBoundTransactionOfACancelledOrderToItsOwner() async throws {
+        let order = try await newOrder("heidi")
+        _ = try await store.cancelOrder(order.id, by: "heidi", reason: "store_error", now: now)
+        let submission = Submission(transaction: transaction("t-heidi", token: order.id), assessment: .creditable(gold),
+                                    source: .client("heidi"))
+        #expect(try await store.settle(submission, now: now).decision == .delivered)
+        #expect(try await store.settle(submission, now: now).decision == .alreadyDelivered)
+        let stored = try #require(try await store.transaction("t-heidi"))
+        #expect(stored.state == .credited)
+        #expect(stored.ownerID == "heidi")
+        #expect(stored.orderID == order.id)
+        #expect(try await store.balances(of: "heidi") == ["gold": 60])
+        let delivered = try #require(try await store.order(order.id))
+        #expect(delivered.state == .delivered, "the charge delivers the order the app had cancelled")
+        #expect(delivered.transactionID == "t-heidi")
+    }
+
+    /// Without a token, only a waiting order may take a transaction by hint: a cancelled one leaves it unbound.
+    func doesNotBindAHintedTransactionToACancelledOrder() async throws {
+        let order = try await newOrder("ivan")
+        _ = try await store.cancelOrder(order.id, by: "ivan", reason: "cancelled", now: now)
+        let hinted = Submission(transaction: transaction("t-ivan", token: nil), assessment: .creditable(gold),
+                                source: .client("ivan"), orderHint: order.id)
+        #expect(try await store.settle(hinted, now: now).decision == .pending(.unbound))
+        #expect(try await store.transaction("t-ivan")?.state == .unbound)
+        #expect(try await store.balances(of: "ivan") == [:])
+        #expect(try await store.order(order.id)?.state == .cancelled)
+    }
 }

@@ -27,6 +27,10 @@ import Testing
             try await suite.settlesConcurrentSubmissionsOfOneTransactionOnce()
             try await suite.keepsRejectedAndUnboundTransactionsWithoutCredit()
             try await suite.refusesDuplicateOrders()
+            try await suite.cancelsAWaitingOrderOnceWithAnAuditRecord()
+            try await suite.leavesADeliveredOrderAsItIs()
+            try await suite.creditsATokenBoundTransactionOfACancelledOrderToItsOwner()
+            try await suite.doesNotBindAHintedTransactionToACancelledOrder()
         }
     }
 

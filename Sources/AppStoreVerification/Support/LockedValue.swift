@@ -1,13 +1,13 @@
 import Foundation
 
 /// A value behind a lock, for small shared caches. Foundation only, so it works on every platform the SDK targets.
-final class LockedValue<Value>: @unchecked Sendable {
+public final class LockedValue<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { self.value = value }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

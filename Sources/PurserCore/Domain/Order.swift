@@ -8,6 +8,9 @@ public struct Order: Hashable, Sendable, Codable {
         case created
         /// Its transaction was credited to the owner.
         case delivered
+        /// The app reported that the payment never happened (cancelled or failed in StoreKit). A transaction whose
+        /// signed `appAccountToken` names the order is still credited to its owner: Apple's charge wins.
+        case cancelled
     }
 
     public var id: OrderID

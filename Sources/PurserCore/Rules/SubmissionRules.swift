@@ -108,7 +108,9 @@ public enum SubmissionRules {
         guard let order, order.id == submission.orderToLookUp else { return nil }
         let waiting = order.state == .created && order.productID == transaction.productID
         if transaction.appAccountToken != nil {
-            return Binding(owner: order.userID, order: order, fulfils: waiting)
+            // Apple's charge wins over the app's cancel: a token-bound payment for a cancelled order delivers it.
+            let open = waiting || (order.state == .cancelled && order.productID == transaction.productID)
+            return Binding(owner: order.userID, order: order, fulfils: open)
         }
         guard waiting, order.userID == submission.source.submitter,
             order.createdAt <= transaction.purchaseDate.addingTimeInterval(clockSkewTolerance)

@@ -1,8 +1,10 @@
+import HTTPTypes
 import Hummingbird
 import PurserCore
 import PurserStorage
 
-/// The client-facing API (see `openapi.yaml`): orders, transaction submission, the wallet and health.
+/// The client-facing API (see `openapi.yaml`): orders, transaction submission, the product list, the wallet and
+/// health.
 struct PurserRoutes {
     let orders: OrderService
     let submissions: SubmissionService
@@ -33,6 +35,25 @@ struct PurserRoutes {
         v1.get("orders/{id}") { _, context in
             let order = try await orders.order(try context.parameters.require("id"), for: try context.requireUser())
             return try JSONResponse.make(OrderResponse(order))
+        }
+        // The app reports that StoreKit cancelled or failed the payment for this order.
+        v1.post("orders/{id}/cancel") { request, context in
+            let body = try await request.decodeJSON(CancelOrderRequest.self, context: context)
+            let order = try await orders.cancel(try context.parameters.require("id"), reason: body.reason,
+                                                for: try context.requireUser())
+            return try JSONResponse.make(OrderResponse(order))
+        }
+        // The catalog, versioned: `ETag` is the version, and a current `If-None-Match` gets 304 without a body.
+        v1.get("products") { request, context in
+            _ = try context.requireUser()
+            let list = orders.productList
+            let tag = EntityTag(opaque: list.version)
+            if tag.isMatched(by: request) {
+                return Response(status: .notModified, headers: [.eTag: tag.fieldValue])
+            }
+            var response = try JSONResponse.make(list)
+            response.headers[.eTag] = tag.fieldValue
+            return response
         }
         v1.post("transactions") { request, context in
             let body = try await request.decodeJSON(SubmitTransactionRequest.self, context: context)

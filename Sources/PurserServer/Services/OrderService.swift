@@ -3,15 +3,19 @@ import HTTPTypes
 import PurserCore
 import PurserStorage
 
-/// Creates and reads orders: the server-side half of a purchase, made before the app pays.
+/// Creates, reads and cancels orders: the server-side half of a purchase, made before the app pays. Also answers
+/// the product list the app may sell, from the same catalog.
 public struct OrderService: Sendable {
     public let catalog: ProductCatalog
     public let store: any LedgerStore
+    /// The catalog as `GET /v1/products` answers it, with its content version (computed once).
+    public let productList: ProductListResponse
     private let now: @Sendable () -> Date
 
     public init(catalog: ProductCatalog, store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }) {
         self.catalog = catalog
         self.store = store
+        self.productList = ProductListResponse(catalog: catalog)
         self.now = now
     }
 
@@ -37,5 +41,28 @@ public struct OrderService: Sendable {
             throw APIError.notFound
         }
         return order
+    }
+
+    /// The longest cancel reason accepted: reasons are short codes such as `payment_not_allowed`.
+    static let maxReasonLength = 64
+
+    /// Cancels `user`'s waiting order after the app learnt that its payment never happened. Idempotent: an order
+    /// cancelled before is answered as it is. Errors: `invalid_reason` (400: empty, blank or longer than 64
+    /// characters), `not_found` (404: no such order, or another account's), `order_delivered` (409: a transaction was
+    /// credited through it; the order is left unchanged).
+    public func cancel(_ id: String, reason: String, for user: UserID) async throws -> Order {
+        guard !reason.allSatisfy(\.isWhitespace), reason.count <= Self.maxReasonLength else {
+            throw APIError(.badRequest, code: "invalid_reason",
+                           "reason must be 1 to \(Self.maxReasonLength) characters and not blank")
+        }
+        guard let orderID = OrderID(id) else { throw APIError.notFound }
+        switch try await store.cancelOrder(orderID, by: user, reason: reason, now: now()) {
+        case .cancelled(let order), .alreadyCancelled(let order):
+            return order
+        case .delivered:
+            throw APIError(.conflict, code: "order_delivered", "the order was delivered and cannot be cancelled")
+        case .notFound:
+            throw APIError.notFound
+        }
     }
 }

@@ -179,7 +179,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
         if let orderID = plan.fulfilledOrder, let transactionID = plan.written?.transaction.transactionID {
             _ = try await query(writer,
-                "UPDATE orders SET state = 'delivered', transaction_id = ?, updated_at = ? WHERE id = ? AND state = 'created'",
+                "UPDATE orders SET state = 'delivered', transaction_id = ?, updated_at = ? WHERE id = ? AND state IN ('created', 'cancelled')",
                 [.text(transactionID), at, .text(orderID.description)])
         }
         for event in plan.audit {

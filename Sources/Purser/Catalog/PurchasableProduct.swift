@@ -1,0 +1,20 @@
+import PurserCore
+
+/// A product the app can sell: the server credits it and the store offers it.
+public struct PurchasableProduct: Sendable, Hashable, Identifiable {
+    public var id: String
+    public var kind: Product.Kind
+    /// What one unit grants, from the server.
+    public var grants: Grants
+    /// The store's localized name and price.
+    public var displayName: String
+    public var displayPrice: String
+}
+
+/// The product list could not be loaded.
+public struct ProductCatalogError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var code: String
+    public var message: String
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,50 @@
+import PurserCore
+
+/// What the app hears about purchases, on `PurchaseCoordinator.events` and as `buy`'s answer.
+public enum PurchaseEvent: Sendable, Hashable {
+    /// Credited to the signed-in account by a purchase made now (or an Ask to Buy approval).
+    case delivered(Delivery)
+    /// Credited (now or before) while recovering a purchase an earlier run left unfinished.
+    case redelivered(Delivery)
+    /// Credited to the account that made the order, which is not the one signed in now.
+    case deliveredToOtherAccount(Delivery)
+    /// Paid (or waiting for a parent) but not credited yet; Purser keeps at it.
+    case pending(PendingPurchase)
+    /// Nothing was or will be delivered for this purchase.
+    case failed(PurchaseFailure)
+
+    /// The Apple transaction id, when there is one.
+    public var transactionID: String? {
+        switch self {
+        case .delivered(let delivery), .redelivered(let delivery), .deliveredToOtherAccount(let delivery):
+            delivery.transactionID
+        case .pending(let pending): pending.transactionID
+        case .failed(let failure): failure.transactionID
+        }
+    }
+}
+
+/// A credited purchase.
+public struct Delivery: Sendable, Hashable {
+    public var transactionID: String
+    public var productID: String
+    public var orderID: OrderID?
+    /// What it granted, when the server shows it (only to the owner).
+    public var grants: Grants?
+}
+
+/// A purchase that is paid (or may be) but not credited yet.
+public struct PendingPurchase: Sendable, Hashable {
+    public var productID: String
+    public var orderID: OrderID?
+    public var transactionID: String?
+    public var reason: PendingPurchaseReason
+}
+
+/// A purchase that ends without delivery.
+public struct PurchaseFailure: Sendable, Hashable {
+    public var productID: String
+    public var orderID: OrderID?
+    public var transactionID: String?
+    public var reason: PurchaseFailureReason
+}

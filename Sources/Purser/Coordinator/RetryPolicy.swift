@@ -1,0 +1,20 @@
+/// Exponential backoff with jitter for submissions that got no decision (network errors, 5xx).
+public struct RetryPolicy: Sendable, Hashable {
+    /// Attempts per transaction in one recovery pass; after that it waits for the next trigger.
+    public var maxAttempts: Int
+    public var baseDelay: Duration
+    public var maxDelay: Duration
+
+    public init(maxAttempts: Int = 5, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30)) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// The wait after failed attempt `attempt` (0-based): `baseDelay · 2^attempt`, capped, scaled by `jitter`
+    /// (drawn from 0.5..<1, so clients that failed together do not retry together).
+    public func delay(afterAttempt attempt: Int, jitter: Double) -> Duration {
+        let exponential = baseDelay * (1 << min(attempt, 20))
+        return min(exponential, maxDelay) * jitter
+    }
+}

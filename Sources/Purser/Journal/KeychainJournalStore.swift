@@ -1,0 +1,59 @@
+#if canImport(Security)
+import Foundation
+import Security
+
+/// The journal as one generic-password item in the Keychain, which survives uninstalling the app, so purchases
+/// made before a reinstall still find their orders.
+public struct KeychainJournalStore: JournalStore {
+    public let service: String
+    public let account: String
+
+    public init(service: String = "purser.journal", account: String = "default") {
+        self.service = service
+        self.account = account
+    }
+
+    private var query: [String: Any] {
+        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+         kSecAttrAccount as String: account]
+    }
+
+    public func load() throws(JournalStoreError) -> [JournalEntry] {
+        var search = query
+        search[kSecReturnData as String] = true
+        search[kSecMatchLimit as String] = kSecMatchLimitOne
+        var result: AnyObject?
+        let status = SecItemCopyMatching(search as CFDictionary, &result)
+        if status == errSecItemNotFound { return [] }
+        guard status == errSecSuccess, let data = result as? Data else {
+            throw JournalStoreError(code: "journal_unreadable", message: "Keychain read failed: OSStatus \(status)")
+        }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .millisecondsSince1970
+            return try decoder.decode([JournalEntry].self, from: data)
+        } catch {
+            throw JournalStoreError(code: "journal_unreadable", message: "Keychain journal is not valid: \(error)")
+        }
+    }
+
+    public func save(_ entries: [JournalEntry]) throws(JournalStoreError) {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        guard let data = try? encoder.encode(entries) else {
+            throw JournalStoreError(code: "journal_unwritable", message: "cannot encode the journal")
+        }
+        let attributes: [String: Any] = [
+            kSecValueData as String: data,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+        ]
+        var status = SecItemUpdate(query as CFDictionary, attributes as CFDictionary)
+        if status == errSecItemNotFound {
+            status = SecItemAdd(query.merging(attributes) { _, new in new } as CFDictionary, nil)
+        }
+        guard status == errSecSuccess else {
+            throw JournalStoreError(code: "journal_unwritable", message: "Keychain write failed: OSStatus \(status)")
+        }
+    }
+}
+#endif

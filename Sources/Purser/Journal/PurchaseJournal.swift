@@ -1,0 +1,79 @@
+import Foundation
+import PurserCore
+
+/// The app's durable record of every purchase it started: each change is saved before the journal answers, so
+/// what the coordinator acts on is what survives a crash.
+public actor PurchaseJournal {
+    private let store: any JournalStore
+    private var entries: [OrderID: JournalEntry]
+    private let now: @Sendable () -> Date
+
+    /// Loads the journal, dropping closed entries older than `retention`.
+    public init(store: any JournalStore, retention: TimeInterval = 30 * 86_400,
+                now: @escaping @Sendable () -> Date = { Date() }) throws(JournalStoreError) {
+        self.store = store
+        self.now = now
+        let cutoff = now().addingTimeInterval(-retention)
+        let loaded = try store.load().filter { !$0.state.isClosed || $0.updatedAt >= cutoff }
+        self.entries = Dictionary(loaded.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Every entry, oldest first.
+    public var all: [JournalEntry] {
+        entries.values.sorted { ($0.createdAt, $0.id.description) < ($1.createdAt, $1.id.description) }
+    }
+
+    /// Entries that are not closed, oldest first.
+    public var open: [JournalEntry] { all.filter { !$0.state.isClosed } }
+
+    public func entry(_ id: OrderID) -> JournalEntry? { entries[id] }
+
+    /// Records a new purchase (state `created`) durably.
+    public func begin(_ entry: JournalEntry) throws(JournalStoreError) {
+        var next = entries
+        next[entry.id] = entry
+        try commit(next)
+    }
+
+    /// Applies `event` to entry `id` and saves; returns the new entry.
+    @discardableResult
+    public func apply(_ event: JournalEvent, to id: OrderID) throws(PurchaseJournalError) -> JournalEntry {
+        guard let entry = entries[id] else { throw .unknownEntry(id) }
+        let updated: JournalEntry
+        do { updated = try entry.applying(event, at: now()) } catch { throw .transition(error) }
+        guard updated != entry else { return entry }
+        var next = entries
+        next[id] = updated
+        do { try commit(next) } catch { throw .storage(error) }
+        return updated
+    }
+
+    /// The entry a StoreKit transaction belongs to: by transaction id, else by the order id StoreKit handed back,
+    /// else the oldest entry still waiting for a transaction of this product, the current user's first.
+    public func match(transactionID: String, orderID: OrderID?, productID: String, user: String?) -> JournalEntry? {
+        if let known = entries.values.first(where: { $0.transactionID == transactionID }) { return known }
+        if let orderID, let entry = entries[orderID] { return entry }
+        let waiting = all.filter { $0.productID == productID && $0.transactionID == nil && $0.state.awaitsTransaction }
+        return waiting.first { $0.userID == user } ?? waiting.first
+    }
+
+    private func commit(_ next: [OrderID: JournalEntry]) throws(JournalStoreError) {
+        try store.save(next.values.sorted { $0.createdAt < $1.createdAt })
+        entries = next
+    }
+}
+
+/// Why the journal refused a change.
+public enum PurchaseJournalError: Error, Sendable, CustomStringConvertible {
+    case unknownEntry(OrderID)
+    case transition(JournalError)
+    case storage(JournalStoreError)
+
+    public var description: String {
+        switch self {
+        case .unknownEntry(let id): "unknown_journal_entry: no entry \(id)"
+        case .transition(let error): error.description
+        case .storage(let error): error.description
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import PurserCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The app's side of the Purser HTTP API (see `openapi.yaml`): orders, submissions, the product list. It only
+/// reports what happened; retry and finish policy live in `PurchaseCoordinator`.
+public final class PurserAPIClient: Sendable {
+    public let baseURL: URL
+    private let session: URLSession
+
+    /// - Parameters:
+    ///   - baseURL: the server, e.g. `https://purser.example.com`.
+    ///   - timeout: per request; a time-out is a network error (the transaction stays unfinished).
+    public init(baseURL: URL, timeout: TimeInterval = 15) {
+        self.baseURL = baseURL
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout * 2
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        self.session = URLSession(configuration: configuration)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// `POST /v1/orders`.
+    public func createOrder(productID: String, quantity: Int, as user: PurserSession) async throws(PurserAPIError)
+        -> OrderResponse
+    {
+        try await decode(OrderResponse.self, from: send("POST", "v1/orders",
+                                                        body: CreateOrderRequest(productId: productID, quantity: quantity),
+                                                        as: user))
+    }
+
+    /// `POST /v1/orders/{id}/cancel`: StoreKit reported that the payment never happened.
+    public func cancelOrder(_ id: OrderID, reason: String, as user: PurserSession) async throws(PurserAPIError)
+        -> OrderResponse
+    {
+        try await decode(OrderResponse.self, from: send("POST", "v1/orders/\(id)/cancel",
+                                                        body: CancelOrderRequest(reason: reason), as: user))
+    }
+
+    /// `POST /v1/transactions`: a 200 is a durable decision; anything else throws.
+    public func submit(_ request: SubmitTransactionRequest, as user: PurserSession) async throws(PurserAPIError)
+        -> DecisionResponse
+    {
+        try await decode(DecisionResponse.self, from: send("POST", "v1/transactions", body: request, as: user))
+    }
+
+    /// `GET /v1/products`; `nil` when the list still has `version` (304 Not Modified).
+    public func products(ifNoneMatch version: String?, as user: PurserSession) async throws(PurserAPIError)
+        -> ProductListResponse?
+    {
+        let headers = version.map { ["If-None-Match": "\"\($0)\""] } ?? [:]
+        let (data, status) = try await send("GET", "v1/products", body: Optional<CreateOrderRequest>.none,
+                                            headers: headers, as: user)
+        if status == 304 { return nil }
+        return try decode(ProductListResponse.self, from: (data, status))
+    }
+
+    private func send(
+        _ method: String, _ path: String, body: (some Encodable)?, headers extra: [String: String] = [:],
+        as user: PurserSession
+    ) async throws(PurserAPIError) -> (Data, Int) {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        request.httpMethod = method
+        do {
+            for (name, value) in try await user.headers() { request.setValue(value, forHTTPHeaderField: name) }
+        } catch {
+            throw PurserAPIError(kind: .unauthenticated, code: "unauthenticated", message: "no credential: \(error)")
+        }
+        for (name, value) in extra { request.setValue(value, forHTTPHeaderField: name) }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try? JSONEncoder().encode(body)
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw PurserAPIError(kind: .network, code: "network", message: error.localizedDescription)
+        }
+        guard let status = (response as? HTTPURLResponse)?.statusCode else {
+            throw PurserAPIError(kind: .badResponse, code: "bad_response", message: "not an HTTP response")
+        }
+        switch status {
+        case 200..<300, 304:
+            return (data, status)
+        case 429, 500...:
+            throw PurserAPIError(kind: .unavailable, status: status, code: Self.errorCode(data) ?? "server_unavailable",
+                                 message: "the server could not answer now")
+        default:
+            let error = try? JSONDecoder().decode(APIErrorResponse.self, from: data).error
+            throw PurserAPIError(kind: .refused, status: status, code: error?.code ?? "http_\(status)",
+                                 message: error?.message ?? "the server refused the request")
+        }
+    }
+
+    private static func errorCode(_ data: Data) -> String? {
+        try? JSONDecoder().decode(APIErrorResponse.self, from: data).error.code
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from answer: (Data, Int)) throws(PurserAPIError) -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(type, from: answer.0)
+        } catch {
+            throw PurserAPIError(kind: .badResponse, status: answer.1, code: "bad_response",
+                                 message: "unexpected \(T.self) body: \(error)")
+        }
+    }
+}

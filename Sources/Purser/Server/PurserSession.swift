@@ -1,0 +1,26 @@
+/// The signed-in user, as the app tells Purser after its own login: the user id the server knows, and how to
+/// prove it on each request.
+public struct PurserSession: Sendable {
+    public enum Authorization: Sendable {
+        /// `Authorization: Bearer <token>`; the closure is asked before each request, so it may refresh the token.
+        case bearer(@Sendable () async throws -> String)
+        /// `X-Purser-User: <userID>`, for servers running development authentication only.
+        case development
+    }
+
+    public var userID: String
+    public var authorization: Authorization
+
+    public init(userID: String, authorization: Authorization) {
+        self.userID = userID
+        self.authorization = authorization
+    }
+
+    /// The HTTP headers that authenticate a request.
+    func headers() async throws -> [String: String] {
+        switch authorization {
+        case .bearer(let token): ["Authorization": "Bearer \(try await token())"]
+        case .development: ["X-Purser-User": userID]
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import AppStoreSimulator
+import AppStoreVerification
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOHTTP1
+import PurserCore
+import PurserServer
+import PurserStorage
+
+/// A real Purser server (SQLite ledger, in-process App Store simulator) on a loopback port, reached through a
+/// `FaultyNetwork` in front of it, so tests can make submissions fail before or after the server acted.
+struct LiveServer: Sendable {
+    static let bundleID = "com.example.app"
+    static let catalog = ProductCatalog([
+        Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60])),
+        Product(id: "gold120", type: .consumable, grants: Grants(["gold": 120])),
+    ])
+    static let deviceProducts = [
+        DeviceProduct(id: "gold60", displayName: "60 Gold", price: Decimal(string: "0.99")!),
+        DeviceProduct(id: "gold120", displayName: "120 Gold", price: Decimal(string: "1.99")!),
+    ]
+
+    let appStore: SimulatedAppStore
+    let store: SQLiteLedgerStore
+    let network: FaultyNetwork
+    let clock: TestClock
+    let directory: URL
+    /// Where the SDK sends its requests (the faulty network's port).
+    let url: URL
+
+    static func run(_ body: @Sendable (LiveServer) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-sdk-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let logger = Logger(label: "purser.sdk-test")
+        let clock = TestClock()
+        let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
+        let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority),
+                                             configuration: .init(defaultBundleID: bundleID),
+                                             now: { clock.now() })
+        let store = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path,
+                                                     logger: logger)
+        let verifier = SignedDataVerifier(configuration: .init(trustedRoots: [authority.root]))
+        let receipts = VerifyReceiptClient(
+            configuration: .init(productionURL: SimulatorTransport.productionVerifyReceiptURL,
+                                 sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL, timeout: .seconds(2)),
+            transport: SimulatorTransport(store: appStore))
+        let submissions = SubmissionService(
+            verifier: verifier, receipts: receipts,
+            claims: ClaimsPolicy(bundleID: bundleID, environments: [.sandbox, .production]), catalog: catalog,
+            store: store, now: { clock.now() })
+        let dependencies = PurserServerDependencies(
+            orders: OrderService(catalog: catalog, store: store, now: { clock.now() }), submissions: submissions,
+            notifications: NotificationService(submissions: submissions, logger: logger), store: store,
+            authenticator: DevelopmentAuthenticator())
+        let app = PurserApplication.build(configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                                          dependencies: dependencies, logger: logger)
+        try await app.test(.live) { client in
+            let network = FaultyNetwork(upstream: URL(string: "http://127.0.0.1:\(client.port!)")!)
+            try await network.run { port in
+                try await body(LiveServer(appStore: appStore, store: store, network: network, clock: clock,
+                                          directory: directory, url: URL(string: "http://127.0.0.1:\(port)")!))
+            }
+        }
+    }
+
+    /// What the ledger holds for `user`.
+    func balance(_ user: String) async throws -> Int64 {
+        try await store.balances(of: UserID(user)).values.reduce(0, +)
+    }
+}
+
+/// The app's clock and Apple's, movable forward ("a day later").
+final class TestClock: Sendable {
+    private let offset = LockedValue<TimeInterval>(0)
+
+    func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    func advance(by interval: TimeInterval) { offset.withLock { $0 += interval } }
+}
+
+/// A reverse proxy between the SDK and the server that can refuse submissions (server unreachable) or lose the
+/// answer after the server acted (response lost).
+final class FaultyNetwork: Sendable {
+    enum Fault: Sendable {
+        /// Answer 503 without reaching the server.
+        case unreachable
+        /// Forward, let the server decide, then answer 503 instead.
+        case responseLost
+    }
+
+    let upstream: URL
+    private let faults = LockedValue<[Fault]>([])
+    private let submissions = LockedValue<Int>(0)
+
+    init(upstream: URL) { self.upstream = upstream }
+
+    /// Faults for the next `POST /v1/transactions` requests, in order.
+    func inject(_ faults: [Fault]) { self.faults.withLock { $0.append(contentsOf: faults) } }
+    /// Submissions that passed through (faulted or not).
+    var submissionCount: Int { submissions.withLock { $0 } }
+
+    func run(_ body: @Sendable (Int) async throws -> Void) async throws {
+        let router = Router()
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        router.on("**", method: .get) { request, _ in try await self.forward(request, client: client) }
+        router.on("**", method: .post) { request, _ in try await self.forward(request, client: client) }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        do {
+            try await app.test(.live) { proxy in try await body(proxy.port!) }
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
+    private func forward(_ request: Request, client: HTTPClient) async throws -> Response {
+        var fault: Fault?
+        if request.method == .post, request.uri.path == "/v1/transactions" {
+            fault = faults.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            submissions.withLock { $0 += 1 }
+        }
+        if case .unreachable = fault { return Response(status: .serviceUnavailable) }
+        var outbound = HTTPClientRequest(url: upstream.absoluteString + request.uri.description)
+        outbound.method = .init(rawValue: request.method.rawValue)
+        for field in request.headers where field.name.canonicalName != "host" && field.name != .contentLength {
+            outbound.headers.add(name: field.name.rawName, value: field.value)
+        }
+        let body = try await request.body.collect(upTo: 1 << 22)
+        outbound.body = .bytes(body)
+        let response = try await client.execute(outbound, timeout: .seconds(10))
+        let answer = try await response.body.collect(upTo: 1 << 22)
+        if case .responseLost = fault { return Response(status: .serviceUnavailable) }
+        var headers = HTTPFields()
+        for (name, value) in response.headers where name.lowercased() != "content-length" {
+            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        }
+        return Response(status: .init(code: Int(response.status.code)), headers: headers,
+                        body: .init(byteBuffer: answer))
+    }
+}
