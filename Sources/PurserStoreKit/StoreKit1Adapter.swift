@@ -19,7 +19,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
     private var sink: (@Sendable (StoreUpdate) async -> Void)?
     private var pump: AsyncStream<[SKPaymentTransaction]>.Continuation?
     /// `purchase` calls waiting for their outcome, by product (the coordinator buys one product at a time).
-    private var waiting: [String: CheckedContinuation<StorePurchaseResult, Never>] = [:]
+    private var waiting: [String: Waiter] = [:]
     /// StoreKit's transactions by id, kept until finished.
     private var native: [String: SKPaymentTransaction] = [:]
     /// Finished by this run; StoreKit may list them a moment longer.
@@ -52,7 +52,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
 
     public func stop() async {
         queue.remove(self)
-        let (continuation, waiters) = locked { () -> (AsyncStream<[SKPaymentTransaction]>.Continuation?, [CheckedContinuation<StorePurchaseResult, Never>]) in
+        let (continuation, waiters) = locked { () -> (AsyncStream<[SKPaymentTransaction]>.Continuation?, [Waiter]) in
             defer {
                 pump = nil
                 waiting = [:]
@@ -60,7 +60,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
             return (pump, Array(waiting.values))
         }
         continuation?.finish()
-        waiters.forEach { $0.resume(returning: .stalled) }
+        waiters.forEach { $0.continuation.resume(returning: .stalled) }
     }
 
     public func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
@@ -73,17 +73,17 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
         switch transaction.transactionState {
         case .purchased, .restored:
             guard let stored = remember(transaction) else { return }
-            if let waiter = takeWaiter(productID) { return waiter.resume(returning: .purchased(stored)) }
+            if let waiter = takeWaiter(productID, for: stored) { return waiter.resume(returning: .purchased(stored)) }
             await locked { sink }?(.purchased(stored))
         case .failed:
             let failure = Self.failure(transaction.error)
             queue.finishTransaction(transaction)
-            if let waiter = takeWaiter(productID) {
+            if let waiter = takeWaiter(productID, orderID: orderID) {
                 return waiter.resume(returning: failure.reason == .cancelled ? .cancelled : .failed(failure))
             }
             await locked { sink }?(.failed(productID: productID, orderID: orderID, failure))
         case .deferred:
-            if let waiter = takeWaiter(productID) { return waiter.resume(returning: .deferred) }
+            if let waiter = takeWaiter(productID, orderID: orderID) { return waiter.resume(returning: .deferred) }
             await locked { sink }?(.deferred(productID: productID, orderID: orderID))
         case .purchasing:
             break
@@ -111,8 +111,9 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
             self?.takeWaiter(productID)?.resume(returning: .stalled)
         }
         defer { watchdog.cancel() }
+        let earlier = Set(queue.transactions.compactMap(\.transactionIdentifier))
         return await withCheckedContinuation { continuation in
-            locked { waiting[productID] = continuation }
+            locked { waiting[productID] = Waiter(orderID: orderID, earlier: earlier, continuation: continuation) }
             queue.add(payment)
         }
     }
@@ -172,8 +173,23 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
         }
     }
 
-    private func takeWaiter(_ productID: String) -> CheckedContinuation<StorePurchaseResult, Never>? {
-        locked { waiting.removeValue(forKey: productID) }
+    /// The waiting `purchase` call for `productID`. A purchased transaction answers it only if it carries the call's
+    /// order id, or carries none and was not already in the queue when the payment was added: a redelivered
+    /// earlier purchase of the same product is never mistaken for this one. Failures and deferrals answer it unless
+    /// they name another order.
+    private func takeWaiter(_ productID: String, for transaction: StoreTransaction? = nil, orderID: OrderID? = nil)
+        -> CheckedContinuation<StorePurchaseResult, Never>?
+    {
+        locked { () -> CheckedContinuation<StorePurchaseResult, Never>? in
+            guard let waiter = waiting[productID] else { return nil }
+            if let orderID, orderID != waiter.orderID { return nil }
+            if let transaction {
+                let mine = transaction.orderID.map { $0 == waiter.orderID } ?? !waiter.earlier.contains(transaction.id)
+                guard mine else { return nil }
+            }
+            waiting[productID] = nil
+            return waiter.continuation
+        }
     }
 
     private static func failure(_ error: (any Error)?) -> StoreFailure {
@@ -193,6 +209,14 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
         defer { lock.unlock() }
         return body()
     }
+}
+
+/// A `purchase` call waiting for StoreKit's answer.
+private struct Waiter {
+    var orderID: OrderID
+    /// Transactions already in the queue when the payment was added.
+    var earlier: Set<String>
+    var continuation: CheckedContinuation<StorePurchaseResult, Never>
 }
 
 /// Bridges `SKReceiptRefreshRequest`'s delegate to async/await.

@@ -95,6 +95,7 @@ final class FaultyNetwork: Sendable {
     let upstream: URL
     private let faults = LockedValue<[Fault]>([])
     private let submissions = LockedValue<Int>(0)
+    private let statuses = LockedValue<[String: [Int]]>([:])
 
     init(upstream: URL) { self.upstream = upstream }
 
@@ -102,6 +103,8 @@ final class FaultyNetwork: Sendable {
     func inject(_ faults: [Fault]) { self.faults.withLock { $0.append(contentsOf: faults) } }
     /// Submissions that passed through (faulted or not).
     var submissionCount: Int { submissions.withLock { $0 } }
+    /// The HTTP statuses the server answered to requests for `path`, in order.
+    func answers(to path: String) -> [Int] { statuses.withLock { $0[path] ?? [] } }
 
     func run(_ body: @Sendable (Int) async throws -> Void) async throws {
         let router = Router()
@@ -135,6 +138,7 @@ final class FaultyNetwork: Sendable {
         let response = try await client.execute(outbound, timeout: .seconds(10))
         let answer = try await response.body.collect(upTo: 1 << 22)
         if case .responseLost = fault { return Response(status: .serviceUnavailable) }
+        statuses.withLock { $0[request.uri.path, default: []].append(Int(response.status.code)) }
         var headers = HTTPFields()
         for (name, value) in response.headers where name.lowercased() != "content-length" {
             if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }

@@ -1,0 +1,47 @@
+import AppStoreSimulator
+import Foundation
+import Purser
+import PurserCore
+import PurserStoreKit
+import Testing
+
+@Suite("Adapters and catalog")
+struct AdapterAndCatalogTests {
+    @Test("StoreKit 1: a payment that stays `purchasing` ends as `stalled`, never a hang")
+    func stalled() async throws {
+        try await LiveServer.run { server in
+            let app = SimulatedApp(server: server, generation: .storeKit1)
+            let first = try await app.launch(user: "alice", crashAt: .paid)
+            await #expect(throws: PurchaseError.terminated) { try await first.buy("gold60") }
+            // Bypass the coordinator (which settles the old purchase first) to see what StoreKit alone does.
+            let process = app.device.launch()
+            let device = app.device
+            let adapter = SimulatedProcess.$current.withValue(process) {
+                StoreKit1Adapter(receiptURL: { device.receiptURL }, purchasingTimeout: .milliseconds(300))
+            }
+            await SimulatedProcess.$current.withValue(process) {
+                await adapter.start { _ in }
+                let result = await adapter.purchase(productID: "gold60", quantity: 1, orderID: .random())
+                #expect(result == .stalled)
+            }
+            #expect(await server.appStore.purchases().count == 1)
+        }
+    }
+
+    @Test("products: the server's list joined with the store's, refreshed only when the server's list changes",
+          arguments: StoreKitGeneration.allCases)
+    func catalog(_ generation: StoreKitGeneration) async throws {
+        try await LiveServer.run { server in
+            let app = SimulatedApp(server: server, generation: generation)
+            let run = try await app.launch(user: "alice")
+            let products = try await run.run { try await run.coordinator.products() }
+            #expect(products.map(\.id) == ["gold120", "gold60"])
+            #expect(products.last?.displayName == "60 Gold")
+            #expect(products.last?.grants == Grants(["gold": 60]))
+            #expect(products.last?.displayPrice.contains("0.99") == true)
+            let again = try await run.run { try await run.coordinator.products() }
+            #expect(again == products)
+            #expect(server.network.answers(to: "/v1/products") == [200, 304])
+        }
+    }
+}
