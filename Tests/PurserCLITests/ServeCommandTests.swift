@@ -76,7 +76,9 @@ import FoundationNetworking
         let (status, decision) = try await request("POST", "\(base)/v1/transactions", user: "alice",
                                                    json: #"{"signedTransaction": "\#(jws)"}"#)
         #expect(status == 200)
-        #expect(decision["decision"] as? String == "delivered")
+        // The simulator's ONE_TIME_CHARGE notification races the app's submission; whichever arrives first
+        // credits alice, and the other one is told so. Either way she is credited once (the wallet below).
+        #expect(["delivered", "alreadyDelivered"].contains(decision["decision"] as? String ?? ""))
         #expect(decision["finish"] as? Bool == true)
         let (_, wallet) = try await request("GET", "\(base)/v1/wallet", user: "alice")
         #expect((wallet["balances"] as? [String: Int])?["gold"] == 60)

@@ -31,9 +31,7 @@ struct ClientFailureTests {
     func crashAfterPayment(_ generation: StoreKitGeneration) async throws {
         try await LiveServer.run { server in
             let app = SimulatedApp(server: server, generation: generation)
-            let first = try await app.launch(user: "alice", crashAt: .paid)
-            await #expect(throws: PurchaseError.terminated) { try await first.buy("gold60") }
-            let id = try #require(app.device.unfinishedTransactionIDs.first)
+            let id = try await app.payThenCrash(user: "alice")
             #expect(try await server.balance("alice") == 0)
             #expect(try await server.store.transaction(id) == nil, "nothing was submitted before the crash")
 
@@ -87,10 +85,8 @@ struct ClientFailureTests {
         try await LiveServer.run { server in
             let app = SimulatedApp(server: server, generation: generation,
                                    configuration: .init(lostApplicationUsername: .everywhere(rate: 1)))
-            let first = try await app.launch(user: "alice", crashAt: .paid)
-            await #expect(throws: PurchaseError.terminated) { try await first.buy("gold60") }
-            let id = try #require(app.device.unfinishedTransactionIDs.first)
-            let orderID = try #require(await first.journal.all.first?.id)
+            let id = try await app.payThenCrash(user: "alice")
+            let orderID = try #require(await app.launchJournal().all.first?.id)
             #expect(try await server.appStore.transaction(id).transaction.appAccountToken == nil)
 
             let second = try await app.launch(user: "alice")
@@ -105,9 +101,7 @@ struct ClientFailureTests {
     func accountSwitch(_ generation: StoreKitGeneration) async throws {
         try await LiveServer.run { server in
             let app = SimulatedApp(server: server, generation: generation)
-            let first = try await app.launch(user: "alice", crashAt: .paid)
-            await #expect(throws: PurchaseError.terminated) { try await first.buy("gold60") }
-            let id = try #require(app.device.unfinishedTransactionIDs.first)
+            let id = try await app.payThenCrash(user: "alice")
 
             let second = try await app.launch(user: "bob")
             #expect(await second.event { $0.transactionID == id }?.isOtherAccount == true)
@@ -123,9 +117,7 @@ struct ClientFailureTests {
     func reinstall(_ generation: StoreKitGeneration, journal: JournalLocation) async throws {
         try await LiveServer.run { server in
             let app = SimulatedApp(server: server, generation: generation, journal: journal)
-            let first = try await app.launch(user: "alice", crashAt: .paid)
-            await #expect(throws: PurchaseError.terminated) { try await first.buy("gold60") }
-            let id = try #require(app.device.unfinishedTransactionIDs.first)
+            let id = try await app.payThenCrash(user: "alice")
             app.device.uninstall()
             #expect(!FileManager.default.fileExists(atPath: app.device.receiptURL.path))
 
@@ -143,9 +135,7 @@ struct ClientFailureTests {
         try await LiveServer.run { server in
             let app = SimulatedApp(server: server, generation: generation, journal: journal,
                                    configuration: .init(lostApplicationUsername: .everywhere(rate: 1)))
-            let first = try await app.launch(user: "alice", crashAt: .paid)
-            await #expect(throws: PurchaseError.terminated) { try await first.buy("gold60") }
-            let id = try #require(app.device.unfinishedTransactionIDs.first)
+            let id = try await app.payThenCrash(user: "alice")
             app.device.uninstall()
 
             let second = try await app.launch(user: "alice")
@@ -196,9 +186,7 @@ struct ClientFailureTests {
     func rebuyUnfinished(_ generation: StoreKitGeneration) async throws {
         try await LiveServer.run { server in
             let app = SimulatedApp(server: server, generation: generation)
-            let first = try await app.launch(user: "alice", crashAt: .paid)
-            await #expect(throws: PurchaseError.terminated) { try await first.buy("gold60") }
-            let old = try #require(app.device.unfinishedTransactionIDs.first)
+            let old = try await app.payThenCrash(user: "alice")
 
             server.network.inject(Array(repeating: .unreachable, count: 4))
             let second = try await app.launch(user: "alice")
@@ -218,8 +206,7 @@ struct ClientFailureTests {
     func rebuyWhileServerDown(_ generation: StoreKitGeneration) async throws {
         try await LiveServer.run { server in
             let app = SimulatedApp(server: server, generation: generation)
-            let first = try await app.launch(user: "alice", crashAt: .paid)
-            await #expect(throws: PurchaseError.terminated) { try await first.buy("gold60") }
+            _ = try await app.payThenCrash(user: "alice")
             server.network.inject(Array(repeating: .unreachable, count: 8))
             let second = try await app.launch(user: "alice")
             await #expect(throws: PurchaseError.earlierPurchaseUnfinished) { try await second.buy("gold60") }

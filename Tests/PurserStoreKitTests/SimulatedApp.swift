@@ -48,12 +48,20 @@ struct SimulatedApp: Sendable {
         }
     }
 
+    /// The journal as it is on disk now (read without launching the app).
+    func launchJournal() throws -> PurchaseJournal {
+        try PurchaseJournal(store: FileJournalStore(url: journalURL), now: { server.clock.now() })
+    }
+
+    private var journalURL: URL {
+        let directory = journalLocation == .keychain ? device.keychainDirectory : device.containerDirectory
+        return directory.appendingPathComponent("journal.json")
+    }
+
     /// Starts the app; `user` signs in right after launch. The app dies at `crashAt`.
     func launch(user: String?, crashAt: PurchaseStep? = nil) async throws -> AppProcess {
         let process = device.launch()
-        let directory = journalLocation == .keychain ? device.keychainDirectory : device.containerDirectory
-        let journal = try PurchaseJournal(store: FileJournalStore(url: directory.appendingPathComponent("journal.json")),
-                                          now: { server.clock.now() })
+        let journal = try launchJournal()
         let device = self.device
         let adapter: any StoreAdapter = SimulatedProcess.$current.withValue(process) {
             switch generation {
@@ -77,6 +85,15 @@ struct SimulatedApp: Sendable {
             if let user { await coordinator.login(PurserSession(userID: user, authorization: .development)) }
         }
         return app
+    }
+
+    /// `user` buys `productID` and the app dies right after StoreKit reported the payment, before submitting it.
+    /// Returns the unfinished transaction's id.
+    func payThenCrash(user: String, productID: String = "gold60",
+                      sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let run = try await launch(user: user, crashAt: .paid)
+        await #expect(throws: PurchaseError.terminated, sourceLocation: sourceLocation) { try await run.buy(productID) }
+        return try #require(device.unfinishedTransactionIDs.last, sourceLocation: sourceLocation)
     }
 
     /// Waits until StoreKit holds no unfinished transaction for the app.
