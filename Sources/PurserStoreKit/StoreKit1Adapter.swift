@@ -38,7 +38,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
 
     public func start(_ updates: @escaping @Sendable (StoreUpdate) async -> Void) async {
         let (stream, continuation) = AsyncStream.makeStream(of: [SKPaymentTransaction].self)
-        locked {
+        lock.withLock {
             sink = updates
             pump = continuation
         }
@@ -52,7 +52,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
 
     public func stop() async {
         queue.remove(self)
-        let (continuation, waiters) = locked { () -> (AsyncStream<[SKPaymentTransaction]>.Continuation?, [Waiter]) in
+        let (continuation, waiters) = lock.withLock { () -> (AsyncStream<[SKPaymentTransaction]>.Continuation?, [Waiter]) in
             defer {
                 pump = nil
                 waiting = [:]
@@ -64,7 +64,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
     }
 
     public func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
-        _ = locked { pump }?.yield(transactions)
+        _ = lock.withLock { pump }?.yield(transactions)
     }
 
     private func handle(_ transaction: SKPaymentTransaction) async {
@@ -74,17 +74,17 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
         case .purchased, .restored:
             guard let stored = remember(transaction) else { return }
             if let waiter = takeWaiter(productID, for: stored) { return waiter.resume(returning: .purchased(stored)) }
-            await locked { sink }?(.purchased(stored))
+            await lock.withLock { sink }?(.purchased(stored))
         case .failed:
             let failure = Self.failure(transaction.error)
             queue.finishTransaction(transaction)
             if let waiter = takeWaiter(productID, orderID: orderID) {
                 return waiter.resume(returning: failure.reason == .cancelled ? .cancelled : .failed(failure))
             }
-            await locked { sink }?(.failed(productID: productID, orderID: orderID, failure))
+            await lock.withLock { sink }?(.failed(productID: productID, orderID: orderID, failure))
         case .deferred:
             if let waiter = takeWaiter(productID, orderID: orderID) { return waiter.resume(returning: .deferred) }
-            await locked { sink }?(.deferred(productID: productID, orderID: orderID))
+            await lock.withLock { sink }?(.deferred(productID: productID, orderID: orderID))
         case .purchasing:
             break
         @unknown default:
@@ -113,7 +113,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
         defer { watchdog.cancel() }
         let earlier = Set(queue.transactions.compactMap(\.transactionIdentifier))
         return await withCheckedContinuation { continuation in
-            locked { waiting[productID] = Waiter(orderID: orderID, earlier: earlier, continuation: continuation) }
+            lock.withLock { waiting[productID] = Waiter(orderID: orderID, earlier: earlier, continuation: continuation) }
             queue.add(payment)
         }
     }
@@ -131,7 +131,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
     }
 
     public func finish(_ transaction: StoreTransaction) async {
-        let known = locked { () -> SKPaymentTransaction? in
+        let known = lock.withLock { () -> SKPaymentTransaction? in
             finished.insert(transaction.id)
             return native.removeValue(forKey: transaction.id)
         }
@@ -143,9 +143,9 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
     public func products(_ ids: Set<String>) async throws(StoreFailure) -> [StoreProduct] {
         let loader = ProductsLoader(ids)
         let products = await loader.load()
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .currency
         return products.map { product in
-            let formatter = NumberFormatter()
-            formatter.numberStyle = .currency
             formatter.locale = product.priceLocale
             let price = formatter.string(from: product.price) ?? "\(product.price)"
             return StoreProduct(id: product.productIdentifier, displayName: product.localizedTitle, displayPrice: price)
@@ -163,7 +163,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
 
     private func remember(_ transaction: SKPaymentTransaction) -> StoreTransaction? {
         guard let id = transaction.transactionIdentifier else { return nil }
-        return locked { () -> StoreTransaction? in
+        return lock.withLock { () -> StoreTransaction? in
             guard !finished.contains(id) else { return nil }
             native[id] = transaction
             return StoreTransaction(id: id, productID: transaction.payment.productIdentifier,
@@ -180,7 +180,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
     private func takeWaiter(_ productID: String, for transaction: StoreTransaction? = nil, orderID: OrderID? = nil)
         -> CheckedContinuation<StorePurchaseResult, Never>?
     {
-        locked { () -> CheckedContinuation<StorePurchaseResult, Never>? in
+        lock.withLock { () -> CheckedContinuation<StorePurchaseResult, Never>? in
             guard let waiter = waiting[productID] else { return nil }
             if let orderID, orderID != waiter.orderID { return nil }
             if let transaction {
@@ -202,12 +202,6 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
         case .cloudServiceNetworkConnectionFailed: return StoreFailure(.network, detail: detail)
         default: return StoreFailure(.unknown, detail: detail)
         }
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
     }
 }
 

@@ -27,11 +27,11 @@ public final class StoreKit2Adapter: StoreAdapter, @unchecked Sendable {
                 await updates(.purchased(self.remember(result)))
             }
         }
-        locked { listener = task }
+        lock.withLock { listener = task }
     }
 
     public func stop() async {
-        locked { listener }?.cancel()
+        lock.withLock { listener }?.cancel()
     }
 
     public func unfinishedTransactions() async -> [StoreTransaction] {
@@ -56,14 +56,14 @@ public final class StoreKit2Adapter: StoreAdapter, @unchecked Sendable {
     }
 
     public func evidence(for transaction: StoreTransaction) async throws(StoreFailure) -> SubmitTransactionRequest {
-        guard let jws = locked({ native[transaction.id]?.jws }) else {
+        guard let jws = lock.withLock({ native[transaction.id]?.jws }) else {
             throw StoreFailure(.unknown, detail: "transaction \(transaction.id) is no longer known to StoreKit")
         }
         return SubmitTransactionRequest(signedTransaction: jws)
     }
 
     public func finish(_ transaction: StoreTransaction) async {
-        guard let known = locked({ native.removeValue(forKey: transaction.id) }) else { return }
+        guard let known = lock.withLock({ native.removeValue(forKey: transaction.id) }) else { return }
         await known.transaction.finish()
     }
 
@@ -82,7 +82,7 @@ public final class StoreKit2Adapter: StoreAdapter, @unchecked Sendable {
     private func remember(_ result: VerificationResult<Transaction>) -> StoreTransaction {
         let transaction = result.unsafePayloadValue
         let id = String(transaction.id)
-        locked { native[id] = (transaction, result.jwsRepresentation) }
+        lock.withLock { native[id] = (transaction, result.jwsRepresentation) }
         return StoreTransaction(id: id, productID: transaction.productID, quantity: transaction.purchasedQuantity,
                                 orderID: transaction.appAccountToken.map(OrderID.init),
                                 purchaseDate: transaction.purchaseDate)
@@ -106,11 +106,5 @@ public final class StoreKit2Adapter: StoreAdapter, @unchecked Sendable {
             }
         }
         return StoreFailure(.unknown, detail: detail)
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
     }
 }

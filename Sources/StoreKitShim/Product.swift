@@ -6,14 +6,12 @@ public struct Product: Sendable, Identifiable {
     public let id: String
     public let displayName: String
     public let displayPrice: String
-    public let price: Decimal
     let process: SimulatedProcess
 
     public static func products(for identifiers: some Collection<String>) async throws -> [Product] {
         guard let process = SimulatedProcess.current else { throw StoreKitError.unknown }
         return process.device.products(identifiers).map { product in
-            Product(id: product.id, displayName: product.displayName, displayPrice: product.displayPrice,
-                    price: product.price, process: process)
+            Product(id: product.id, displayName: product.displayName, displayPrice: product.displayPrice, process: process)
         }
     }
 
@@ -57,7 +55,7 @@ public struct Product: Sendable, Identifiable {
     }
 
     public enum PurchaseError: Error, Sendable {
-        case invalidQuantity, productUnavailable, purchaseNotAllowed, ineligibleForOffer, invalidOfferIdentifier
+        case invalidQuantity, productUnavailable, purchaseNotAllowed
     }
 }
 

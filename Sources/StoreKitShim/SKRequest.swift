@@ -25,8 +25,6 @@ open class SKRequest: NSObject, @unchecked Sendable {
         Task { await run() }
     }
 
-    open func cancel() {}
-
     func run() async {}
 }
 

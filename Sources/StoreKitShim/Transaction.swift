@@ -4,23 +4,19 @@ import Foundation
 /// StoreKit 2's transaction, for the members Purser's adapter uses.
 public struct Transaction: Sendable, Hashable, Identifiable {
     public let id: UInt64
-    public let originalID: UInt64
     public let productID: String
     public let purchaseDate: Date
     public let purchasedQuantity: Int
     public let appAccountToken: UUID?
-    public let revocationDate: Date?
     let jws: String
     let process: SimulatedProcess
 
     init(_ entry: DeviceTransaction, process: SimulatedProcess) {
         id = UInt64(entry.transactionID ?? "") ?? 0
-        originalID = id
         productID = entry.productID
         purchaseDate = entry.purchaseDate ?? Date(timeIntervalSince1970: 0)
         purchasedQuantity = entry.quantity
         appAccountToken = entry.appAccountToken
-        revocationDate = nil
         jws = entry.signedTransaction ?? ""
         self.process = process
     }

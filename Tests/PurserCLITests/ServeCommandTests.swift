@@ -11,8 +11,20 @@ import FoundationNetworking
     final class Output: @unchecked Sendable {
         private let lock = NSLock()
         private var text = ""
+        fileprivate var pipe: Pipe?
         func append(_ data: Data) { lock.withLock { text += String(decoding: data, as: UTF8.self) } }
         var value: String { lock.withLock { text } }
+
+        /// Everything the process wrote, once it has exited: what the handler has not picked up yet is read here, so
+        /// a process that writes and exits at once is not mistaken for a silent one.
+        func drained(after process: Process) -> String {
+            process.waitUntilExit()
+            if let handle = pipe?.fileHandleForReading {
+                handle.readabilityHandler = nil
+                append(handle.readDataToEndOfFile())
+            }
+            return value
+        }
     }
 
     func temporaryDirectory() throws -> URL {
@@ -29,6 +41,7 @@ import FoundationNetworking
         process.standardOutput = pipe
         process.standardError = pipe
         let output = Output()
+        output.pipe = pipe
         pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
         try process.run()
         return (process, output)
@@ -119,16 +132,16 @@ import FoundationNetworking
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (noCatalog, noCatalogOutput) = try start(["serve", "--data-dir", directory.path, "--port", "0"])
-        noCatalog.waitUntilExit()
+        let noCatalogText = noCatalogOutput.drained(after: noCatalog)
         #expect(noCatalog.terminationStatus != 0)
-        #expect(noCatalogOutput.value.contains("no product catalog"))
+        #expect(noCatalogText.contains("no product catalog"))
 
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
             .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
         let (noSecret, noSecretOutput) = try start(["serve", "--data-dir", directory.path, "--port", "0",
                                                     "--catalog", directory.appendingPathComponent("catalog.json").path])
-        noSecret.waitUntilExit()
+        let noSecretText = noSecretOutput.drained(after: noSecret)
         #expect(noSecret.terminationStatus != 0)
-        #expect(noSecretOutput.value.contains("HS256 needs a secret"))
+        #expect(noSecretText.contains("HS256 needs a secret"))
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PurserCore
 
 extension AppStoreServerAPIClient {
     /// Who calls (the App Store Connect key), where (Apple's production or sandbox host, or a simulator), and how
@@ -87,9 +88,7 @@ extension AppStoreServerAPIClient {
 
         /// The backoff wait after failed attempt number `attempt` (1-based): `baseDelay × 2^(attempt − 1)`, capped.
         public func backoff(afterAttempt attempt: Int) -> Duration {
-            let doublings = min(max(attempt - 1, 0), 30)
-            let delay = baseDelay * (1 << doublings)
-            return min(delay, maximumDelay)
+            ExponentialBackoff(base: baseDelay, maximum: maximumDelay).delay(afterFailures: attempt)
         }
     }
 }

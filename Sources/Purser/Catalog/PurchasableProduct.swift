@@ -10,11 +10,3 @@ public struct PurchasableProduct: Sendable, Hashable, Identifiable {
     public var displayName: String
     public var displayPrice: String
 }
-
-/// The product list could not be loaded.
-public struct ProductCatalogError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var code: String
-    public var message: String
-
-    public var description: String { "\(code): \(message)" }
-}

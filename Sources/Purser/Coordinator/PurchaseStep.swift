@@ -12,20 +12,3 @@ public enum PurchaseStep: String, Sendable, Hashable, CaseIterable {
     /// The transaction is finished; the journal entry is not closed yet.
     case finished
 }
-
-/// Called at every `PurchaseStep`. Throwing stops the coordinator dead at that step, as a crash would.
-public struct PurchaseProbe: Sendable {
-    let check: @Sendable (PurchaseStep) async throws -> Void
-
-    public init(_ check: @escaping @Sendable (PurchaseStep) async throws -> Void) {
-        self.check = check
-    }
-
-    /// Never interrupts.
-    public static let none = PurchaseProbe { _ in }
-}
-
-/// What triggers a recovery pass over StoreKit's unfinished transactions.
-public enum RecoveryTrigger: String, Sendable, Hashable {
-    case launch, foreground, login, networkAvailable
-}

@@ -1,3 +1,5 @@
+import PurserCore
+
 /// Exponential backoff with jitter for submissions that got no decision (network errors, 5xx).
 public struct RetryPolicy: Sendable, Hashable {
     /// Attempts per transaction in one recovery pass; after that it waits for the next trigger.
@@ -14,7 +16,6 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The wait after failed attempt `attempt` (0-based): `baseDelay · 2^attempt`, capped, scaled by `jitter`
     /// (drawn from 0.5..<1, so clients that failed together do not retry together).
     public func delay(afterAttempt attempt: Int, jitter: Double) -> Duration {
-        let exponential = baseDelay * (1 << min(attempt, 20))
-        return min(exponential, maxDelay) * jitter
+        ExponentialBackoff(base: baseDelay, maximum: maxDelay).delay(afterFailures: attempt + 1) * jitter
     }
 }

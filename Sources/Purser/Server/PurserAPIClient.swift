@@ -88,21 +88,14 @@ public final class PurserAPIClient: Sendable {
         guard let status = (response as? HTTPURLResponse)?.statusCode else {
             throw PurserAPIError(kind: .badResponse, code: "bad_response", message: "not an HTTP response")
         }
-        switch status {
-        case 200..<300, 304:
-            return (data, status)
-        case 429, 500...:
-            throw PurserAPIError(kind: .unavailable, status: status, code: Self.errorCode(data) ?? "server_unavailable",
+        if (200..<300).contains(status) || status == 304 { return (data, status) }
+        let error = try? JSONDecoder().decode(APIErrorResponse.self, from: data).error
+        if status == 429 || status >= 500 {
+            throw PurserAPIError(kind: .unavailable, status: status, code: error?.code ?? "server_unavailable",
                                  message: "the server could not answer now")
-        default:
-            let error = try? JSONDecoder().decode(APIErrorResponse.self, from: data).error
-            throw PurserAPIError(kind: .refused, status: status, code: error?.code ?? "http_\(status)",
-                                 message: error?.message ?? "the server refused the request")
         }
-    }
-
-    private static func errorCode(_ data: Data) -> String? {
-        try? JSONDecoder().decode(APIErrorResponse.self, from: data).error.code
+        throw PurserAPIError(kind: .refused, status: status, code: error?.code ?? "http_\(status)",
+                             message: error?.message ?? "the server refused the request")
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from answer: (Data, Int)) throws(PurserAPIError) -> T {

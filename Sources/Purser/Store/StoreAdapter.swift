@@ -1,4 +1,3 @@
-import Foundation
 import PurserCore
 
 /// The seam between Purser and StoreKit: one implementation per StoreKit generation (`PurserStoreKit`). Adapters
@@ -21,55 +20,4 @@ public protocol StoreAdapter: Sendable {
     func finish(_ transaction: StoreTransaction) async
     /// The store's view of `ids` (names and localized prices); unknown ids are left out.
     func products(_ ids: Set<String>) async throws(StoreFailure) -> [StoreProduct]
-}
-
-/// A purchased transaction as StoreKit reports it.
-public struct StoreTransaction: Sendable, Hashable {
-    /// Apple's transaction id.
-    public var id: String
-    public var productID: String
-    public var quantity: Int
-    /// The order StoreKit handed back (`applicationUsername` / `appAccountToken`); often nil in the field.
-    public var orderID: OrderID?
-    public var purchaseDate: Date?
-
-    public init(id: String, productID: String, quantity: Int, orderID: OrderID?, purchaseDate: Date?) {
-        self.id = id
-        self.productID = productID
-        self.quantity = quantity
-        self.orderID = orderID
-        self.purchaseDate = purchaseDate
-    }
-}
-
-/// Something StoreKit reported outside a purchase call.
-public enum StoreUpdate: Sendable, Hashable {
-    case purchased(StoreTransaction)
-    /// Ask to Buy: the payment waits for a parent.
-    case deferred(productID: String, orderID: OrderID?)
-    case failed(productID: String, orderID: OrderID?, StoreFailure)
-}
-
-/// How a purchase call ended.
-public enum StorePurchaseResult: Sendable, Hashable {
-    case purchased(StoreTransaction)
-    case deferred
-    case cancelled
-    case failed(StoreFailure)
-    /// StoreKit only said `purchasing` and then nothing (it does that when an earlier purchase of the product is
-    /// unfinished); the outcome, if any, will come as an update.
-    case stalled
-}
-
-/// A product as the store presents it.
-public struct StoreProduct: Sendable, Hashable {
-    public var id: String
-    public var displayName: String
-    public var displayPrice: String
-
-    public init(id: String, displayName: String, displayPrice: String) {
-        self.id = id
-        self.displayName = displayName
-        self.displayPrice = displayPrice
-    }
 }

@@ -1,0 +1,7 @@
+/// The product list could not be loaded.
+public struct ProductCatalogError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var code: String
+    public var message: String
+
+    public var description: String { "\(code): \(message)" }
+}
