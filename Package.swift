@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "Purser", targets: ["Purser"]),
         .library(name: "PurserStoreKit", targets: ["PurserStoreKit"]),
+        .library(name: "PurserChaos", targets: ["PurserChaos"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -103,11 +104,26 @@ let package = Package(
         ),
         // StoreKit's names for the subset the adapters use, driven by AppStoreSimulator's devices (Linux only).
         .target(name: "StoreKitShim", dependencies: ["AppStoreSimulator", "AppStoreVerification", "PurserCore"], swiftSettings: strict),
+        // The fault-injection harness: simulated devices, a real server, the invariant check, field baselines.
+        .target(
+            name: "PurserChaos",
+            dependencies: [
+                "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator", "Purser",
+                "PurserStoreKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         // The `purser` command.
         .executableTarget(
             name: "PurserCLI",
             dependencies: [
-                "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator",
+                "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator", "PurserChaos",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

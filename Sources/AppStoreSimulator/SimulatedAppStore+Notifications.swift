@@ -24,6 +24,7 @@ extension SimulatedAppStore {
     func enqueueNotification(type: String, subtype: String? = nil, for transaction: JWSTransaction,
                              signedTransaction: String) throws(SimulatorError) -> String {
         let signed = try notification(type: type, subtype: subtype, for: transaction, signedTransaction: signedTransaction)
+        undeliveredNotifications.append(notificationLog.count)
         notificationLog.append(SentNotification(
             notificationUUID: Self.notificationUUID(of: signed), notificationType: type, subtype: subtype,
             transactionId: transaction.transactionId, signedPayload: signed, createdAt: now(), attempts: [],
@@ -40,6 +41,7 @@ extension SimulatedAppStore {
                         environment: environment, signedTransactionInfo: nil),
             signedDate: now().appStoreMilliseconds)
         let signed = try sign(payload)
+        undeliveredNotifications.append(notificationLog.count)
         notificationLog.append(SentNotification(
             notificationUUID: payload.notificationUUID, notificationType: "TEST", subtype: nil, transactionId: nil,
             signedPayload: signed, createdAt: now(), attempts: [], delivered: false, nextAttemptAt: now()))
@@ -70,7 +72,7 @@ extension SimulatedAppStore {
     public func deliverDueNotifications(force: Bool = false) async -> Int {
         guard let target = notificationTarget, !notificationsPaused else { return 0 }
         var delivered = 0
-        for index in notificationLog.indices {
+        for index in undeliveredNotifications {
             let entry = notificationLog[index]
             guard !entry.delivered, let due = entry.nextAttemptAt, force || due <= now() else { continue }
             var status = 0
@@ -94,6 +96,7 @@ extension SimulatedAppStore {
             }
             notificationLog[index] = updated
         }
+        undeliveredNotifications.removeAll { notificationLog[$0].delivered }
         return delivered
     }
 

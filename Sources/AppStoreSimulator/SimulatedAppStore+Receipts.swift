@@ -6,7 +6,7 @@ extension SimulatedAppStore {
     /// The app receipt a device holds now, as StoreKit builds it: every unfinished consumable of the device plus all
     /// its non-consumables; finished consumables have dropped out. Sandbox devices get "ProductionSandbox" receipts.
     public func receipt(deviceId: String, bundleID: String? = nil) throws(SimulatorError) -> (der: [UInt8], transactionIDs: [String]) {
-        let purchases = order.compactMap { records[$0] }.filter { $0.deviceId == deviceId }
+        let purchases = purchases(deviceId: deviceId).map(\.purchase)
         let kept = purchases.filter { !$0.finished || $0.transaction.type != "Consumable" }
         let environment = purchases.last?.transaction.environment ?? configuration.defaultEnvironment.rawValue
         let date = { (milliseconds: Int64?) in milliseconds.map(Date.init(appStoreMilliseconds:)) }

@@ -62,9 +62,15 @@ public actor SimulatedAppStore {
     let now: @Sendable () -> Date
     var records: [String: SimulatedPurchase] = [:]
     var order: [String] = []
+    /// Each device's transaction ids, oldest first, and each id's place in `order`: receipts and a customer's
+    /// history are read per device, so they must not scan every purchase.
+    var orderByDevice: [String: [String]] = [:]
+    var positions: [String: Int] = [:]
     private var journal: FileHandle?
     /// Notifications V2 sent or pending, oldest first.
     var notificationLog: [SentNotification] = []
+    /// Indices into `notificationLog` not delivered yet, oldest first (delivery never scans the whole log).
+    var undeliveredNotifications: [Int] = []
     /// Where notifications go, and how; `nil` keeps them pending.
     var notificationTarget: (url: URL, transport: any AppStoreHTTPTransport)?
     var notificationSchedule = NotificationRetrySchedule()
@@ -87,8 +93,11 @@ public actor SimulatedAppStore {
             if FileManager.default.fileExists(atPath: file.path) {
                 for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
                     let record = try JSONDecoder().decode(SimulatedPurchase.self, from: Data(line.utf8))
-                    if records.updateValue(record, forKey: record.transaction.transactionId) == nil {
-                        order.append(record.transaction.transactionId)
+                    let id = record.transaction.transactionId
+                    if records.updateValue(record, forKey: id) == nil {
+                        positions[id] = order.count
+                        order.append(id)
+                        orderByDevice[record.deviceId, default: []].append(id)
                     }
                 }
             } else {
@@ -175,6 +184,14 @@ public actor SimulatedAppStore {
     /// Every purchase with what the simulator knows of it, oldest first.
     public func purchases() -> [SimulatedPurchase] { order.compactMap { records[$0] } }
 
+    /// The purchases paid on one device, oldest first, with each one's place among all purchases.
+    public func purchases(deviceId: String) -> [(position: Int, purchase: SimulatedPurchase)] {
+        (orderByDevice[deviceId] ?? []).compactMap { id in records[id].map { (positions[id] ?? 0, $0) } }
+    }
+
+    /// One purchase by transaction id.
+    public func purchase(transactionID: String) -> SimulatedPurchase? { records[transactionID] }
+
     /// Apple's Set App Account Token: changes the token of every transaction with this original transaction id.
     public func setAppAccountToken(originalTransactionID: String, token: String) throws(SimulatorError) {
         let matching = order.compactMap { records[$0] }.filter {
@@ -223,7 +240,14 @@ public actor SimulatedAppStore {
                 throw SimulatorError(.internal, "cannot journal the purchase: \(error)")
             }
         }
+        index(record)
+    }
+
+    private func index(_ record: SimulatedPurchase) {
         let id = record.transaction.transactionId
-        if records.updateValue(record, forKey: id) == nil { order.append(id) }
+        guard records.updateValue(record, forKey: id) == nil else { return }
+        positions[id] = order.count
+        order.append(id)
+        orderByDevice[record.deviceId, default: []].append(id)
     }
 }

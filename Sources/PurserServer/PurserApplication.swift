@@ -36,16 +36,19 @@ public struct PurserServerDependencies: Sendable {
 /// The Purser HTTP server.
 public enum PurserApplication {
     /// Builds the application: routes, error handling, ledger migrations before the server starts, and the ledger
-    /// closed on shutdown. `addRoutes` mounts further routes (the App Store simulator's control API).
+    /// closed on shutdown. `addMiddleware` runs before Purser's routes are added, so its middleware wraps them (the
+    /// chaos harness's network faults); `addRoutes` mounts further routes (the App Store simulator's control API).
     public static func build(
         configuration: ApplicationConfiguration, dependencies: PurserServerDependencies, logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in },
         services: [any Service] = [],
+        addMiddleware: (Router<PurserRequestContext>) -> Void = { _ in },
         addRoutes: (Router<PurserRequestContext>) -> Void = { _ in }
     ) -> Application<RouterResponder<PurserRequestContext>> {
         let router = Router(context: PurserRequestContext.self)
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: MetricsMiddleware())
+        addMiddleware(router)
         PurserRoutes(orders: dependencies.orders, submissions: dependencies.submissions, store: dependencies.store,
                      authenticator: dependencies.authenticator, notifications: dependencies.notifications)
             .add(to: router)

@@ -79,6 +79,8 @@ public final class SimulatedDevice: Sendable {
         var receiptPresent = false
         var finishCount: [String: Int] = [:]
         var finishHook: FinishHook?
+        /// Every transaction Apple charged on this device, oldest first.
+        var charged: [String] = []
     }
 
     public let id: String
@@ -159,6 +161,11 @@ public final class SimulatedDevice: Sendable {
     /// How often the app finished this transaction.
     public func finishCount(of transactionID: String) -> Int {
         state.withLock { $0.finishCount[transactionID, default: 0] }
+    }
+
+    /// Every transaction Apple charged through this device, oldest first (finished or not).
+    public var chargedTransactionIDs: [String] {
+        state.withLock { $0.charged }
     }
 
     /// Purchased transactions StoreKit still holds for the app, oldest first.
@@ -374,6 +381,7 @@ public final class SimulatedDevice: Sendable {
             appAccountToken: transaction.appAccountToken.flatMap(UUID.init(uuidString:)))
         state.withLock { state in
             state.unfinished.append(entry)
+            state.charged.append(transaction.transactionId)
             state.receiptPresent = true
         }
         await writeReceipt()

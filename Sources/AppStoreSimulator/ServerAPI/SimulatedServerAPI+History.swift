@@ -62,21 +62,19 @@ extension SimulatedServerAPI {
     /// environment), in history order.
     func customer(of transactionID: String, bundleID: String) async throws(AppStoreServerAPIError)
         -> (anchor: SimulatedPurchase, customer: [Entry]) {
-        let all = await store.purchases().enumerated()
-            .map { offset, purchase in
+        guard let anchor = await store.purchase(transactionID: transactionID), anchor.transaction.bundleId == bundleID
+        else { throw Self.transactionNotFound() }
+        let customer = await store.purchases(deviceId: anchor.deviceId)
+            .filter {
+                $0.purchase.transaction.bundleId == bundleID
+                    && $0.purchase.transaction.environment == anchor.transaction.environment
+            }
+            .map { position, purchase in
                 let transaction = purchase.transaction
                 let modified = transaction.signedDate ?? transaction.purchaseDate ?? 0
-                return Entry(position: Position(modified: modified, index: offset), purchase: purchase)
+                return Entry(position: Position(modified: modified, index: position), purchase: purchase)
             }
-            .filter { $0.purchase.transaction.bundleId == bundleID }
             .sorted { $0.position < $1.position }
-        guard let anchor = all.first(where: { $0.purchase.transaction.transactionId == transactionID })?.purchase
-            ?? all.first(where: { $0.purchase.transaction.originalTransactionId == transactionID })?.purchase
-        else { throw Self.transactionNotFound() }
-        let customer = all.filter {
-            $0.purchase.deviceId == anchor.deviceId
-                && $0.purchase.transaction.environment == anchor.transaction.environment
-        }
         return (anchor, customer)
     }
 

@@ -10,12 +10,15 @@ import FoundationNetworking
 public final class PurserAPIClient: Sendable {
     public let baseURL: URL
     private let session: URLSession
+    private let headers: [String: String]
 
     /// - Parameters:
     ///   - baseURL: the server, e.g. `https://purser.example.com`.
     ///   - timeout: per request; a time-out is a network error (the transaction stays unfinished).
-    public init(baseURL: URL, timeout: TimeInterval = 15) {
+    ///   - headers: sent with every request (an app version, a device id for the server's logs).
+    public init(baseURL: URL, timeout: TimeInterval = 15, headers: [String: String] = [:]) {
         self.baseURL = baseURL
+        self.headers = headers
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 2
@@ -73,7 +76,9 @@ public final class PurserAPIClient: Sendable {
         } catch {
             throw PurserAPIError(kind: .unauthenticated, code: "unauthenticated", message: "no credential: \(error)")
         }
-        for (name, value) in extra { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in headers.merging(extra, uniquingKeysWith: { _, call in call }) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try? JSONEncoder().encode(body)

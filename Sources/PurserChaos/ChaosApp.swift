@@ -1,0 +1,160 @@
+import AppStoreSimulator
+import AppStoreVerification
+import Foundation
+import HTTPTypes
+import Purser
+import PurserCore
+import PurserStoreKit
+import PurserStorage
+
+/// The app with Purser inside, installed on one simulated device. Each `launch` is a new process: new memory, the
+/// same journal file and StoreKit queue. A crash planned for a purchase kills the process at that step.
+final class ChaosApp: Sendable {
+    let plan: DevicePlan
+    let device: SimulatedDevice
+    let server: ChaosServer
+    let sabotage: ChaosSabotage
+    private let crashAt = LockedValue<PurchaseStep?>(nil)
+    private let running = LockedValue<Running?>(nil)
+
+    /// One process of the app.
+    struct Running: Sendable {
+        var process: SimulatedProcess
+        var coordinator: PurchaseCoordinator
+        var user: String?
+    }
+
+    init(plan: DevicePlan, server: ChaosServer, directory: URL, record: ChaosRecord, sabotage: ChaosSabotage, seed: UInt64) {
+        self.plan = plan
+        self.server = server
+        self.sabotage = sabotage
+        let device = SimulatedDevice(
+            id: plan.id, store: server.appStore, products: ChaosServer.deviceProducts,
+            directory: directory.appendingPathComponent(plan.id),
+            configuration: .init(lostApplicationUsername: plan.losesApplicationUsername ? .onCallback(rate: 0.5) : .never,
+                                 duplicateCallbacks: plan.duplicateCallbacks, seed: seed))
+        self.device = device
+        let store = server.store
+        device.onFinish { transactionID in
+            // Invariant 5: the ledger must hold a decision before the app finishes.
+            let recorded = try? await store.transaction(transactionID)
+            if recorded == nil || recorded?.state == .unbound { record.finishedEarly(transactionID) }
+        }
+    }
+
+    /// The running process, if the app is alive.
+    var current: Running? {
+        running.withLock { running in
+            guard let alive = running, alive.process.isAlive else { return nil }
+            return alive
+        }
+    }
+
+    /// Starts the app and signs `user` in (launch recovery, then login recovery).
+    @discardableResult
+    func launch(user: String) async -> Running {
+        let process = device.launch()
+        let directory = plan.keychainJournal ? device.keychainDirectory : device.containerDirectory
+        let clock = server.clock
+        let journal: PurchaseJournal
+        do {
+            journal = try PurchaseJournal(store: FileJournalStore(url: directory.appendingPathComponent("journal.json")),
+                                          retention: 1, now: { clock.now() })
+        } catch {
+            // An unreadable journal: start empty, as an app would after reporting it.
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent("journal.json"))
+            journal = try! PurchaseJournal(store: FileJournalStore(url: directory.appendingPathComponent("journal.json")),
+                                           retention: 1, now: { clock.now() })
+        }
+        let device = self.device
+        let generation = plan.generation
+        var adapter: any StoreAdapter = SimulatedProcess.$current.withValue(process) {
+            switch generation {
+            case .storeKit1: StoreKit1Adapter(receiptURL: { device.receiptURL }, purchasingTimeout: .seconds(3))
+            case .storeKit2: StoreKit2Adapter()
+            }
+        }
+        if let wrap = sabotage.adapter { adapter = wrap(adapter) }
+        let crashAt = self.crashAt
+        let probe = PurchaseProbe { step in
+            if crashAt.withLock({ $0 == step }) {
+                crashAt.withLock { $0 = nil }
+                device.kill()
+                throw ChaosCrash(step: step)
+            }
+        }
+        let coordinator = PurchaseCoordinator(
+            api: PurserAPIClient(baseURL: server.url, timeout: 10,
+                                 headers: [NetworkFaults.deviceHeader.rawName: plan.id]),
+            journal: journal, store: adapter,
+            configuration: .init(retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1), maxDelay: .milliseconds(4)),
+                                 probe: probe, seed: UInt64(plan.index), now: { clock.now() }))
+        let app = Running(process: process, coordinator: coordinator, user: user)
+        running.withLock { $0 = app }
+        await SimulatedProcess.$current.withValue(process) {
+            await coordinator.start()
+            await coordinator.login(PurserSession(userID: user, authorization: .development))
+        }
+        return app
+    }
+
+    /// The running app, launched for `user` if it is not running; another user signs in if needed.
+    func ensureRunning(as user: String) async -> Running {
+        if var app = current {
+            if app.user != user {
+                app.user = user
+                running.withLock { $0 = app }
+                let coordinator = app.coordinator
+                await run(app) {
+                    await coordinator.login(PurserSession(userID: user, authorization: .development))
+                }
+            }
+            return app
+        }
+        return await launch(user: user)
+    }
+
+    /// Buys `productID`, dying at `crash` if it is set.
+    func buy(_ productID: String, crash: PurchaseStep?) async -> Result<PurchaseEvent, PurchaseError> {
+        guard let app = current else { return .failure(.terminated) }
+        crashAt.withLock { $0 = crash }
+        defer { crashAt.withLock { $0 = nil } }
+        return await run(app) { () async -> Result<PurchaseEvent, PurchaseError> in
+            do throws(PurchaseError) {
+                return .success(try await app.coordinator.buy(productID))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Settles whatever StoreKit still holds (the app came back to the foreground).
+    func recover() async {
+        guard let app = current else { return }
+        await run(app) { await app.coordinator.recover(.foreground) }
+    }
+
+    func kill() async {
+        let app = running.withLock { running in
+            defer { running = nil }
+            return running
+        }
+        device.kill()
+        await app?.coordinator.shutdown()
+    }
+
+    func uninstall() async {
+        await kill()
+        device.uninstall()
+    }
+
+    /// Runs `body` as the app's process (StoreKit calls reach its device).
+    private func run<T: Sendable>(_ app: Running, _ body: @Sendable () async -> T) async -> T {
+        await SimulatedProcess.$current.withValue(app.process) { await body() }
+    }
+}
+
+/// The crash a probe injects.
+struct ChaosCrash: Error {
+    let step: PurchaseStep
+}

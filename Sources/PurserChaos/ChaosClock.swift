@@ -1,0 +1,14 @@
+import Foundation
+import AppStoreVerification
+
+/// The run's clock, shared by the server, the App Store simulator and the apps: real time plus an offset the heal
+/// phase moves forward (a day later, Apple retries its notifications).
+public final class ChaosClock: Sendable {
+    private let offset = LockedValue<TimeInterval>(0)
+
+    public init() {}
+
+    public func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+
+    public func advance(by interval: TimeInterval) { offset.withLock { $0 += interval } }
+}

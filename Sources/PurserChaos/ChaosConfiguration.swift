@@ -1,0 +1,69 @@
+import Foundation
+
+/// What one `purser chaos` run does: how many users, devices and purchases, which faults at which rates, where the
+/// server keeps its ledger, and which strategies run. Everything random derives from `seed`.
+public struct ChaosConfiguration: Sendable {
+    public var users: Int
+    public var devices: Int
+    public var purchases: Int
+    public var seed: UInt64
+    /// The fault families switched on, with their rates (see `FaultFamily.unit`).
+    public var rates: [FaultFamily: Double]
+    public var storage: ChaosStorage
+    /// Where the ledger, journals and devices live; a fresh temporary directory when `nil`.
+    public var directory: URL?
+    /// How many devices act at the same time.
+    public var concurrency: Int
+    /// The field flows to run next to Purser with the same plan.
+    public var baselines: [ChaosStrategy]
+    /// Baselines replay the first this-many purchases of the plan (all of them when `nil`).
+    public var baselinePurchases: Int?
+    /// Broken parts swapped into Purser on purpose, to show the harness can fail.
+    public var sabotage: ChaosSabotage
+
+    public init(
+        users: Int = 40, devices: Int = 20, purchases: Int = 1_000, seed: UInt64 = 1,
+        rates: [FaultFamily: Double] = ChaosConfiguration.allFaults, storage: ChaosStorage = .sqlite,
+        directory: URL? = nil, concurrency: Int = 8, baselines: [ChaosStrategy] = ChaosStrategy.baselines,
+        baselinePurchases: Int? = nil, sabotage: ChaosSabotage = .init()
+    ) {
+        self.users = users
+        self.devices = devices
+        self.purchases = purchases
+        self.seed = seed
+        self.rates = rates
+        self.storage = storage
+        self.directory = directory
+        self.concurrency = concurrency
+        self.baselines = baselines
+        self.baselinePurchases = baselinePurchases
+        self.sabotage = sabotage
+    }
+
+    /// Every fault family at its default rate.
+    public static let allFaults: [FaultFamily: Double] = Dictionary(
+        uniqueKeysWithValues: FaultFamily.allCases.map { ($0, $0.defaultRate) })
+
+    /// The rate of `family`, 0 when it is off.
+    public func rate(_ family: FaultFamily) -> Double { rates[family] ?? 0 }
+
+    /// Refuses counts and rates that cannot make a run.
+    public func validate() throws(ChaosError) {
+        guard users >= 1 else { throw ChaosError(.invalidConfiguration, "--users must be at least 1") }
+        guard devices >= 1 else { throw ChaosError(.invalidConfiguration, "--devices must be at least 1") }
+        guard purchases >= 1 else { throw ChaosError(.invalidConfiguration, "--purchases must be at least 1") }
+        guard concurrency >= 1 else { throw ChaosError(.invalidConfiguration, "--concurrency must be at least 1") }
+        for (family, rate) in rates where !(0...1).contains(rate) {
+            throw ChaosError(.invalidConfiguration, "the rate of \(family.rawValue) must be within 0...1, not \(rate)")
+        }
+        if baselines.contains(.purser) {
+            throw ChaosError(.invalidConfiguration, "purser is not a baseline")
+        }
+    }
+}
+
+/// Where the server under test keeps its ledger.
+public enum ChaosStorage: String, Sendable, Codable, CaseIterable {
+    /// The embedded SQLite ledger (WAL, `synchronous=FULL`) in the run's directory.
+    case sqlite
+}

@@ -1,0 +1,167 @@
+import AppStoreSimulator
+import Foundation
+import Purser
+import PurserCore
+
+/// Which StoreKit an app on a device uses.
+public enum StoreKitGeneration: String, Sendable, Codable, CaseIterable {
+    case storeKit1, storeKit2
+}
+
+/// Everything one purchase meets, drawn from the seed before the run starts.
+public struct PlannedPurchase: Sendable, Hashable {
+    public var index: Int
+    public var device: Int
+    /// Who is signed in and taps "buy".
+    public var user: String
+    public var productID: String
+    public var crashAt: PurchaseStep?
+    /// Submissions that never reach the server, then submissions whose answer is lost.
+    public var requestsLost: Int
+    public var responsesLost: Int
+    public var switchedAccount: Bool
+    public var reinstall: Bool
+    public var rebuy: Bool
+    public var verifyReceiptFault: VerifyReceiptFault?
+    public var notificationsLost: Int
+    public var refund: Bool
+    /// Another account that submits this device's latest purchase.
+    public var replayBy: String?
+    public var forgery: Bool
+    /// The fault families this purchase meets (device families included).
+    public var families: Set<FaultFamily>
+}
+
+/// A device for the whole run.
+public struct DevicePlan: Sendable {
+    public var index: Int
+    public var id: String
+    public var generation: StoreKitGeneration
+    /// Keychain-like journal (survives reinstall) or the app container's.
+    public var keychainJournal: Bool
+    public var losesApplicationUsername: Bool
+    public var duplicateCallbacks: Bool
+    public var returnsAfterFaults: Bool
+    public var purchases: [PlannedPurchase]
+
+    /// Everyone who bought on the device, the last one signed in last (the heal phase signs each in once).
+    public var users: [String] {
+        var users: [String] = []
+        for purchase in purchases.reversed() where !users.contains(purchase.user) { users.insert(purchase.user, at: 0) }
+        return users
+    }
+}
+
+/// The seeded plan of a run: devices and what every purchase meets. The same seed and configuration give the same
+/// plan, whatever the machine; replay a failure with `--seed`.
+public struct ChaosPlan: Sendable {
+    public static let products = ["gold60", "gold120"]
+
+    public var devices: [DevicePlan]
+    public var purchaseCount: Int
+
+    public init(configuration: ChaosConfiguration) {
+        var random = SeededGenerator(seed: configuration.seed)
+        func chance(_ family: FaultFamily) -> Bool {
+            let rate = configuration.rate(family)
+            return rate > 0 && Double.random(in: 0..<1, using: &random) < rate
+        }
+        let users = (0..<configuration.users).map { "user-\($0 + 1)" }
+        var devices: [DevicePlan] = (0..<configuration.devices).map { index in
+            DevicePlan(index: index, id: "device-\(index + 1)",
+                       generation: index.isMultiple(of: 2) ? .storeKit1 : .storeKit2,
+                       keychainJournal: (index / 2).isMultiple(of: 2), losesApplicationUsername: false,
+                       duplicateCallbacks: false, returnsAfterFaults: true, purchases: [])
+        }
+        for index in devices.indices {
+            devices[index].losesApplicationUsername = chance(.nilApplicationUsername)
+            devices[index].duplicateCallbacks = chance(.duplicateCallbacks)
+            devices[index].returnsAfterFaults = !chance(.deviceNeverReturns)
+        }
+        var signedIn = devices.indices.map { users[$0 % users.count] }
+        for index in 0..<configuration.purchases {
+            let device = index % devices.count
+            let plan = devices[device]
+            var families = Set<FaultFamily>()
+            if plan.losesApplicationUsername && plan.generation == .storeKit1 { families.insert(.nilApplicationUsername) }
+            if plan.duplicateCallbacks { families.insert(.duplicateCallbacks) }
+            if !plan.returnsAfterFaults { families.insert(.deviceNeverReturns) }
+            let switched = users.count > 1 && chance(.accountSwitch)
+            if switched {
+                let others = users.filter { $0 != signedIn[device] }
+                signedIn[device] = others.randomElement(using: &random)!
+                families.insert(.accountSwitch)
+            }
+            var purchase = PlannedPurchase(
+                index: index, device: device, user: signedIn[device],
+                productID: Self.products.randomElement(using: &random)!, crashAt: nil, requestsLost: 0,
+                responsesLost: 0, switchedAccount: switched, reinstall: false, rebuy: false, verifyReceiptFault: nil,
+                notificationsLost: 0, refund: false, replayBy: nil, forgery: false, families: families)
+            if chance(.clientCrash) {
+                purchase.crashAt = PurchaseStep.allCases.randomElement(using: &random)
+                purchase.families.insert(.clientCrash)
+            }
+            if chance(.requestLost) {
+                purchase.requestsLost = Int.random(in: 1...6, using: &random)
+                purchase.families.insert(.requestLost)
+            }
+            if chance(.responseLost) {
+                purchase.responsesLost = Int.random(in: 1...6, using: &random)
+                purchase.families.insert(.responseLost)
+            }
+            if chance(.reinstall) {
+                purchase.reinstall = true
+                purchase.families.insert(.reinstall)
+            }
+            if chance(.rebuyUnfinished) {
+                purchase.rebuy = true
+                purchase.families.insert(.rebuyUnfinished)
+            }
+            if chance(.verifyReceiptErrors) {
+                purchase.verifyReceiptFault = [VerifyReceiptFault.status(21005), .http(503), .delay(seconds: 3)]
+                    .randomElement(using: &random)
+                purchase.families.insert(.verifyReceiptErrors)
+            }
+            if chance(.notificationLoss) {
+                purchase.notificationsLost = Int.random(in: 1...3, using: &random)
+                purchase.families.insert(.notificationLoss)
+            }
+            if chance(.refund) {
+                purchase.refund = true
+                purchase.families.insert(.refund)
+            }
+            if users.count > 1, chance(.replay) {
+                purchase.replayBy = users.filter { $0 != purchase.user }.randomElement(using: &random)
+                purchase.families.insert(.replay)
+            }
+            if chance(.forgery) {
+                purchase.forgery = true
+                purchase.families.insert(.forgery)
+            }
+            devices[device].purchases.append(purchase)
+        }
+        self.devices = devices
+        self.purchaseCount = configuration.purchases
+    }
+
+    /// The plan cut to its first `count` purchases (baselines may replay fewer).
+    public func prefix(_ count: Int) -> ChaosPlan {
+        var copy = self
+        for index in copy.devices.indices {
+            copy.devices[index].purchases = copy.devices[index].purchases.filter { $0.index < count }
+        }
+        copy.purchaseCount = min(count, purchaseCount)
+        return copy
+    }
+
+    /// How many purchases meet each family.
+    public var injected: [FaultFamily: Int] {
+        var counts: [FaultFamily: Int] = [:]
+        for device in devices {
+            for purchase in device.purchases {
+                for family in purchase.families { counts[family, default: 0] += 1 }
+            }
+        }
+        return counts
+    }
+}

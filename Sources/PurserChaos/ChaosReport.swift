@@ -1,0 +1,97 @@
+import Foundation
+
+/// The outcome of a run: per strategy, how many purchases broke which invariant; per fault family, how often it
+/// was injected, how many of those purchases healed, and how many violations they carry (for Purser).
+public struct ChaosReport: Codable, Sendable {
+    public struct StrategyResult: Codable, Sendable {
+        public var strategy: ChaosStrategy
+        public var title: String
+        public var purchases: Int
+        /// Transactions Apple charged, and those it refunded.
+        public var charged: Int
+        public var refunded: Int
+        public var counts: [Violation.Kind: Int]
+        public var faultPhaseSeconds: Double
+        public var healSeconds: Double
+        public var purchasesPerSecond: Double
+        /// The first violations (all of them are counted in `counts`).
+        public var violations: [Violation]
+
+        public var violationCount: Int { counts.values.reduce(0, +) }
+        public func count(_ kind: Violation.Kind) -> Int { counts[kind] ?? 0 }
+    }
+
+    public struct FamilyRow: Codable, Sendable {
+        public var family: FaultFamily
+        public var unit: FaultFamily.Unit
+        public var rate: Double
+        /// Purchases that met the fault (App Store Server API faults: faults injected).
+        public var injected: Int
+        /// Of those, the ones whose transactions all ended correct.
+        public var healed: Int
+        /// Violations among those purchases.
+        public var violations: Int
+    }
+
+    public var seed: UInt64
+    public var users: Int
+    public var devices: Int
+    public var purchases: Int
+    public var storage: ChaosStorage
+    public var families: [FamilyRow]
+    public var strategies: [StrategyResult]
+    public var reconciliation: String
+    /// Purser broke no invariant.
+    public var passed: Bool
+
+    /// Purser's result.
+    public var purser: StrategyResult? { strategies.first { $0.strategy == .purser } }
+
+    /// The report as a person reads it.
+    public var text: String {
+        var lines: [String] = []
+        lines.append("purser chaos: seed \(seed), \(purchases) purchases by \(users) users on \(devices) devices, "
+                     + "storage \(storage.rawValue)")
+        lines.append("")
+        lines.append("Fault families (Purser)")
+        let familyRows = families.map { row in
+            [row.family.rawValue, String(format: "%.2f/%@", row.rate, row.unit.rawValue), String(row.injected),
+             String(row.healed), String(row.violations)]
+        }
+        lines += Self.table(["family", "rate", "injected", "healed", "violations"], familyRows)
+        lines.append("")
+        lines.append("Strategies (same seed, same faults)")
+        let strategyRows = strategies.map { result in
+            [result.title, String(result.purchases), String(result.charged), String(result.count(.lost)),
+             String(result.count(.doubled)), String(result.count(.misattributed)),
+             String(result.count(.creditedWithoutCharge)), String(result.count(.finishedBeforeDecision)),
+             String(format: "%.0f", result.purchasesPerSecond), String(format: "%.1f", result.healSeconds)]
+        }
+        lines += Self.table(["strategy", "purchases", "charged", "lost", "doubled", "misattributed",
+                             "without charge", "finished early", "purchases/s", "heal s"], strategyRows)
+        lines.append("")
+        lines.append("Reconciliation: \(reconciliation)")
+        if let purser {
+            if passed {
+                lines.append("PASS: Purser broke no invariant (seed \(seed)).")
+            } else {
+                lines.append("FAIL: Purser broke \(purser.violationCount) invariant checks. Replay with --seed \(seed).")
+                for violation in purser.violations { lines.append("  \(violation)") }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func table(_ header: [String], _ rows: [[String]]) -> [String] {
+        let widths = header.indices.map { column in
+            ([header[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                column == 0 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ")
+        }
+        return [line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)
+    }
+}

@@ -1,0 +1,121 @@
+import AppStoreSimulator
+import AppStoreVerification
+import Foundation
+
+/// One `purser chaos` run: plan from the seed, Purser through the fault phase and the heal phase, the invariant
+/// check, then each baseline with the same plan, and the report.
+public struct ChaosRun: Sendable {
+    public let configuration: ChaosConfiguration
+    public let progress: ChaosProgress
+
+    public init(configuration: ChaosConfiguration, progress: ChaosProgress = .standardError) {
+        self.configuration = configuration
+        self.progress = progress
+    }
+
+    public func run() async throws -> ChaosReport {
+        try configuration.validate()
+        let plan = ChaosPlan(configuration: configuration)
+        let base = configuration.directory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("purser-chaos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        defer { if configuration.directory == nil { try? FileManager.default.removeItem(at: base) } }
+        let ticker = Task { await progress.run(every: ChaosProgress.interval) }
+        defer { ticker.cancel() }
+
+        var results: [ChaosReport.StrategyResult] = []
+        let (purser, healing) = try await runPurser(plan, directory: base.appendingPathComponent("purser"))
+        results.append(purser.result)
+        for strategy in configuration.baselines {
+            let sample = plan.prefix(configuration.baselinePurchases ?? plan.purchaseCount)
+            results.append(try await runBaseline(strategy, plan: sample,
+                                                 directory: base.appendingPathComponent(strategy.rawValue)))
+        }
+        return ChaosReport(
+            seed: configuration.seed, users: configuration.users, devices: configuration.devices,
+            purchases: configuration.purchases, storage: configuration.storage,
+            families: familyRows(plan: plan, violations: purser.all, serverAPIFaults: healing.serverAPIFaults),
+            strategies: results, reconciliation: healing.reconciliation, passed: purser.result.violationCount == 0)
+    }
+
+    private func runPurser(_ plan: ChaosPlan, directory: URL) async throws
+        -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing) {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let clock = ChaosClock()
+        let record = ChaosRecord()
+        return try await ChaosServer.run(directory: directory, clock: clock, sabotage: configuration.sabotage) { server in
+            let driver = PurserDriver(server: server, plan: plan, configuration: configuration, record: record,
+                                      progress: progress, directory: directory.appendingPathComponent("devices"))
+            progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount)
+            let started = Date()
+            let apps = try await driver.faultPhase()
+            let faultSeconds = Date().timeIntervalSince(started)
+            let healing = try await driver.heal(apps)
+            progress.note("checking the invariants")
+            let violations = try await InvariantChecker(
+                appStore: server.appStore, ledger: PurserLedgerView(store: server.store), record: record,
+                users: userIDs).violations()
+            let result = await result(.purser, plan: plan, record: record, appStore: server.appStore,
+                                      violations: violations, faultSeconds: faultSeconds, healSeconds: healing.seconds)
+            return ((result, violations), healing)
+        }
+    }
+
+    private func runBaseline(_ strategy: ChaosStrategy, plan: ChaosPlan, directory: URL) async throws
+        -> ChaosReport.StrategyResult {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let record = ChaosRecord()
+        progress.begin(strategy.title, total: plan.purchaseCount)
+        let started = Date()
+        let (appStore, server, healSeconds) = try await FieldDriver(
+            strategy: strategy, plan: plan, configuration: configuration, record: record, progress: progress,
+            directory: directory, clock: ChaosClock()).run()
+        let elapsed = Date().timeIntervalSince(started) - healSeconds
+        let violations = try await InvariantChecker(appStore: appStore, ledger: FieldLedgerView(server: server),
+                                                    record: record, users: userIDs).violations()
+        return await result(strategy, plan: plan, record: record, appStore: appStore, violations: violations,
+                            faultSeconds: elapsed, healSeconds: healSeconds)
+    }
+
+    private var userIDs: [String] { (0..<configuration.users).map { "user-\($0 + 1)" } }
+
+    private func result(_ strategy: ChaosStrategy, plan: ChaosPlan, record: ChaosRecord, appStore: SimulatedAppStore,
+                        violations: [Violation], faultSeconds: Double, healSeconds: Double) async
+        -> ChaosReport.StrategyResult {
+        var refunded = 0
+        for charge in record.charges where await appStore.purchase(transactionID: charge.transactionID)?
+            .transaction.revocationDate != nil {
+            refunded += 1
+        }
+        var counts: [Violation.Kind: Int] = [:]
+        for violation in violations { counts[violation.kind, default: 0] += 1 }
+        return ChaosReport.StrategyResult(
+            strategy: strategy, title: strategy.title, purchases: plan.purchaseCount, charged: record.charges.count,
+            refunded: refunded, counts: counts, faultPhaseSeconds: faultSeconds, healSeconds: healSeconds,
+            purchasesPerSecond: Double(plan.purchaseCount) / max(faultSeconds, 0.001),
+            violations: Array(violations.prefix(50)))
+    }
+
+    private func familyRows(plan: ChaosPlan, violations: [Violation], serverAPIFaults: Int) -> [ChaosReport.FamilyRow] {
+        let injected = plan.injected
+        var families: [Int: Set<FaultFamily>] = [:]
+        for device in plan.devices {
+            for purchase in device.purchases { families[purchase.index] = purchase.families }
+        }
+        var broken: [FaultFamily: Set<Int>] = [:]
+        var counted: [FaultFamily: Int] = [:]
+        for violation in violations {
+            guard let index = violation.purchase else { continue }
+            for family in families[index] ?? [] {
+                broken[family, default: []].insert(index)
+                counted[family, default: 0] += 1
+            }
+        }
+        return FaultFamily.allCases.filter { configuration.rate($0) > 0 }.map { family in
+            let count = family == .serverAPIErrors ? serverAPIFaults : injected[family, default: 0]
+            return ChaosReport.FamilyRow(
+                family: family, unit: family.unit, rate: configuration.rate(family), injected: count,
+                healed: count - (broken[family]?.count ?? 0), violations: counted[family, default: 0])
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// The fault families of DESIGN.md's fault model that `purser chaos` injects. Each has a rate: per purchase unless
+/// the family is a property of a device (then the share of devices), see `unit`.
+public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comparable {
+    case clientCrash = "client-crash"
+    case requestLost = "request-lost"
+    case responseLost = "response-lost"
+    case nilApplicationUsername = "nil-username"
+    case duplicateCallbacks = "duplicate-callbacks"
+    case accountSwitch = "account-switch"
+    case reinstall = "reinstall"
+    case rebuyUnfinished = "rebuy-unfinished"
+    case verifyReceiptErrors = "verify-receipt"
+    case notificationLoss = "notification-loss"
+    case refund = "refund"
+    case replay = "replay"
+    case forgery = "forgery"
+    case deviceNeverReturns = "device-lost"
+    case serverAPIErrors = "server-api"
+
+    /// What a rate counts.
+    public enum Unit: String, Sendable, Codable {
+        /// The chance that one purchase meets the fault.
+        case purchase
+        /// The share of devices that have the fault for the whole run.
+        case device
+    }
+
+    public var unit: Unit {
+        switch self {
+        case .nilApplicationUsername, .duplicateCallbacks, .deviceNeverReturns: .device
+        default: .purchase
+        }
+    }
+
+    /// The rate used when none is given.
+    public var defaultRate: Double {
+        switch self {
+        case .clientCrash: 0.05
+        case .requestLost, .responseLost: 0.05
+        case .nilApplicationUsername: 0.3
+        case .duplicateCallbacks: 0.2
+        case .accountSwitch: 0.03
+        case .reinstall: 0.01
+        case .rebuyUnfinished: 0.02
+        case .verifyReceiptErrors: 0.03
+        case .notificationLoss: 0.05
+        case .refund: 0.01
+        case .replay: 0.01
+        case .forgery: 0.01
+        case .deviceNeverReturns: 0.1
+        case .serverAPIErrors: 0.5
+        }
+    }
+
+    /// One line on what is injected.
+    public var summary: String {
+        switch self {
+        case .clientCrash: "the app is killed at a random step of the purchase (order, journal, paid, decided, finished)"
+        case .requestLost: "1-6 submissions in a row never reach the server (503 before it acts)"
+        case .responseLost: "1-6 submissions in a row reach the server, which acts, but the answer is lost"
+        case .nilApplicationUsername: "StoreKit 1 callbacks on these devices lose applicationUsername half the time"
+        case .duplicateCallbacks: "these devices deliver every purchase twice"
+        case .accountSwitch: "another user signs in on the device before the purchase"
+        case .reinstall: "the app is deleted and installed again (the journal survives only on Keychain devices)"
+        case .rebuyUnfinished: "the user buys the same product again right after"
+        case .verifyReceiptErrors: "Apple's verifyReceipt answers 21005, 503 or times out once"
+        case .notificationLoss: "Apple's next 1-3 notification deliveries are lost (retried on Apple's schedule)"
+        case .refund: "Apple refunds the device's latest purchase"
+        case .replay: "another account submits the device's latest purchase"
+        case .forgery: "a forged signed transaction and a truncated receipt are submitted"
+        case .deviceNeverReturns: "these devices are never opened again after the fault phase"
+        case .serverAPIErrors: "the App Store Server API answers 429/500 during reconciliation (rate = chance per call, first 20 calls)"
+        }
+    }
+
+    public static func < (lhs: FaultFamily, rhs: FaultFamily) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,74 @@
+import AppStoreSimulator
+import AppStoreVerification
+import Foundation
+
+/// Runs a plan through one field flow, with the same devices, users and faults as Purser met, against its own App
+/// Store simulator (so Apple's record holds only this flow's charges). Its heal phase can only relaunch devices:
+/// the field flow hears no notifications and does not reconcile.
+struct FieldDriver {
+    let strategy: ChaosStrategy
+    let plan: ChaosPlan
+    let configuration: ChaosConfiguration
+    let record: ChaosRecord
+    let progress: ChaosProgress
+    let directory: URL
+    let clock: ChaosClock
+
+    func run() async throws -> (appStore: SimulatedAppStore, server: FieldServer, healSeconds: Double) {
+        let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: clock.now()))
+        let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority),
+                                             configuration: .init(defaultBundleID: ChaosServer.bundleID),
+                                             now: { clock.now() })
+        let server = FieldServer(flaw: strategy, appStore: appStore)
+        let apps = plan.devices.map { device in
+            FieldApp(plan: device, appStore: appStore, server: server, directory: directory, record: record,
+                     seed: configuration.seed &+ UInt64(device.index))
+        }
+        try await forEach(apps, concurrency: configuration.concurrency) { app in
+            for purchase in app.plan.purchases {
+                await run(purchase, on: app, appStore: appStore, server: server)
+                progress.tick()
+            }
+        }
+        let started = Date()
+        try await forEach(apps.filter(\.plan.returnsAfterFaults), concurrency: configuration.concurrency) { app in
+            app.stopFaults()
+            app.kill()
+            for user in app.plan.users {
+                app.kill()
+                await app.ensureRunning(as: user)
+            }
+        }
+        return (appStore, server, Date().timeIntervalSince(started))
+    }
+
+    private func run(_ purchase: PlannedPurchase, on app: FieldApp, appStore: SimulatedAppStore,
+                     server: FieldServer) async {
+        let device = app.device
+        if purchase.reinstall { app.uninstall() }
+        await app.ensureRunning(as: purchase.user)
+        app.arm(Array(repeating: .requestLost, count: purchase.requestsLost)
+                + Array(repeating: .responseLost, count: purchase.responsesLost))
+        if let fault = purchase.verifyReceiptFault { await appStore.injectVerifyReceiptFaults([fault]) }
+        var before = device.chargedTransactionIDs.count
+        await app.buy(purchase.productID, crash: purchase.crashAt)
+        before = record.charges(on: device, since: before, for: purchase)
+        if purchase.rebuy {
+            await app.ensureRunning(as: purchase.user)
+            await app.buy(purchase.productID, crash: nil)
+            before = record.charges(on: device, since: before, for: purchase)
+        }
+        app.arm([])
+        let latest = device.chargedTransactionIDs.last
+        if purchase.refund, let latest { _ = try? await appStore.refund(transactionID: latest) }
+        if let other = purchase.replayBy, let latest, let receipt = try? await appStore.receipt(deviceId: device.id) {
+            _ = await server.submit(receipt: Data(receipt.der).base64EncodedString(), transactionID: latest,
+                                    applicationUsername: other, submitter: other)
+        }
+        if purchase.forgery, let receipt = try? await appStore.receipt(deviceId: device.id) {
+            let truncated = Data(receipt.der.prefix(receipt.der.count / 2)).base64EncodedString()
+            _ = await server.submit(receipt: truncated, transactionID: "9" + String(format: "%015d", purchase.index),
+                                    applicationUsername: purchase.user, submitter: purchase.user)
+        }
+    }
+}

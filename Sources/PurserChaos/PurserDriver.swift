@@ -1,0 +1,158 @@
+import AppStoreSimulator
+import AppStoreVerification
+import Foundation
+import Purser
+import PurserCore
+import PurserServer
+
+/// Runs a plan through Purser: every device's app buys as planned while faults hit it, then the heal phase
+/// relaunches the devices that come back, delivers Apple's notifications and reconciles.
+struct PurserDriver {
+    let server: ChaosServer
+    let plan: ChaosPlan
+    let configuration: ChaosConfiguration
+    let record: ChaosRecord
+    let progress: ChaosProgress
+    let directory: URL
+
+    /// What the heal phase did.
+    struct Healing: Sendable {
+        var seconds: Double
+        var reconciliation: String
+        var serverAPIFaults: Int
+    }
+
+    func faultPhase() async throws -> [ChaosApp] {
+        let forger = try JWSSigner(authority: SimulatorCertificateAuthority.generate(
+            validity: .standard(now: server.clock.now()), name: "Not Apple"))
+        let harness = PurserAPIClient(baseURL: server.url, timeout: 10)
+        let apps = plan.devices.map { device in
+            ChaosApp(plan: device, server: server, directory: directory, record: record,
+                     sabotage: configuration.sabotage, seed: configuration.seed &+ UInt64(device.index))
+        }
+        let delivery = Task { await deliverNotifications() }
+        defer { delivery.cancel() }
+        try await forEach(apps, concurrency: configuration.concurrency) { app in
+            for purchase in app.plan.purchases {
+                await run(purchase, on: app, harness: harness, forger: forger)
+                progress.tick()
+            }
+        }
+        return apps
+    }
+
+    private func run(_ purchase: PlannedPurchase, on app: ChaosApp, harness: PurserAPIClient, forger: JWSSigner) async {
+        let device = app.device
+        if purchase.reinstall { await app.uninstall() }
+        await app.ensureRunning(as: purchase.user)
+        server.network.arm(Array(repeating: .requestLost, count: purchase.requestsLost)
+                           + Array(repeating: .responseLost, count: purchase.responsesLost), for: device.id)
+        if let fault = purchase.verifyReceiptFault { await server.appStore.injectVerifyReceiptFaults([fault]) }
+        if purchase.notificationsLost > 0 { await server.appStore.loseNotifications(purchase.notificationsLost) }
+        var before = device.chargedTransactionIDs.count
+        _ = await app.buy(purchase.productID, crash: purchase.crashAt)
+        before = record.charges(on: device, since: before, for: purchase)
+        if purchase.rebuy {
+            await app.ensureRunning(as: purchase.user)
+            _ = await app.buy(purchase.productID, crash: nil)
+            before = record.charges(on: device, since: before, for: purchase)
+        }
+        server.network.disarm(device.id)
+        let latest = device.chargedTransactionIDs.last
+        if purchase.refund, let latest {
+            _ = try? await server.appStore.refund(transactionID: latest)
+        }
+        if let other = purchase.replayBy, let latest, let (_, signed) = try? await server.appStore.transaction(latest) {
+            _ = try? await harness.submit(SubmitTransactionRequest(signedTransaction: signed),
+                                          as: PurserSession(userID: other, authorization: .development))
+        }
+        if purchase.forgery { await forge(purchase, harness: harness, forger: forger, device: device) }
+    }
+
+    /// Submits a transaction signed by an untrusted chain and a truncated receipt; both must be refused.
+    private func forge(_ purchase: PlannedPurchase, harness: PurserAPIClient, forger: JWSSigner,
+                       device: SimulatedDevice) async {
+        let id = "9" + String(format: "%015d", purchase.index)
+        var transaction = JWSTransaction(transactionId: id, bundleId: ChaosServer.bundleID, productId: purchase.productID)
+        transaction.originalTransactionId = id
+        transaction.purchaseDate = server.clock.now().appStoreMilliseconds
+        transaction.quantity = 1
+        transaction.type = "Consumable"
+        transaction.environment = AppStoreEnvironment.sandbox.rawValue
+        let session = PurserSession(userID: purchase.user, authorization: .development)
+        record.forged(id)
+        if let signed = try? forger.sign(transaction) {
+            _ = try? await harness.submit(SubmitTransactionRequest(signedTransaction: signed), as: session)
+        }
+        if let receipt = try? await server.appStore.receipt(deviceId: device.id) {
+            let truncated = Data(receipt.der.prefix(receipt.der.count / 2)).base64EncodedString()
+            _ = try? await harness.submit(SubmitTransactionRequest(receipt: truncated, transactionId: id), as: session)
+        }
+    }
+
+    /// Apple's notification sender: delivers what is due, all through the fault phase.
+    private func deliverNotifications() async {
+        while !Task.isCancelled {
+            await server.appStore.deliverDueNotifications()
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    // MARK: Heal
+
+    /// Faults stop; returning devices relaunch with each of their users; Apple's pending notifications go out (a day
+    /// later, on Apple's retry schedule); reconciliation runs through the App Store Server API.
+    func heal(_ apps: [ChaosApp]) async throws -> Healing {
+        let started = Date()
+        server.network.stop()
+        progress.note("heal: devices relaunch")
+        try await forEach(apps.filter(\.plan.returnsAfterFaults), concurrency: configuration.concurrency) { app in
+            for user in app.plan.users { await app.ensureRunning(as: user) }
+            var rounds = 0
+            while !app.device.unfinishedTransactionIDs.isEmpty, rounds < 5 {
+                await app.recover()
+                rounds += 1
+            }
+            await app.kill()
+        }
+        progress.note("heal: Apple's notifications")
+        for _ in 0..<5 {
+            server.clock.advance(by: 86_400)
+            if await server.appStore.deliverDueNotifications(force: true) == 0 { break }
+        }
+        var random = SeededGenerator(seed: configuration.seed ^ 0x5EED_A11)
+        let rate = configuration.rate(.serverAPIErrors)
+        let faults = (0..<20).compactMap { _ -> ServerAPIFault? in
+            guard rate > 0, Double.random(in: 0..<1, using: &random) < rate else { return nil }
+            return Bool.random(using: &random) ? ServerAPIFault(status: 429, retryAfter: 0) : ServerAPIFault(status: 500)
+        }
+        await server.serverAPI.injectFaults(faults)
+        progress.note("heal: reconciliation (\(faults.count) App Store Server API faults)")
+        var summary = "not run"
+        for attempt in 1...5 {
+            do {
+                summary = try await server.reconciler.run().description
+                break
+            } catch {
+                summary = "attempt \(attempt) failed: \(error)"
+            }
+        }
+        return Healing(seconds: Date().timeIntervalSince(started), reconciliation: summary,
+                       serverAPIFaults: faults.count)
+    }
+}
+
+/// Runs `body` for every element, at most `concurrency` at a time.
+func forEach<Element: Sendable>(_ elements: [Element], concurrency: Int,
+                                _ body: @escaping @Sendable (Element) async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var iterator = elements.makeIterator()
+        for _ in 0..<max(1, concurrency) {
+            guard let element = iterator.next() else { break }
+            group.addTask { try await body(element) }
+        }
+        while try await group.next() != nil {
+            if let element = iterator.next() { group.addTask { try await body(element) } }
+        }
+    }
+}

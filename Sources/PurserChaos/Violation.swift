@@ -1,0 +1,25 @@
+/// A broken invariant, with the transaction it is about.
+public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Codable, CaseIterable, Hashable {
+        /// Charged, not refunded, and not credited after healing (invariant 1).
+        case lost
+        /// Credited more than once (invariant 2).
+        case doubled
+        /// Credited to an account other than the buyer's (invariant 3).
+        case misattributed
+        /// Credited without a charge: forged, refunded and kept, or unknown to Apple (invariant 4).
+        case creditedWithoutCharge = "credited-without-charge"
+        /// Finished on the device before the server recorded a decision (invariant 5).
+        case finishedBeforeDecision = "finished-before-decision"
+    }
+
+    public var kind: Kind
+    public var transactionID: String
+    public var detail: String
+    /// The planned purchase it comes from, when known.
+    public var purchase: Int?
+
+    public var description: String {
+        "\(kind.rawValue) \(transactionID)\(purchase.map { " (purchase #\($0))" } ?? ""): \(detail)"
+    }
+}
