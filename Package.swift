@@ -193,6 +193,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "PurserChaosTests",
+            dependencies: ["PurserChaos", "Purser", "PurserCore", "PurserStorage"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "PurserCLITests",
             dependencies: ["PurserCLI", "AppStoreSimulator", "AppStoreVerification"],
             swiftSettings: strict

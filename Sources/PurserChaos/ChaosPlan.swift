@@ -73,17 +73,29 @@ public struct ChaosPlan: Sendable {
                        keychainJournal: (index / 2).isMultiple(of: 2), losesApplicationUsername: false,
                        duplicateCallbacks: false, returnsAfterFaults: true, purchases: [])
         }
+        /// A device family's share of devices, rounded, and at least one device when it is on.
+        func chosenDevices(_ family: FaultFamily, among candidates: [Int]) -> Set<Int> {
+            let rate = configuration.rate(family)
+            guard rate > 0, !candidates.isEmpty else { return [] }
+            let count = max(1, Int((rate * Double(candidates.count)).rounded()))
+            return Set(candidates.shuffled(using: &random).prefix(count))
+        }
+        // applicationUsername is a StoreKit 1 field: StoreKit 2 hands the account token back signed.
+        let losing = chosenDevices(.nilApplicationUsername,
+                                   among: devices.indices.filter { devices[$0].generation == .storeKit1 })
+        let duplicating = chosenDevices(.duplicateCallbacks, among: Array(devices.indices))
+        let lost = chosenDevices(.deviceNeverReturns, among: Array(devices.indices))
         for index in devices.indices {
-            devices[index].losesApplicationUsername = chance(.nilApplicationUsername)
-            devices[index].duplicateCallbacks = chance(.duplicateCallbacks)
-            devices[index].returnsAfterFaults = !chance(.deviceNeverReturns)
+            devices[index].losesApplicationUsername = losing.contains(index)
+            devices[index].duplicateCallbacks = duplicating.contains(index)
+            devices[index].returnsAfterFaults = !lost.contains(index)
         }
         var signedIn = devices.indices.map { users[$0 % users.count] }
         for index in 0..<configuration.purchases {
             let device = index % devices.count
             let plan = devices[device]
             var families = Set<FaultFamily>()
-            if plan.losesApplicationUsername && plan.generation == .storeKit1 { families.insert(.nilApplicationUsername) }
+            if plan.losesApplicationUsername { families.insert(.nilApplicationUsername) }
             if plan.duplicateCallbacks { families.insert(.duplicateCallbacks) }
             if !plan.returnsAfterFaults { families.insert(.deviceNeverReturns) }
             let switched = users.count > 1 && chance(.accountSwitch)

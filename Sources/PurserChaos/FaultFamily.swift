@@ -21,7 +21,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
     public enum Unit: String, Sendable, Codable {
         /// The chance that one purchase meets the fault.
         case purchase
-        /// The share of devices that have the fault for the whole run.
+        /// The share of devices that have the fault for the whole run (rounded, at least one device).
         case device
     }
 
@@ -58,7 +58,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
         case .clientCrash: "the app is killed at a random step of the purchase (order, journal, paid, decided, finished)"
         case .requestLost: "1-6 submissions in a row never reach the server (503 before it acts)"
         case .responseLost: "1-6 submissions in a row reach the server, which acts, but the answer is lost"
-        case .nilApplicationUsername: "StoreKit 1 callbacks on these devices lose applicationUsername half the time"
+        case .nilApplicationUsername: "StoreKit 1 callbacks on this share of StoreKit 1 devices lose applicationUsername half the time"
         case .duplicateCallbacks: "these devices deliver every purchase twice"
         case .accountSwitch: "another user signs in on the device before the purchase"
         case .reinstall: "the app is deleted and installed again (the journal survives only on Keychain devices)"

@@ -1,0 +1,80 @@
+import Foundation
+import PurserChaos
+import Testing
+
+/// `purser chaos` as a library: every fault family against Purser and the field's flows, and Purser with a broken
+/// part swapped in, which the harness must catch.
+@Suite struct ChaosRunTests {
+    /// Every family on, at rates high enough that each is met in a short run.
+    static func configuration(seed: UInt64, purchases: Int = 160, baselines: [ChaosStrategy] = ChaosStrategy.baselines,
+                              sabotage: ChaosSabotage = .init()) -> ChaosConfiguration {
+        var rates = ChaosConfiguration.allFaults
+        for family in FaultFamily.allCases {
+            rates[family] = max(rates[family]!, family.unit == .purchase ? 0.08 : 0.3)
+        }
+        return ChaosConfiguration(users: 12, devices: 8, purchases: purchases, seed: seed, rates: rates,
+                                  concurrency: 8, baselines: baselines, sabotage: sabotage)
+    }
+
+    @Test func purserHealsEveryFaultFamilyWhileEachFieldFlowLosesOrDoubles() async throws {
+        let report = try await ChaosRun(configuration: Self.configuration(seed: 7), progress: ChaosProgress(sink: nil)).run()
+        let purser = try #require(report.purser)
+        #expect(report.passed, "\(report.text)")
+        #expect(purser.violationCount == 0)
+        #expect(purser.charged >= 120, "most purchases were charged")
+        for row in report.families {
+            #expect(row.injected > 0, "\(row.family.rawValue) was never injected")
+            #expect(row.healed == row.injected && row.violations == 0, "\(row.family.rawValue)")
+        }
+        for baseline in ChaosStrategy.baselines {
+            let result = try #require(report.strategies.first { $0.strategy == baseline })
+            let broken = result.count(.lost) + result.count(.doubled) + result.count(.misattributed)
+            #expect(broken > 0, "\(baseline.rawValue) lost, doubled and misattributed nothing:\n\(report.text)")
+        }
+        let finishFirst = try #require(report.strategies.first { $0.strategy == .finishThenVerify })
+        #expect(finishFirst.count(.finishedBeforeDecision) > 0)
+        let noDedup = try #require(report.strategies.first { $0.strategy == .noDeduplication })
+        #expect(noDedup.count(.doubled) > 0)
+    }
+
+    @Test func anAppThatFinishesBeforeTheServerAnsweredFailsTheRun() async throws {
+        let sabotage = ChaosSabotage(adapter: { FinishFirstAdapter(inner: $0) })
+        let report = try await ChaosRun(configuration: Self.configuration(seed: 11, purchases: 80, baselines: [],
+                                                                          sabotage: sabotage),
+                                        progress: ChaosProgress(sink: nil)).run()
+        let purser = try #require(report.purser)
+        #expect(!report.passed)
+        #expect(purser.count(.finishedBeforeDecision) > 0, "\(report.text)")
+        #expect(report.text.contains("FAIL") && report.text.contains("--seed 11"))
+        #expect(purser.violations.contains { $0.kind == .finishedBeforeDecision && $0.transactionID.hasPrefix("2") })
+    }
+
+    @Test func aLedgerWithoutTheUniqueConstraintFailsTheRun() async throws {
+        let sabotage = ChaosSabotage(store: { ForgetfulLedgerStore(inner: $0) })
+        let report = try await ChaosRun(configuration: Self.configuration(seed: 12, purchases: 80, baselines: [],
+                                                                          sabotage: sabotage),
+                                        progress: ChaosProgress(sink: nil)).run()
+        let purser = try #require(report.purser)
+        #expect(!report.passed)
+        #expect(purser.count(.doubled) > 0, "\(report.text)")
+    }
+
+    @Test func theSameSeedPlansTheSameRun() {
+        let first = ChaosPlan(configuration: Self.configuration(seed: 99))
+        let again = ChaosPlan(configuration: Self.configuration(seed: 99))
+        let other = ChaosPlan(configuration: Self.configuration(seed: 100))
+        #expect(first.devices.map(\.purchases) == again.devices.map(\.purchases))
+        #expect(first.devices.map(\.purchases) != other.devices.map(\.purchases))
+        #expect(first.injected == again.injected)
+        #expect(first.prefix(50).devices.flatMap(\.purchases).count == 50)
+    }
+
+    @Test func refusesCountsAndRatesThatCannotMakeARun() {
+        var configuration = Self.configuration(seed: 1)
+        configuration.rates[.clientCrash] = 1.5
+        #expect(throws: ChaosError.self) { try configuration.validate() }
+        configuration = Self.configuration(seed: 1)
+        configuration.devices = 0
+        #expect(throws: ChaosError.self) { try configuration.validate() }
+    }
+}

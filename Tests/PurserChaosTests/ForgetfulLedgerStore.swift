@@ -1,0 +1,64 @@
+import Foundation
+import PurserCore
+import PurserStorage
+
+/// A broken ledger: it does not de-duplicate by transaction id. A transaction it already holds is written again
+/// under a fresh key, so every repeat submission credits once more. Swapped into Purser, the chaos run must fail.
+final class ForgetfulLedgerStore: LedgerStore {
+    let inner: any LedgerStore
+    private let copies = Counter()
+
+    init(inner: any LedgerStore) { self.inner = inner }
+
+    func settle(_ submission: Submission, now: Date) async throws -> Settlement {
+        let id = submission.transaction.transactionID
+        guard try await inner.transaction(id)?.state == .credited else { return try await inner.settle(submission, now: now) }
+        var copy = submission
+        copy.transaction.transactionID = "\(id)-again-\(copies.next())"
+        return try await inner.settle(copy, now: now)
+    }
+
+    func migrate() async throws { try await inner.migrate() }
+    func createOrder(_ order: Order) async throws { try await inner.createOrder(order) }
+    func order(_ id: OrderID) async throws -> Order? { try await inner.order(id) }
+    func cancelOrder(_ id: OrderID, by user: UserID, reason: String, now: Date) async throws -> OrderCancellation {
+        try await inner.cancelOrder(id, by: user, reason: reason, now: now)
+    }
+    func transaction(_ transactionID: String) async throws -> LedgerTransaction? {
+        try await inner.transaction(transactionID)
+    }
+    func balances(of user: UserID) async throws -> [String: Int64] { try await inner.balances(of: user) }
+    func auditTrail(of subjectID: String) async throws -> [AuditEvent] { try await inner.auditTrail(of: subjectID) }
+    func recordNotification(_ record: NotificationRecord) async throws -> NotificationRecord? {
+        try await inner.recordNotification(record)
+    }
+    func markNotificationProcessed(uuid: String, outcome: String, at: Date) async throws {
+        try await inner.markNotificationProcessed(uuid: uuid, outcome: outcome, at: at)
+    }
+    func revoke(transactionID: String, revocationDate: Date, cause: String, now: Date) async throws -> RefundOutcome {
+        try await inner.revoke(transactionID: transactionID, revocationDate: revocationDate, cause: cause, now: now)
+    }
+    func restore(transactionID: String, cause: String, now: Date) async throws -> RefundOutcome {
+        try await inner.restore(transactionID: transactionID, cause: cause, now: now)
+    }
+    func cursor(_ name: String) async throws -> String? { try await inner.cursor(name) }
+    func setCursor(_ name: String, to value: String, now: Date) async throws {
+        try await inner.setCursor(name, to: value, now: now)
+    }
+    func historyAnchors() async throws -> [String] { try await inner.historyAnchors() }
+    func statistics() async throws -> LedgerStatistics { try await inner.statistics() }
+    func close() async throws { try await inner.close() }
+}
+
+/// A thread-safe counter.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
+}
