@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README's quick start and CI run it:
 #   1. build everything and run every Swift test (unit, SQLite ledger, live HTTP, the purser binary);
-#   2. the referee: Apple's official Python library against Purser, in both directions.
+#   2. the referee: Apple's official Python library against Purser, in both directions;
+#   3. two short chaos runs (every fault family; a fixed seed and a random one, both printed).
 # Installs what it needs itself (a Python venv with app-store-server-library). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -12,3 +13,8 @@ echo "== swift test"
 swift test --skip-build
 echo "== referee (Apple's app-store-server-library)"
 PURSER_BIN="$(swift build --show-bin-path)/purser" bash scripts/referee.sh
+echo "== chaos (every fault family; seed 1, then a random seed)"
+for seed in 1 random; do
+  "$(swift build --show-bin-path)/purser" chaos --purchases 2000 --devices 40 --users 80 --concurrency 16 \
+    --baseline-purchases 500 --seed "$seed"
+done

@@ -6,12 +6,12 @@ extension SimulatedAppStore {
     /// The app receipt a device holds now, as StoreKit builds it: every unfinished consumable of the device plus all
     /// its non-consumables; finished consumables have dropped out. Sandbox devices get "ProductionSandbox" receipts.
     public func receipt(deviceId: String, bundleID: String? = nil) throws(SimulatorError) -> (der: [UInt8], transactionIDs: [String]) {
-        let purchases = purchases(deviceId: deviceId).map(\.purchase)
-        let kept = purchases.filter { !$0.finished || $0.transaction.type != "Consumable" }
-        let environment = purchases.last?.transaction.environment ?? configuration.defaultEnvironment.rawValue
+        let kept = receiptPurchases(deviceId: deviceId)
+        let last = orderByDevice[deviceId]?.last.flatMap { records[$0] }
+        let environment = last?.transaction.environment ?? configuration.defaultEnvironment.rawValue
         let date = { (milliseconds: Int64?) in milliseconds.map(Date.init(appStoreMilliseconds:)) }
         let receipt = AppReceipt(
-            bundleId: bundleID ?? purchases.last?.transaction.bundleId ?? configuration.defaultBundleID,
+            bundleId: bundleID ?? last?.transaction.bundleId ?? configuration.defaultBundleID,
             applicationVersion: "1.0", originalApplicationVersion: "1.0", creationDate: now(),
             environment: environment == AppStoreEnvironment.production.rawValue ? "Production" : "ProductionSandbox",
             inAppPurchases: kept.map { purchase in

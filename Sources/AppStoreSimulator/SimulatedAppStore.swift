@@ -66,6 +66,8 @@ public actor SimulatedAppStore {
     /// history are read per device, so they must not scan every purchase.
     var orderByDevice: [String: [String]] = [:]
     var positions: [String: Int] = [:]
+    /// What each device's receipt carries: its unfinished consumables and every other purchase, oldest first.
+    var receiptIDsByDevice: [String: [String]] = [:]
     private var journal: FileHandle?
     /// Notifications V2 sent or pending, oldest first.
     var notificationLog: [SentNotification] = []
@@ -93,16 +95,19 @@ public actor SimulatedAppStore {
             if FileManager.default.fileExists(atPath: file.path) {
                 for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
                     let record = try JSONDecoder().decode(SimulatedPurchase.self, from: Data(line.utf8))
-                    let id = record.transaction.transactionId
-                    if records.updateValue(record, forKey: id) == nil {
-                        positions[id] = order.count
-                        order.append(id)
-                        orderByDevice[record.deviceId, default: []].append(id)
+                    if records.updateValue(record, forKey: record.transaction.transactionId) == nil {
+                        order.append(record.transaction.transactionId)
                     }
                 }
             } else {
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+            }
+            for (position, id) in order.enumerated() {
+                guard let record = records[id] else { continue }
+                positions[id] = position
+                orderByDevice[record.deviceId, default: []].append(id)
+                if Self.staysInReceipt(record) { receiptIDsByDevice[record.deviceId, default: []].append(id) }
             }
             journal = try FileHandle(forWritingTo: file)
             try journal?.seekToEnd()
@@ -245,9 +250,23 @@ public actor SimulatedAppStore {
 
     private func index(_ record: SimulatedPurchase) {
         let id = record.transaction.transactionId
-        guard records.updateValue(record, forKey: id) == nil else { return }
-        positions[id] = order.count
-        order.append(id)
-        orderByDevice[record.deviceId, default: []].append(id)
+        if records.updateValue(record, forKey: id) == nil {
+            positions[id] = order.count
+            order.append(id)
+            orderByDevice[record.deviceId, default: []].append(id)
+            if Self.staysInReceipt(record) { receiptIDsByDevice[record.deviceId, default: []].append(id) }
+        } else if !Self.staysInReceipt(record) {
+            receiptIDsByDevice[record.deviceId]?.removeAll { $0 == id }
+        }
+    }
+
+    /// Finished consumables drop out of the app receipt; everything else stays.
+    static func staysInReceipt(_ record: SimulatedPurchase) -> Bool {
+        !record.finished || record.transaction.type != "Consumable"
+    }
+
+    /// The purchases a device's receipt carries now, oldest first.
+    func receiptPurchases(deviceId: String) -> [SimulatedPurchase] {
+        (receiptIDsByDevice[deviceId] ?? []).compactMap { records[$0] }
     }
 }
