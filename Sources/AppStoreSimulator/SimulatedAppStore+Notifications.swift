@@ -66,35 +66,57 @@ extension SimulatedAppStore {
         try notify("REFUND_REVERSED", transactionID: transactionID)
     }
 
-    /// Attempts every notification that is due (or every undelivered one with `force`), in order. Returns how many
-    /// were delivered in this call.
+    /// Attempts every notification that is due (or every undelivered one with `force`), oldest first, up to
+    /// `concurrency` at a time, as Apple's sender does. Returns how many were delivered in this call.
     @discardableResult
-    public func deliverDueNotifications(force: Bool = false) async -> Int {
+    public func deliverDueNotifications(force: Bool = false, concurrency: Int = 8) async -> Int {
         guard let target = notificationTarget, !notificationsPaused else { return 0 }
-        var delivered = 0
-        for index in undeliveredNotifications {
+        let due = undeliveredNotifications.filter { index in
             let entry = notificationLog[index]
-            guard !entry.delivered, let due = entry.nextAttemptAt, force || due <= now() else { continue }
-            var status = 0
-            if notificationsToLose > 0 {
-                notificationsToLose -= 1
-            } else {
-                let body = (try? JSONEncoder().encode(["signedPayload": entry.signedPayload])) ?? Data()
-                let request = AppStoreHTTPRequest(method: "POST", url: target.url, headers: ["Content-Type": "application/json"],
-                                                  body: body, timeout: .seconds(10))
-                status = (try? await target.transport.send(request))?.status ?? 0
+            guard !entry.delivered, let due = entry.nextAttemptAt else { return false }
+            return force || due <= now()
+        }
+        var delivered = 0
+        var start = 0
+        while start < due.count {
+            let batch = due[start..<min(start + max(1, concurrency), due.count)]
+            start = batch.endIndex
+            // Losses are decided here, in order; the sends run side by side.
+            let attempts: [(index: Int, payload: String?)] = batch.map { index in
+                guard notificationsToLose == 0 else {
+                    notificationsToLose -= 1
+                    return (index, nil)
+                }
+                return (index, notificationLog[index].signedPayload)
             }
-            var updated = notificationLog[index]
-            updated.attempts.append(status)
-            if (200..<300).contains(status) {
-                updated.delivered = true
-                updated.nextAttemptAt = nil
-                delivered += 1
-            } else {
-                updated.nextAttemptAt = notificationSchedule.delay(beforeRetry: updated.attempts.count)
-                    .map { now().addingTimeInterval($0) }
+            let statuses = await withTaskGroup(of: (Int, Int).self) { group in
+                for attempt in attempts {
+                    group.addTask {
+                        guard let payload = attempt.payload else { return (attempt.index, 0) }
+                        let body = (try? JSONEncoder().encode(["signedPayload": payload])) ?? Data()
+                        let request = AppStoreHTTPRequest(method: "POST", url: target.url,
+                                                          headers: ["Content-Type": "application/json"],
+                                                          body: body, timeout: .seconds(10))
+                        return (attempt.index, (try? await target.transport.send(request))?.status ?? 0)
+                    }
+                }
+                var statuses: [(Int, Int)] = []
+                for await status in group { statuses.append(status) }
+                return statuses
             }
-            notificationLog[index] = updated
+            for (index, status) in statuses {
+                var updated = notificationLog[index]
+                updated.attempts.append(status)
+                if (200..<300).contains(status) {
+                    updated.delivered = true
+                    updated.nextAttemptAt = nil
+                    delivered += 1
+                } else {
+                    updated.nextAttemptAt = notificationSchedule.delay(beforeRetry: updated.attempts.count)
+                        .map { now().addingTimeInterval($0) }
+                }
+                notificationLog[index] = updated
+            }
         }
         undeliveredNotifications.removeAll { notificationLog[$0].delivered }
         return delivered
