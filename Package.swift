@@ -179,7 +179,7 @@ let package = Package(
         .testTarget(
             name: "PurserStoreKitTests",
             dependencies: [
-                "Purser", "PurserStoreKit", "PurserCore", "PurserServer", "PurserStorage", "AppStoreSimulator",
+                "Purser", "PurserStoreKit", "PurserCore", "PurserChaos", "PurserStorage", "AppStoreSimulator",
                 "AppStoreVerification",
                 .target(name: "StoreKitShim", condition: .when(platforms: [.linux])),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -24,15 +24,11 @@ final class ChaosApp: Sendable {
         var user: String?
     }
 
-    init(plan: DevicePlan, server: ChaosServer, directory: URL, record: ChaosRecord, sabotage: ChaosSabotage, seed: UInt64) {
+    init(plan: DevicePlan, server: ChaosServer, directory: URL, record: ChaosRecord, sabotage: ChaosSabotage, runSeed: UInt64) {
         self.plan = plan
         self.server = server
         self.sabotage = sabotage
-        let device = SimulatedDevice(
-            id: plan.id, store: server.appStore, products: ChaosServer.deviceProducts,
-            directory: directory.appendingPathComponent(plan.id),
-            configuration: .init(lostApplicationUsername: plan.losesApplicationUsername ? .onCallback(rate: 0.5) : .never,
-                                 duplicateCallbacks: plan.duplicateCallbacks, seed: seed))
+        let device = plan.makeDevice(store: server.appStore, directory: directory, runSeed: runSeed)
         self.device = device
         let store = server.store
         device.onFinish { transactionID in
@@ -52,28 +48,15 @@ final class ChaosApp: Sendable {
 
     /// Starts the app and signs `user` in (launch recovery, then login recovery).
     @discardableResult
-    func launch(user: String) async -> Running {
+    func launch(user: String) async throws(JournalStoreError) -> Running {
         let process = device.launch()
         let directory = plan.keychainJournal ? device.keychainDirectory : device.containerDirectory
         let clock = server.clock
-        let journal: PurchaseJournal
-        do {
-            journal = try PurchaseJournal(store: FileJournalStore(url: directory.appendingPathComponent("journal.json")),
-                                          retention: 1, now: { clock.now() })
-        } catch {
-            // An unreadable journal: start empty, as an app would after reporting it.
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent("journal.json"))
-            journal = try! PurchaseJournal(store: FileJournalStore(url: directory.appendingPathComponent("journal.json")),
-                                           retention: 1, now: { clock.now() })
-        }
+        let journal = try PurchaseJournal(
+            store: FileJournalStore(url: directory.appendingPathComponent("journal.json")), retention: 1,
+            now: { clock.now() })
         let device = self.device
-        let generation = plan.generation
-        var adapter: any StoreAdapter = SimulatedProcess.$current.withValue(process) {
-            switch generation {
-            case .storeKit1: StoreKit1Adapter(receiptURL: { device.receiptURL }, purchasingTimeout: .seconds(3))
-            case .storeKit2: StoreKit2Adapter()
-            }
-        }
+        var adapter = plan.generation.makeAdapter(in: process)
         if let wrap = sabotage.adapter { adapter = wrap(adapter) }
         let crashAt = self.crashAt
         let probe = PurchaseProbe { step in
@@ -99,7 +82,8 @@ final class ChaosApp: Sendable {
     }
 
     /// The running app, launched for `user` if it is not running; another user signs in if needed.
-    func ensureRunning(as user: String) async -> Running {
+    @discardableResult
+    func ensureRunning(as user: String) async throws(JournalStoreError) -> Running {
         if var app = current {
             if app.user != user {
                 app.user = user
@@ -111,7 +95,7 @@ final class ChaosApp: Sendable {
             }
             return app
         }
-        return await launch(user: user)
+        return try await launch(user: user)
     }
 
     /// Buys `productID`, dying at `crash` if it is set.

@@ -1,56 +1,6 @@
 import AppStoreSimulator
-import Foundation
 import Purser
 import PurserCore
-
-/// Which StoreKit an app on a device uses.
-public enum StoreKitGeneration: String, Sendable, Codable, CaseIterable {
-    case storeKit1, storeKit2
-}
-
-/// Everything one purchase meets, drawn from the seed before the run starts.
-public struct PlannedPurchase: Sendable, Hashable {
-    public var index: Int
-    public var device: Int
-    /// Who is signed in and taps "buy".
-    public var user: String
-    public var productID: String
-    public var crashAt: PurchaseStep?
-    /// Submissions that never reach the server, then submissions whose answer is lost.
-    public var requestsLost: Int
-    public var responsesLost: Int
-    public var switchedAccount: Bool
-    public var reinstall: Bool
-    public var rebuy: Bool
-    public var verifyReceiptFault: VerifyReceiptFault?
-    public var notificationsLost: Int
-    public var refund: Bool
-    /// Another account that submits this device's latest purchase.
-    public var replayBy: String?
-    public var forgery: Bool
-    /// The fault families this purchase meets (device families included).
-    public var families: Set<FaultFamily>
-}
-
-/// A device for the whole run.
-public struct DevicePlan: Sendable {
-    public var index: Int
-    public var id: String
-    public var generation: StoreKitGeneration
-    /// Keychain-like journal (survives reinstall) or the app container's.
-    public var keychainJournal: Bool
-    public var losesApplicationUsername: Bool
-    public var duplicateCallbacks: Bool
-    public var returnsAfterFaults: Bool
-    public var purchases: [PlannedPurchase]
-
-    /// Everyone who bought on the device, the last one signed in last (the heal phase signs each in once).
-    public var users: [String] {
-        var users: [String] = []
-        for purchase in purchases.reversed() where !users.contains(purchase.user) { users.insert(purchase.user, at: 0) }
-        return users
-    }
-}
 
 /// The seeded plan of a run: devices and what every purchase meets. The same seed and configuration give the same
 /// plan, whatever the machine; replay a failure with `--seed`.
@@ -107,7 +57,7 @@ public struct ChaosPlan: Sendable {
             var purchase = PlannedPurchase(
                 index: index, device: device, user: signedIn[device],
                 productID: Self.products.randomElement(using: &random)!, crashAt: nil, requestsLost: 0,
-                responsesLost: 0, switchedAccount: switched, reinstall: false, rebuy: false, verifyReceiptFault: nil,
+                responsesLost: 0, reinstall: false, rebuy: false, verifyReceiptFault: nil,
                 notificationsLost: 0, refund: false, replayBy: nil, forgery: false, families: families)
             if chance(.clientCrash) {
                 purchase.crashAt = PurchaseStep.allCases.randomElement(using: &random)

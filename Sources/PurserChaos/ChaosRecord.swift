@@ -2,8 +2,8 @@ import AppStoreSimulator
 import AppStoreVerification
 
 /// What the harness saw while a strategy ran: who bought each charged transaction (the truth the invariants are
-/// checked against, next to the simulator's record), finishes that came before a decision, and answers to forged
-/// or replayed submissions.
+/// checked against, next to the simulator's record), finishes that came before a decision, and the ids forged
+/// submissions claimed.
 public final class ChaosRecord: Sendable {
     /// One charged transaction and the purchase that caused it.
     public struct Charge: Sendable, Hashable {
@@ -18,7 +18,6 @@ public final class ChaosRecord: Sendable {
         var order: [String] = []
         var earlyFinishes: [String] = []
         var forged: [String] = []
-        var badAnswers: [Violation] = []
     }
 
     private let state = LockedValue(State())
@@ -46,11 +45,9 @@ public final class ChaosRecord: Sendable {
 
     func finishedEarly(_ transactionID: String) { state.withLock { $0.earlyFinishes.append(transactionID) } }
     func forged(_ transactionID: String) { state.withLock { $0.forged.append(transactionID) } }
-    func badAnswer(_ violation: Violation) { state.withLock { $0.badAnswers.append(violation) } }
 
     public var charges: [Charge] { state.withLock { state in state.order.compactMap { state.charges[$0] } } }
     public func charge(_ transactionID: String) -> Charge? { state.withLock { $0.charges[transactionID] } }
     public var earlyFinishes: [String] { state.withLock { $0.earlyFinishes } }
     public var forgedTransactionIDs: [String] { state.withLock { $0.forged } }
-    var badAnswers: [Violation] { state.withLock { $0.badAnswers } }
 }

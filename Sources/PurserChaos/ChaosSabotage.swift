@@ -15,6 +15,4 @@ public struct ChaosSabotage: Sendable {
         self.store = store
         self.adapter = adapter
     }
-
-    var isActive: Bool { store != nil || adapter != nil }
 }

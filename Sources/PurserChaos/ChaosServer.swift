@@ -30,14 +30,13 @@ public struct ChaosServer: Sendable {
     public let network: NetworkFaults
     public let clock: ChaosClock
     public let reconciler: Reconciler
-    public let notifications: NotificationService
-    public let support: SupportService
     /// Where apps send their requests.
     public let url: URL
 
-    /// Starts a server in `directory`, runs `body` against it, and shuts it down.
-    static func run<T: Sendable>(
-        directory: URL, clock: ChaosClock, sabotage: ChaosSabotage,
+    /// Starts a server in `directory`, runs `body` against it, and shuts it down. Unless it `deliversNotifications`, the
+    /// simulator keeps Apple's notifications pending, so only apps (and reconciliation) reach the ledger.
+    public static func run<T: Sendable>(
+        directory: URL, clock: ChaosClock, sabotage: ChaosSabotage = .init(), deliversNotifications: Bool = true,
         _ body: @Sendable (ChaosServer) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "purser.chaos")
@@ -71,7 +70,6 @@ public struct ChaosServer: Sendable {
                                  now: { clock.now() }),
             transport: loopback)
         let notifications = NotificationService(submissions: submissions, logger: logger, now: { clock.now() })
-        let support = SupportService(submissions: submissions, apple: .init(api))
         let dependencies = PurserServerDependencies(
             orders: OrderService(catalog: catalog, store: store, now: { clock.now() }), submissions: submissions,
             notifications: notifications, store: store, authenticator: DevelopmentAuthenticator())
@@ -98,13 +96,15 @@ public struct ChaosServer: Sendable {
                 throw ChaosError(.setupFailed, "the server did not start listening")
             }
             loopback.listening(on: port)
-            await appStore.deliverNotifications(
-                to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!,
-                transport: HTTPClientTransport())
+            if deliversNotifications {
+                await appStore.deliverNotifications(
+                    to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!,
+                    transport: HTTPClientTransport())
+            }
             let server = ChaosServer(
                 appStore: appStore, serverAPI: serverAPI, store: store, network: network, clock: clock,
                 reconciler: Reconciler(api: api, notifications: notifications, now: { clock.now() }),
-                notifications: notifications, support: support, url: URL(string: "http://127.0.0.1:\(port)")!)
+                url: URL(string: "http://127.0.0.1:\(port)")!)
             do {
                 let result = try await body(server)
                 await group.triggerGracefulShutdown()

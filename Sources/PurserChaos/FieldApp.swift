@@ -13,17 +13,12 @@ final class FieldApp: Sendable {
     private let inbox = LockedValue<[DeviceTransaction]>([])
     private let state = LockedValue<(process: SimulatedProcess?, user: String?)>((nil, nil))
     private let faults = LockedValue<[NetworkFaults.Fault]>([])
-    private let enabled = LockedValue(true)
 
     init(plan: DevicePlan, appStore: SimulatedAppStore, server: FieldServer, directory: URL, record: ChaosRecord,
-         seed: UInt64) {
+         runSeed: UInt64) {
         self.plan = plan
         self.server = server
-        let device = SimulatedDevice(
-            id: plan.id, store: appStore, products: ChaosServer.deviceProducts,
-            directory: directory.appendingPathComponent(plan.id),
-            configuration: .init(lostApplicationUsername: plan.losesApplicationUsername ? .onCallback(rate: 0.5) : .never,
-                                 duplicateCallbacks: plan.duplicateCallbacks, seed: seed))
+        let device = plan.makeDevice(store: appStore, directory: directory, runSeed: runSeed)
         self.device = device
         device.onFinish { transactionID in
             if await !server.hasDecided(transactionID) { record.finishedEarly(transactionID) }
@@ -49,10 +44,7 @@ final class FieldApp: Sendable {
     }
 
     func arm(_ faults: [NetworkFaults.Fault]) { self.faults.withLock { $0 = faults } }
-    func stopFaults() {
-        enabled.withLock { $0 = false }
-        faults.withLock { $0 = [] }
-    }
+    func stopFaults() { faults.withLock { $0 = [] } }
 
     func buy(_ productID: String, crash: PurchaseStep?) async {
         guard let process else { return }

@@ -22,18 +22,17 @@ struct FieldDriver {
         let server = FieldServer(flaw: strategy, appStore: appStore)
         let apps = plan.devices.map { device in
             FieldApp(plan: device, appStore: appStore, server: server, directory: directory, record: record,
-                     seed: configuration.seed &+ UInt64(device.index))
+                     runSeed: configuration.seed)
         }
-        try await forEach(apps, concurrency: configuration.concurrency) { app in
+        try await apps.concurrentForEach(limit: configuration.concurrency) { app in
             for purchase in app.plan.purchases {
                 await run(purchase, on: app, appStore: appStore, server: server)
                 progress.tick()
             }
         }
         let started = Date()
-        try await forEach(apps.filter(\.plan.returnsAfterFaults), concurrency: configuration.concurrency) { app in
+        try await apps.filter(\.plan.returnsAfterFaults).concurrentForEach(limit: configuration.concurrency) { app in
             app.stopFaults()
-            app.kill()
             for user in app.plan.users {
                 app.kill()
                 await app.ensureRunning(as: user)
@@ -67,7 +66,7 @@ struct FieldDriver {
         }
         if purchase.forgery, let receipt = try? await appStore.receipt(deviceId: device.id) {
             let truncated = Data(receipt.der.prefix(receipt.der.count / 2)).base64EncodedString()
-            _ = await server.submit(receipt: truncated, transactionID: "9" + String(format: "%015d", purchase.index),
+            _ = await server.submit(receipt: truncated, transactionID: purchase.forgedTransactionID,
                                     applicationUsername: purchase.user, submitter: purchase.user)
         }
     }

@@ -28,23 +28,24 @@ struct PurserDriver {
         let harness = PurserAPIClient(baseURL: server.url, timeout: 10)
         let apps = plan.devices.map { device in
             ChaosApp(plan: device, server: server, directory: directory, record: record,
-                     sabotage: configuration.sabotage, seed: configuration.seed &+ UInt64(device.index))
+                     sabotage: configuration.sabotage, runSeed: configuration.seed)
         }
         let delivery = Task { await deliverNotifications() }
         defer { delivery.cancel() }
-        try await forEach(apps, concurrency: configuration.concurrency) { app in
+        try await apps.concurrentForEach(limit: configuration.concurrency) { app in
             for purchase in app.plan.purchases {
-                await run(purchase, on: app, harness: harness, forger: forger)
+                try await run(purchase, on: app, harness: harness, forger: forger)
                 progress.tick()
             }
         }
         return apps
     }
 
-    private func run(_ purchase: PlannedPurchase, on app: ChaosApp, harness: PurserAPIClient, forger: JWSSigner) async {
+    private func run(_ purchase: PlannedPurchase, on app: ChaosApp, harness: PurserAPIClient,
+                     forger: JWSSigner) async throws {
         let device = app.device
         if purchase.reinstall { await app.uninstall() }
-        await app.ensureRunning(as: purchase.user)
+        try await app.ensureRunning(as: purchase.user)
         server.network.arm(Array(repeating: .requestLost, count: purchase.requestsLost)
                            + Array(repeating: .responseLost, count: purchase.responsesLost), for: device.id)
         if let fault = purchase.verifyReceiptFault { await server.appStore.injectVerifyReceiptFaults([fault]) }
@@ -53,7 +54,7 @@ struct PurserDriver {
         _ = await app.buy(purchase.productID, crash: purchase.crashAt)
         before = record.charges(on: device, since: before, for: purchase)
         if purchase.rebuy {
-            await app.ensureRunning(as: purchase.user)
+            try await app.ensureRunning(as: purchase.user)
             _ = await app.buy(purchase.productID, crash: nil)
             before = record.charges(on: device, since: before, for: purchase)
         }
@@ -72,7 +73,7 @@ struct PurserDriver {
     /// Submits a transaction signed by an untrusted chain and a truncated receipt; both must be refused.
     private func forge(_ purchase: PlannedPurchase, harness: PurserAPIClient, forger: JWSSigner,
                        device: SimulatedDevice) async {
-        let id = "9" + String(format: "%015d", purchase.index)
+        let id = purchase.forgedTransactionID
         var transaction = JWSTransaction(transactionId: id, bundleId: ChaosServer.bundleID, productId: purchase.productID)
         transaction.originalTransactionId = id
         transaction.purchaseDate = server.clock.now().appStoreMilliseconds
@@ -106,8 +107,8 @@ struct PurserDriver {
         let started = Date()
         server.network.stop()
         progress.note("heal: devices relaunch")
-        try await forEach(apps.filter(\.plan.returnsAfterFaults), concurrency: configuration.concurrency) { app in
-            for user in app.plan.users { await app.ensureRunning(as: user) }
+        try await apps.filter(\.plan.returnsAfterFaults).concurrentForEach(limit: configuration.concurrency) { app in
+            for user in app.plan.users { try await app.ensureRunning(as: user) }
             var rounds = 0
             while !app.device.unfinishedTransactionIDs.isEmpty, rounds < 5 {
                 await app.recover()
@@ -139,20 +140,5 @@ struct PurserDriver {
         }
         return Healing(seconds: Date().timeIntervalSince(started), reconciliation: summary,
                        serverAPIFaults: faults.count)
-    }
-}
-
-/// Runs `body` for every element, at most `concurrency` at a time.
-func forEach<Element: Sendable>(_ elements: [Element], concurrency: Int,
-                                _ body: @escaping @Sendable (Element) async throws -> Void) async throws {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        var iterator = elements.makeIterator()
-        for _ in 0..<max(1, concurrency) {
-            guard let element = iterator.next() else { break }
-            group.addTask { try await body(element) }
-        }
-        while try await group.next() != nil {
-            if let element = iterator.next() { group.addTask { try await body(element) } }
-        }
     }
 }

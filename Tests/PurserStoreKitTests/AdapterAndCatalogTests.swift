@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import Purser
+import PurserChaos
 import PurserCore
 import PurserStoreKit
 import Testing

@@ -2,6 +2,7 @@ import AppStoreSimulator
 import AppStoreVerification
 import Foundation
 import Purser
+import PurserChaos
 import PurserCore
 import PurserStorage
 import Testing

@@ -8,27 +8,18 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOHTTP1
+import PurserChaos
 import PurserCore
-import PurserServer
 import PurserStorage
 
-/// A real Purser server (SQLite ledger, in-process App Store simulator) on a loopback port, reached through a
-/// `FaultyNetwork` in front of it, so tests can make submissions fail before or after the server acted.
+/// A real Purser server (the chaos harness's `ChaosServer`: SQLite ledger, in-process App Store simulator, Apple's
+/// notifications held back) on a loopback port, reached through a `FaultyNetwork` in front of it, so tests can make
+/// submissions fail before or after the server acted.
 struct LiveServer: Sendable {
-    static let bundleID = "com.example.app"
-    static let catalog = ProductCatalog([
-        Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60])),
-        Product(id: "gold120", type: .consumable, grants: Grants(["gold": 120])),
-    ])
-    static let deviceProducts = [
-        DeviceProduct(id: "gold60", displayName: "60 Gold", price: Decimal(string: "0.99")!),
-        DeviceProduct(id: "gold120", displayName: "120 Gold", price: Decimal(string: "1.99")!),
-    ]
-
     let appStore: SimulatedAppStore
-    let store: SQLiteLedgerStore
+    let store: any LedgerStore
     let network: FaultyNetwork
-    let clock: TestClock
+    let clock: ChaosClock
     let directory: URL
     /// Where the SDK sends its requests (the faulty network's port).
     let url: URL
@@ -36,34 +27,12 @@ struct LiveServer: Sendable {
     static func run(_ body: @Sendable (LiveServer) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-sdk-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let logger = Logger(label: "purser.sdk-test")
-        let clock = TestClock()
-        let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
-        let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority),
-                                             configuration: .init(defaultBundleID: bundleID),
-                                             now: { clock.now() })
-        let store = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path,
-                                                     logger: logger)
-        let verifier = SignedDataVerifier(configuration: .init(trustedRoots: [authority.root]))
-        let receipts = VerifyReceiptClient(
-            configuration: .init(productionURL: SimulatorTransport.productionVerifyReceiptURL,
-                                 sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL, timeout: .seconds(2)),
-            transport: SimulatorTransport(store: appStore))
-        let submissions = SubmissionService(
-            verifier: verifier, receipts: receipts,
-            claims: ClaimsPolicy(bundleID: bundleID, environments: [.sandbox, .production]), catalog: catalog,
-            store: store, now: { clock.now() })
-        let dependencies = PurserServerDependencies(
-            orders: OrderService(catalog: catalog, store: store, now: { clock.now() }), submissions: submissions,
-            notifications: NotificationService(submissions: submissions, logger: logger), store: store,
-            authenticator: DevelopmentAuthenticator())
-        let app = PurserApplication.build(configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                          dependencies: dependencies, logger: logger)
-        try await app.test(.live) { client in
-            let network = FaultyNetwork(upstream: URL(string: "http://127.0.0.1:\(client.port!)")!)
+        try await ChaosServer.run(directory: directory, clock: ChaosClock(), deliversNotifications: false) { server in
+            let network = FaultyNetwork(upstream: server.url)
             try await network.run { port in
-                try await body(LiveServer(appStore: appStore, store: store, network: network, clock: clock,
-                                          directory: directory, url: URL(string: "http://127.0.0.1:\(port)")!))
+                try await body(LiveServer(appStore: server.appStore, store: server.store, network: network,
+                                          clock: server.clock, directory: directory,
+                                          url: URL(string: "http://127.0.0.1:\(port)")!))
             }
         }
     }
@@ -72,14 +41,6 @@ struct LiveServer: Sendable {
     func balance(_ user: String) async throws -> Int64 {
         try await store.balances(of: UserID(user)).values.reduce(0, +)
     }
-}
-
-/// The app's clock and Apple's, movable forward ("a day later").
-final class TestClock: Sendable {
-    private let offset = LockedValue<TimeInterval>(0)
-
-    func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
-    func advance(by interval: TimeInterval) { offset.withLock { $0 += interval } }
 }
 
 /// A reverse proxy between the SDK and the server that can refuse submissions (server unreachable) or lose the

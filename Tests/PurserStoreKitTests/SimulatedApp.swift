@@ -2,15 +2,15 @@ import AppStoreSimulator
 import AppStoreVerification
 import Foundation
 import Purser
+import PurserChaos
 import PurserCore
 import PurserStoreKit
 import PurserStorage
 import Testing
 
-/// Which StoreKit the app uses; every scenario runs with both.
-enum StoreKitGeneration: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case storeKit1, storeKit2
-    var testDescription: String { rawValue }
+/// Every scenario runs with both StoreKit generations.
+extension StoreKitGeneration: CustomTestStringConvertible {
+    public var testDescription: String { rawValue }
 }
 
 /// Where the app keeps its journal.
@@ -37,7 +37,7 @@ struct SimulatedApp: Sendable {
         self.generation = generation
         self.journalLocation = journal
         let device = SimulatedDevice(
-            id: "device-\(UUID().uuidString.prefix(8))", store: server.appStore, products: LiveServer.deviceProducts,
+            id: "device-\(UUID().uuidString.prefix(8))", store: server.appStore, products: ChaosServer.deviceProducts,
             directory: server.directory.appendingPathComponent("devices/\(UUID())"), configuration: configuration)
         self.device = device
         let store = server.store
@@ -63,12 +63,7 @@ struct SimulatedApp: Sendable {
         let process = device.launch()
         let journal = try launchJournal()
         let device = self.device
-        let adapter: any StoreAdapter = SimulatedProcess.$current.withValue(process) {
-            switch generation {
-            case .storeKit1: StoreKit1Adapter(receiptURL: { device.receiptURL }, purchasingTimeout: .seconds(3))
-            case .storeKit2: StoreKit2Adapter()
-            }
-        }
+        let adapter = generation.makeAdapter(in: process)
         let probe = PurchaseProbe { step in
             if step == crashAt {
                 device.kill()

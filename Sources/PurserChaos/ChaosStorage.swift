@@ -1,0 +1,5 @@
+/// Where the server under test keeps its ledger.
+public enum ChaosStorage: String, Sendable, Codable, CaseIterable {
+    /// The embedded SQLite ledger (WAL, `synchronous=FULL`) in the run's directory.
+    case sqlite
+}

@@ -1,0 +1,29 @@
+import AppStoreSimulator
+import Foundation
+import Purser
+
+/// Everything one purchase meets, drawn from the seed before the run starts.
+public struct PlannedPurchase: Sendable, Hashable {
+    public var index: Int
+    public var device: Int
+    /// Who is signed in and taps "buy".
+    public var user: String
+    public var productID: String
+    public var crashAt: PurchaseStep?
+    /// Submissions that never reach the server, then submissions whose answer is lost.
+    public var requestsLost: Int
+    public var responsesLost: Int
+    public var reinstall: Bool
+    public var rebuy: Bool
+    public var verifyReceiptFault: VerifyReceiptFault?
+    public var notificationsLost: Int
+    public var refund: Bool
+    /// Another account that submits this device's latest purchase.
+    public var replayBy: String?
+    public var forgery: Bool
+    /// The fault families this purchase meets (device families included).
+    public var families: Set<FaultFamily>
+
+    /// The id of the transaction this purchase's forgery claims (Apple's ids start with 2; these with 9).
+    public var forgedTransactionID: String { "9" + String(format: "%015d", index) }
+}
