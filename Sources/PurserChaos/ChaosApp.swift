@@ -14,6 +14,7 @@ final class ChaosApp: Sendable {
     let device: SimulatedDevice
     let server: ChaosServer
     let sabotage: ChaosSabotage
+    let runSeed: UInt64
     private let crashAt = LockedValue<PurchaseStep?>(nil)
     private let running = LockedValue<Running?>(nil)
 
@@ -28,13 +29,24 @@ final class ChaosApp: Sendable {
         self.plan = plan
         self.server = server
         self.sabotage = sabotage
+        self.runSeed = runSeed
         let device = plan.makeDevice(store: server.appStore, directory: directory, runSeed: runSeed)
         self.device = device
         let store = server.store
         device.onFinish { transactionID in
-            // Invariant 5: the ledger must hold a decision before the app finishes.
-            let recorded = try? await store.transaction(transactionID)
-            if recorded == nil || recorded?.state == .unbound { record.finishedEarly(transactionID) }
+            // Invariant 5: the ledger must hold a decision before the app finishes. A read that fails is retried,
+            // and reported as such if it keeps failing, never taken for "no decision".
+            var failure: (any Error)?
+            for _ in 0..<3 {
+                do {
+                    let recorded = try await store.transaction(transactionID)
+                    if let recorded, recorded.state != .unbound { return }
+                    return record.finishedEarly(transactionID, ledger: recorded?.state.rawValue ?? "no record")
+                } catch {
+                    failure = error
+                }
+            }
+            record.finishedEarly(transactionID, ledger: "unreadable: \(String(describing: failure))")
         }
     }
 
@@ -71,7 +83,7 @@ final class ChaosApp: Sendable {
                                  headers: [NetworkFaults.deviceHeader.rawName: plan.id]),
             journal: journal, store: adapter,
             configuration: .init(retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1), maxDelay: .milliseconds(4)),
-                                 probe: probe, seed: UInt64(plan.index), now: { clock.now() }))
+                                 probe: probe, seed: runSeed &+ UInt64(plan.index), now: { clock.now() }))
         let app = Running(process: process, coordinator: coordinator, user: user)
         running.withLock { $0 = app }
         await SimulatedProcess.$current.withValue(process) {

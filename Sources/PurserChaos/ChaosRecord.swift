@@ -16,7 +16,7 @@ public final class ChaosRecord: Sendable {
     private struct State {
         var charges: [String: Charge] = [:]
         var order: [String] = []
-        var earlyFinishes: [String] = []
+        var earlyFinishes: [String: String] = [:]
         var forged: [String] = []
     }
 
@@ -43,11 +43,15 @@ public final class ChaosRecord: Sendable {
         return charged.count
     }
 
-    func finishedEarly(_ transactionID: String) { state.withLock { $0.earlyFinishes.append(transactionID) } }
+    /// The app finished `transactionID` while the ledger showed `ledger` (no record, unbound, or unreadable).
+    func finishedEarly(_ transactionID: String, ledger: String) {
+        state.withLock { $0.earlyFinishes[transactionID] = $0.earlyFinishes[transactionID] ?? ledger }
+    }
     func forged(_ transactionID: String) { state.withLock { $0.forged.append(transactionID) } }
 
     public var charges: [Charge] { state.withLock { state in state.order.compactMap { state.charges[$0] } } }
     public func charge(_ transactionID: String) -> Charge? { state.withLock { $0.charges[transactionID] } }
-    public var earlyFinishes: [String] { state.withLock { $0.earlyFinishes } }
+    /// Transactions finished before a decision, with what the ledger showed at the finish.
+    public var earlyFinishes: [String: String] { state.withLock { $0.earlyFinishes } }
     public var forgedTransactionIDs: [String] { state.withLock { $0.forged } }
 }

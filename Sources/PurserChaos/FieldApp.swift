@@ -21,7 +21,7 @@ final class FieldApp: Sendable {
         let device = plan.makeDevice(store: appStore, directory: directory, runSeed: runSeed)
         self.device = device
         device.onFinish { transactionID in
-            if await !server.hasDecided(transactionID) { record.finishedEarly(transactionID) }
+            if await !server.hasDecided(transactionID) { record.finishedEarly(transactionID, ledger: "no answer yet") }
         }
     }
 

@@ -65,6 +65,7 @@ struct FieldDriver {
                                     applicationUsername: other, submitter: other)
         }
         if purchase.forgery, let receipt = try? await appStore.receipt(deviceId: device.id) {
+            record.forged(purchase.forgedTransactionID)
             let truncated = Data(receipt.der.prefix(receipt.der.count / 2)).base64EncodedString()
             _ = await server.submit(receipt: truncated, transactionID: purchase.forgedTransactionID,
                                     applicationUsername: purchase.user, submitter: purchase.user)

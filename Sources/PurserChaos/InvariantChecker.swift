@@ -56,9 +56,9 @@ struct InvariantChecker {
                                        purchase: nil))
             }
         }
-        for transactionID in Set(record.earlyFinishes).sorted() {
+        for (transactionID, ledger) in record.earlyFinishes.sorted(by: { $0.key < $1.key }) {
             found.append(Violation(kind: .finishedBeforeDecision, transactionID: transactionID,
-                                   detail: "the app finished it before the server recorded a decision",
+                                   detail: "the app finished it before the server recorded a decision (ledger: \(ledger))",
                                    purchase: record.charge(transactionID)?.purchase))
         }
         return found
