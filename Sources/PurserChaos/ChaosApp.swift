@@ -15,6 +15,11 @@ final class ChaosApp: Sendable {
     let server: ChaosServer
     let sabotage: ChaosSabotage
     let runSeed: UInt64
+    /// How long a StoreKit 1 payment may stay `purchasing` before `buy` answers that the store is busy.
+    static let purchasingTimeout = Duration.seconds(1)
+    /// How long a slow payment's sheet stays open: longer than the app waits.
+    static let slowPaymentSheet = Duration.milliseconds(1_500)
+
     private let crashAt = LockedValue<PurchaseStep?>(nil)
     private let running = LockedValue<Running?>(nil)
 
@@ -68,7 +73,7 @@ final class ChaosApp: Sendable {
             store: FileJournalStore(url: directory.appendingPathComponent("journal.json")), retention: 1,
             now: { clock.now() })
         let device = self.device
-        var adapter = plan.generation.makeAdapter(in: process)
+        var adapter = plan.generation.makeAdapter(in: process, purchasingTimeout: Self.purchasingTimeout)
         if let wrap = sabotage.adapter { adapter = wrap(adapter) }
         let crashAt = self.crashAt
         let probe = PurchaseProbe { step in

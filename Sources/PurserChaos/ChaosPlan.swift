@@ -40,6 +40,13 @@ public struct ChaosPlan: Sendable {
             devices[index].duplicateCallbacks = duplicating.contains(index)
             devices[index].returnsAfterFaults = !lost.contains(index)
         }
+        // Families added after the first release draw from their own stream, so an older seed still plans the
+        // same purchases with the same faults as before.
+        var later = SeededGenerator(seed: configuration.seed ^ 0x51_0E_5EED)
+        func laterChance(_ family: FaultFamily) -> Bool {
+            let rate = configuration.rate(family)
+            return rate > 0 && Double.random(in: 0..<1, using: &later) < rate
+        }
         var signedIn = devices.indices.map { users[$0 % users.count] }
         for index in 0..<configuration.purchases {
             let device = index % devices.count
@@ -99,6 +106,11 @@ public struct ChaosPlan: Sendable {
             if chance(.forgery) {
                 purchase.forgery = true
                 purchase.families.insert(.forgery)
+            }
+            // StoreKit 2's `purchase` waits for the sheet however long it takes; only StoreKit 1 apps give up.
+            if laterChance(.slowPayment), plan.generation == .storeKit1 {
+                purchase.slowPayment = true
+                purchase.families.insert(.slowPayment)
             }
             devices[device].purchases.append(purchase)
         }

@@ -10,6 +10,8 @@ public struct ChaosReport: Codable, Sendable {
         /// Transactions Apple charged, and those it refunded.
         public var charged: Int
         public var refunded: Int
+        /// Charges that landed after the purchase's `buy` had answered (a StoreKit 1 payment that outlasted the wait).
+        public var lateCharges: Int
         public var counts: [Violation.Kind: Int]
         public var faultPhaseSeconds: Double
         public var healSeconds: Double
@@ -62,12 +64,13 @@ public struct ChaosReport: Codable, Sendable {
         lines.append("")
         lines.append("Strategies (same seed, same faults)")
         let strategyRows = strategies.map { result in
-            [result.title, String(result.purchases), String(result.charged), String(result.count(.lost)),
+            [result.title, String(result.purchases), String(result.charged), String(result.lateCharges),
+             String(result.count(.lost)),
              String(result.count(.doubled)), String(result.count(.misattributed)),
              String(result.count(.creditedWithoutCharge)), String(result.count(.finishedBeforeDecision)),
              String(format: "%.0f", result.purchasesPerSecond), String(format: "%.1f", result.healSeconds)]
         }
-        lines += Self.table(["strategy", "purchases", "charged", "lost", "doubled", "misattributed",
+        lines += Self.table(["strategy", "purchases", "charged", "late", "lost", "doubled", "misattributed",
                              "without charge", "finished early", "purchases/s", "heal s"], strategyRows)
         lines.append("")
         lines.append("Reconciliation: \(reconciliation)")

@@ -91,7 +91,7 @@ public struct ChaosRun: Sendable {
         for violation in violations { counts[violation.kind, default: 0] += 1 }
         return ChaosReport.StrategyResult(
             strategy: strategy, title: strategy.title, purchases: plan.purchaseCount, charged: record.charges.count,
-            refunded: refunded, counts: counts, faultPhaseSeconds: faultSeconds, healSeconds: healSeconds,
+            refunded: refunded, lateCharges: record.lateCharges, counts: counts, faultPhaseSeconds: faultSeconds, healSeconds: healSeconds,
             purchasesPerSecond: Double(plan.purchaseCount) / max(faultSeconds, 0.001),
             violations: Array(violations.prefix(50)))
     }

@@ -16,6 +16,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
     case forgery = "forgery"
     case deviceNeverReturns = "device-lost"
     case serverAPIErrors = "server-api"
+    case slowPayment = "slow-payment"
 
     /// What a rate counts.
     public enum Unit: String, Sendable, Codable {
@@ -49,6 +50,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
         case .forgery: 0.01
         case .deviceNeverReturns: 0.1
         case .serverAPIErrors: 0.5
+        case .slowPayment: 0.01
         }
     }
 
@@ -70,6 +72,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
         case .forgery: "a forged signed transaction and a truncated receipt are submitted"
         case .deviceNeverReturns: "these devices are never opened again after the fault phase"
         case .serverAPIErrors: "the App Store Server API answers 429/500 during reconciliation (rate = chance per call, first 20 calls)"
+        case .slowPayment: "on a StoreKit 1 device, the payment sheet outlasts the app's wait: Apple charges after buy answered"
         }
     }
 

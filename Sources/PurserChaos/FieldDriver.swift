@@ -4,7 +4,8 @@ import Foundation
 
 /// Runs a plan through one field flow, with the same devices, users and faults as Purser met, against its own App
 /// Store simulator (so Apple's record holds only this flow's charges). Its heal phase can only relaunch devices:
-/// the field flow hears no notifications and does not reconcile.
+/// the field flow hears no notifications and does not reconcile. A slow payment changes nothing here: field apps wait
+/// for StoreKit's callback however long it takes, so the driver does not spend the time.
 struct FieldDriver {
     let strategy: ChaosStrategy
     let plan: ChaosPlan
@@ -38,6 +39,7 @@ struct FieldDriver {
                 await app.ensureRunning(as: user)
             }
         }
+        for app in apps { record.collectCharges(on: app.device, purchases: app.plan.purchasesByLabel) }
         return (appStore, server, Date().timeIntervalSince(started))
     }
 
@@ -49,16 +51,18 @@ struct FieldDriver {
         app.arm(Array(repeating: .requestLost, count: purchase.requestsLost)
                 + Array(repeating: .responseLost, count: purchase.responsesLost))
         if let fault = purchase.verifyReceiptFault { await appStore.injectVerifyReceiptFaults([fault]) }
-        var before = device.chargedTransactionIDs.count
-        await app.buy(purchase.productID, crash: purchase.crashAt)
-        before = record.charges(on: device, since: before, for: purchase)
-        if purchase.rebuy {
-            await app.ensureRunning(as: purchase.user)
-            await app.buy(purchase.productID, crash: nil)
-            before = record.charges(on: device, since: before, for: purchase)
+        let label = ChaosRecord.label(of: purchase)
+        await SimulatedDevice.$paymentLabel.withValue(label) {
+            await app.buy(purchase.productID, crash: purchase.crashAt)
+            if purchase.rebuy {
+                await app.ensureRunning(as: purchase.user)
+                await app.buy(purchase.productID, crash: nil)
+            }
         }
         app.arm([])
-        let latest = device.chargedTransactionIDs.last
+        let charged = device.chargedTransactionIDs(labelled: label)
+        record.answered(purchase, charged: charged.count)
+        let latest = charged.last
         if purchase.refund, let latest { _ = try? await appStore.refund(transactionID: latest) }
         if let other = purchase.replayBy, let latest, let receipt = try? await appStore.receipt(deviceId: device.id) {
             _ = await server.submit(receipt: Data(receipt.der).base64EncodedString(), transactionID: latest,

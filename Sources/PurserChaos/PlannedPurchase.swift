@@ -21,6 +21,8 @@ public struct PlannedPurchase: Sendable, Hashable {
     /// Another account that submits this device's latest purchase.
     public var replayBy: String?
     public var forgery: Bool
+    /// The payment sheet outlasts the app's wait (StoreKit 1 devices only).
+    public var slowPayment = false
     /// The fault families this purchase meets (device families included).
     public var families: Set<FaultFamily>
 

@@ -50,16 +50,20 @@ struct PurserDriver {
                            + Array(repeating: .responseLost, count: purchase.responsesLost), for: device.id)
         if let fault = purchase.verifyReceiptFault { await server.appStore.injectVerifyReceiptFaults([fault]) }
         if purchase.notificationsLost > 0 { await server.appStore.loseNotifications(purchase.notificationsLost) }
-        var before = device.chargedTransactionIDs.count
-        _ = await app.buy(purchase.productID, crash: purchase.crashAt)
-        before = record.charges(on: device, since: before, for: purchase)
-        if purchase.rebuy {
-            try await app.ensureRunning(as: purchase.user)
-            _ = await app.buy(purchase.productID, crash: nil)
-            before = record.charges(on: device, since: before, for: purchase)
+        if purchase.slowPayment { device.queueOutcomes([.payAfter(ChaosApp.slowPaymentSheet)]) }
+        let label = ChaosRecord.label(of: purchase)
+        try await SimulatedDevice.$paymentLabel.withValue(label) {
+            _ = await app.buy(purchase.productID, crash: purchase.crashAt)
+            if purchase.rebuy {
+                try await app.ensureRunning(as: purchase.user)
+                _ = await app.buy(purchase.productID, crash: nil)
+            }
         }
         server.network.disarm(device.id)
-        let latest = device.chargedTransactionIDs.last
+        device.discardQueuedOutcomes()
+        let charged = device.chargedTransactionIDs(labelled: label)
+        record.answered(purchase, charged: charged.count)
+        let latest = charged.last
         if purchase.refund, let latest {
             _ = try? await server.appStore.refund(transactionID: latest)
         }
@@ -138,6 +142,7 @@ struct PurserDriver {
                 summary = "attempt \(attempt) failed: \(error)"
             }
         }
+        for app in apps { record.collectCharges(on: app.device, purchases: app.plan.purchasesByLabel) }
         return Healing(seconds: Date().timeIntervalSince(started), reconciliation: summary,
                        serverAPIFaults: faults.count)
     }

@@ -8,7 +8,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     private enum Command {
         case addObserver(ObserverBox)
         case removeObserver(ObjectIdentifier)
-        case addPayment(productID: String, quantity: Int, applicationUsername: String?)
+        case addPayment(productID: String, quantity: Int, applicationUsername: String?, label: String?)
         case finish(queueID: String)
     }
 
@@ -50,9 +50,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                     if let id = observerIDs.withLock({ $0.removeValue(forKey: key) }) {
                         process.device.removeObserver(process, id: id)
                     }
-                case .addPayment(let productID, let quantity, let username):
+                case .addPayment(let productID, let quantity, let username, let label):
                     await process.device.addPayment(process, productID: productID, quantity: quantity,
-                                                    applicationUsername: username)
+                                                    applicationUsername: username, label: label)
                 case .finish(let queueID):
                     await process.device.finishTransaction(process, queueID: queueID)
                 }
@@ -74,7 +74,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     open func add(_ payment: SKPayment) {
         commands.yield(.addPayment(productID: payment.productIdentifier, quantity: payment.quantity,
-                                   applicationUsername: payment.applicationUsername))
+                                   applicationUsername: payment.applicationUsername,
+                                   label: SimulatedDevice.paymentLabel))
     }
 
     open func finishTransaction(_ transaction: SKPaymentTransaction) {

@@ -22,6 +22,7 @@ import Testing
         #expect(report.passed, "\(report.text)")
         #expect(purser.violationCount == 0)
         #expect(purser.charged >= 120, "most purchases were charged")
+        #expect(purser.lateCharges > 0, "no slow payment landed after its buy answered:\n\(report.text)")
         for row in report.families {
             #expect(row.injected > 0, "\(row.family.rawValue) was never injected")
             #expect(row.healed == row.injected && row.violations == 0, "\(row.family.rawValue)")

@@ -1,6 +1,7 @@
 import Foundation
 import PurserCore
 import PurserStorage
+import Synchronization
 import Testing
 
 /// The behaviour every `LedgerStore` must show. Each backend's suite runs these checks against a fresh store.
@@ -151,4 +152,48 @@ struct LedgerStoreConformance {
         #expect(try await store.balances(of: "ivan") == [:])
         #expect(try await store.order(order.id)?.state == .cancelled)
     }
+}
+
+extension LedgerStoreConformance {
+    /// A settlement that returned is visible to the next read, however busy the readers are. (A shared SQLite read
+    /// connection whose statements overlap keeps one snapshot open and answers from the past.)
+    func readsEverySettlementRightAfterItReturns(rounds: Int = 400) async throws {
+        let stop = ManagedAtomicFlag()
+        let missed = try await withThrowingTaskGroup(of: Int.self) { group in
+            let seed = try await newOrder("erin")
+            _ = try await store.settle(Submission(transaction: transaction("t-visible-seed", token: seed.id),
+                                                  assessment: .creditable(gold), source: .client("erin")), now: now)
+            for _ in 0..<6 {
+                group.addTask {
+                    while !stop.isSet {
+                        _ = try await store.transaction("t-visible-seed")
+                        _ = try await store.historyAnchors()
+                    }
+                    return 0
+                }
+            }
+            group.addTask {
+                defer { stop.set() }
+                var missed = 0
+                for round in 0..<rounds {
+                    let order = try await newOrder(UserID(rawValue: "erin-\(round % 100)"))
+                    let id = "t-visible-\(round)"
+                    let submission = Submission(transaction: transaction(id, token: order.id),
+                                                assessment: .creditable(gold), source: .client(order.userID))
+                    _ = try await store.settle(submission, now: now)
+                    if try await store.transaction(id)?.state != .credited { missed += 1 }
+                }
+                return missed
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(missed == 0, "\(missed) of \(rounds) settlements were invisible to the read right after them")
+    }
+}
+
+/// A flag the writer raises to stop the readers.
+final class ManagedAtomicFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }

@@ -34,6 +34,12 @@ import Testing
         }
     }
 
+    @Test func readsSeeEverySettlementUnderLoad() async throws {
+        try await Self.withStore { store, _ in
+            try await LedgerStoreConformance(store: store).readsEverySettlementRightAfterItReturns()
+        }
+    }
+
     @Test func survivesReopeningAndMigratesOnlyOnce() async throws {
         try await Self.withStore { store, path in
             let suite = LedgerStoreConformance(store: store)

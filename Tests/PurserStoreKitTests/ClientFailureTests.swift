@@ -253,6 +253,28 @@ struct ClientFailureTests {
         }
     }
 
+    @Test("StoreKit 1: a payment that outlasts the app's wait is credited once when Apple charges it")
+    func slowPayment() async throws {
+        try await LiveServer.run { server in
+            let app = SimulatedApp(server: server, generation: .storeKit1, purchasingTimeout: .milliseconds(200))
+            app.device.queueOutcomes([.payAfter(.milliseconds(800))])
+            let run = try await app.launch(user: "alice")
+            let answer = try await SimulatedDevice.$paymentLabel.withValue("tap-1") { try await run.buy("gold60") }
+            #expect(answer.pendingReason == .storeBusy)
+            #expect(app.device.charges.isEmpty, "buy answered before Apple charged")
+            let orderID = try #require(answer.orderID)
+
+            let delivered = try #require(await run.event { $0.isDelivered }, "\(run.events)")
+            let id = try #require(delivered.transactionID)
+            #expect(delivered.orderID == orderID)
+            #expect(app.device.charges == [SimulatedDevice.Charge(transactionID: id, label: "tap-1")],
+                    "the late charge names the tap that paid for it")
+            #expect(try await server.balance("alice") == 60)
+            #expect(try await server.store.order(orderID)?.state == .delivered)
+            await app.expectFinishedOnce(id)
+        }
+    }
+
     @Test("cancelled and failed payments close the journal entry and cancel the order", arguments: generations)
     func cancelledAndFailed(_ generation: StoreKitGeneration) async throws {
         try await LiveServer.run { server in

@@ -28,14 +28,17 @@ struct SimulatedApp: Sendable {
     let device: SimulatedDevice
     let generation: StoreKitGeneration
     let journalLocation: JournalLocation
+    /// How long the StoreKit 1 adapter waits in `purchasing`.
+    let purchasingTimeout: Duration
     /// Finishes that happened before the server had a decision (must stay empty: invariant 5).
     let earlyFinishes = LockedValue<[String]>([])
 
     init(server: LiveServer, generation: StoreKitGeneration, journal: JournalLocation = .container,
-         configuration: SimulatedDevice.Configuration = .init()) {
+         configuration: SimulatedDevice.Configuration = .init(), purchasingTimeout: Duration = .seconds(3)) {
         self.server = server
         self.generation = generation
         self.journalLocation = journal
+        self.purchasingTimeout = purchasingTimeout
         let device = SimulatedDevice(
             id: "device-\(UUID().uuidString.prefix(8))", store: server.appStore, products: ChaosServer.deviceProducts,
             directory: server.directory.appendingPathComponent("devices/\(UUID())"), configuration: configuration)
@@ -63,7 +66,7 @@ struct SimulatedApp: Sendable {
         let process = device.launch()
         let journal = try launchJournal()
         let device = self.device
-        let adapter = generation.makeAdapter(in: process)
+        let adapter = generation.makeAdapter(in: process, purchasingTimeout: purchasingTimeout)
         let probe = PurchaseProbe { step in
             if step == crashAt {
                 device.kill()

@@ -2,6 +2,9 @@
 /// the user pays (or, with Ask to Buy on, asks a parent).
 public enum PaymentOutcome: Sendable, Hashable {
     case pay
+    /// The user takes this long on the sheet (a bank asks them to confirm), then pays: a StoreKit 1 app that stopped
+    /// waiting hears of the purchase later, through its observer.
+    case payAfter(Duration)
     case cancel
     case fail(DeviceFailure)
     case askToBuy

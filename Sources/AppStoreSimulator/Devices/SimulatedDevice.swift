@@ -53,6 +53,22 @@ public final class SimulatedDevice: Sendable {
         case failed(DeviceFailure)
     }
 
+    /// One transaction Apple charged on the device, with the label of the payment that caused it.
+    public struct Charge: Sendable, Hashable {
+        public var transactionID: String
+        /// `paymentLabel` as it was when the app asked for the payment; nil when none was set.
+        public var label: String?
+
+        public init(transactionID: String, label: String?) {
+            self.transactionID = transactionID
+            self.label = label
+        }
+    }
+
+    /// Labels the payments asked for in a task, so that every charge names the purchase that caused it, even one
+    /// that lands after the app stopped waiting for it (StoreKit 1 queues payments; a parent approves later).
+    @TaskLocal public static var paymentLabel: String?
+
     /// A StoreKit 1 observer callback: `paymentQueue(_:updatedTransactions:)`.
     public typealias Observer = @Sendable ([DeviceTransaction]) -> Void
     /// Called before a transaction is finished; tests use it to check that the server decided first.
@@ -61,6 +77,7 @@ public final class SimulatedDevice: Sendable {
     private struct Deferred {
         var entry: DeviceTransaction
         var tokenForApple: String?
+        var label: String?
     }
 
     private struct State {
@@ -80,7 +97,7 @@ public final class SimulatedDevice: Sendable {
         var finishCount: [String: Int] = [:]
         var finishHook: FinishHook?
         /// Every transaction Apple charged on this device, oldest first.
-        var charged: [String] = []
+        var charged: [Charge] = []
     }
 
     public let id: String
@@ -153,6 +170,11 @@ public final class SimulatedDevice: Sendable {
         state.withLock { $0.outcomes.append(contentsOf: outcomes) }
     }
 
+    /// Drops the outcomes no payment sheet has used yet.
+    public func discardQueuedOutcomes() {
+        state.withLock { $0.outcomes = [] }
+    }
+
     /// Called before every finish, with the transaction id.
     public func onFinish(_ hook: @escaping FinishHook) {
         state.withLock { $0.finishHook = hook }
@@ -165,7 +187,17 @@ public final class SimulatedDevice: Sendable {
 
     /// Every transaction Apple charged through this device, oldest first (finished or not).
     public var chargedTransactionIDs: [String] {
+        state.withLock { $0.charged.map(\.transactionID) }
+    }
+
+    /// Every charge on this device with its payment's label, oldest first.
+    public var charges: [Charge] {
         state.withLock { $0.charged }
+    }
+
+    /// The transactions charged for payments labelled `label`, oldest first.
+    public func chargedTransactionIDs(labelled label: String) -> [String] {
+        state.withLock { $0.charged.filter { $0.label == label }.map(\.transactionID) }
     }
 
     /// Purchased transactions StoreKit still holds for the app, oldest first.
@@ -183,7 +215,8 @@ public final class SimulatedDevice: Sendable {
         var charged: [String] = []
         for item in waiting {
             let entry = try await charge(item.entry.productID, quantity: item.entry.quantity,
-                                         username: item.entry.applicationUsername, tokenForApple: item.tokenForApple)
+                                         username: item.entry.applicationUsername, tokenForApple: item.tokenForApple,
+                                         label: item.label)
             charged.append(entry.transactionID ?? "")
             deliverPurchased(entry)
             yieldToListeners(entry)
@@ -215,8 +248,9 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// `SKPaymentQueue.add(_:)`: reports `purchasing`, then the outcome. A product with an unfinished purchase only
-    /// ever reports `purchasing`, and nothing is charged.
-    public func addPayment(_ process: SimulatedProcess, productID: String, quantity: Int, applicationUsername: String?) async {
+    /// ever reports `purchasing`, and nothing is charged. `label` names the payment in `charges`.
+    public func addPayment(_ process: SimulatedProcess, productID: String, quantity: Int, applicationUsername: String?,
+                           label: String? = SimulatedDevice.paymentLabel) async {
         guard isRunning(process) else { return }
         let purchasing = DeviceTransaction(queueID: nextLocalID(), state: .purchasing, productID: productID,
                                            quantity: quantity, applicationUsername: applicationUsername)
@@ -228,11 +262,16 @@ public final class SimulatedDevice: Sendable {
         guard catalog[productID] != nil else {
             return fail(purchasing, .productUnavailable)
         }
-        switch nextOutcome() {
-        case .pay:
+        var outcome = nextOutcome()
+        if case .payAfter(let delay) = outcome {
+            try? await Task.sleep(for: delay)
+            outcome = .pay
+        }
+        switch outcome {
+        case .pay, .payAfter:
             let token = applicationUsername.flatMap(UUID.init(uuidString:)).map(\.uuidString)
             guard let entry = try? await charge(productID, quantity: quantity, username: applicationUsername,
-                                                tokenForApple: token)
+                                                tokenForApple: token, label: label)
             else { return fail(purchasing, .unknown) }
             deliverPurchased(entry)
         case .cancel:
@@ -243,7 +282,7 @@ public final class SimulatedDevice: Sendable {
             var deferred = purchasing
             deferred.state = .deferred
             let token = applicationUsername.flatMap(UUID.init(uuidString:)).map(\.uuidString)
-            state.withLock { $0.deferred.append(Deferred(entry: deferred, tokenForApple: token)) }
+            state.withLock { $0.deferred.append(Deferred(entry: deferred, tokenForApple: token, label: label)) }
             deliver([deferred])
         }
     }
@@ -286,15 +325,20 @@ public final class SimulatedDevice: Sendable {
 
     // MARK: StoreKit 2
 
-    /// `Product.purchase(options:)`.
-    public func purchase(_ process: SimulatedProcess, productID: String, quantity: Int,
-                         appAccountToken: UUID?) async -> PurchaseResult {
+    /// `Product.purchase(options:)`. `label` names the payment in `charges`.
+    public func purchase(_ process: SimulatedProcess, productID: String, quantity: Int, appAccountToken: UUID?,
+                         label: String? = SimulatedDevice.paymentLabel) async -> PurchaseResult {
         guard isRunning(process) else { return .failed(.unknown) }
         guard catalog[productID] != nil else { return .failed(.productUnavailable) }
-        switch nextOutcome() {
-        case .pay:
+        var outcome = nextOutcome()
+        if case .payAfter(let delay) = outcome {
+            try? await Task.sleep(for: delay)
+            outcome = .pay
+        }
+        switch outcome {
+        case .pay, .payAfter:
             guard let entry = try? await charge(productID, quantity: quantity, username: nil,
-                                                tokenForApple: appAccountToken?.uuidString)
+                                                tokenForApple: appAccountToken?.uuidString, label: label)
             else { return .failed(.unknown) }
             if configuration.duplicateCallbacks { yieldToListeners(entry) }
             return .purchased(entry)
@@ -305,7 +349,9 @@ public final class SimulatedDevice: Sendable {
         case .askToBuy:
             let entry = DeviceTransaction(queueID: nextLocalID(), state: .deferred, productID: productID,
                                           quantity: quantity)
-            state.withLock { $0.deferred.append(Deferred(entry: entry, tokenForApple: appAccountToken?.uuidString)) }
+            state.withLock {
+                $0.deferred.append(Deferred(entry: entry, tokenForApple: appAccountToken?.uuidString, label: label))
+            }
             return .pending
         }
     }
@@ -367,8 +413,8 @@ public final class SimulatedDevice: Sendable {
     }
 
     /// Apple charges the user; the purchase joins the device's queue and its receipt.
-    private func charge(_ productID: String, quantity: Int, username: String?,
-                        tokenForApple: String?) async throws(SimulatorError) -> DeviceTransaction {
+    private func charge(_ productID: String, quantity: Int, username: String?, tokenForApple: String?,
+                        label: String?) async throws(SimulatorError) -> DeviceTransaction {
         let lost = losesTokenEverywhere()
         let kind = catalog[productID]?.kind ?? .consumable
         let (transaction, signed) = try await store.purchase(
@@ -381,7 +427,7 @@ public final class SimulatedDevice: Sendable {
             appAccountToken: transaction.appAccountToken.flatMap(UUID.init(uuidString:)))
         state.withLock { state in
             state.unfinished.append(entry)
-            state.charged.append(transaction.transactionId)
+            state.charged.append(Charge(transactionID: transaction.transactionId, label: label))
             state.receiptPresent = true
         }
         await writeReceipt()

@@ -50,6 +50,8 @@ public actor PurchaseCoordinator {
     private var started = false
     /// Products with a `buy` in progress.
     private var buying: Set<String> = []
+    /// Orders whose `buy` answered `storeBusy` in this run: their payment, when it lands, is news to the user.
+    private var stalledOrders: Set<OrderID> = []
     /// Transactions queued or being settled, with whoever waits for their outcome.
     private var claimed: [String: [CheckedContinuation<PurchaseEvent?, Never>]] = [:]
     /// Transactions this run finished, with the event it reported.
@@ -156,6 +158,7 @@ public actor PurchaseCoordinator {
         case .failed(let failure):
             return await close(entry, as: .failed(failure.reason.code), reason: failure.reason)
         case .stalled:
+            stalledOrders.insert(order.orderId)
             return emit(.pending(PendingPurchase(productID: productID, orderID: order.orderId, transactionID: nil,
                                                  reason: .storeBusy)))
         }
@@ -231,9 +234,11 @@ public actor PurchaseCoordinator {
         guard let session else { return pending(.notSignedIn, order: transaction.orderID) }
         var entry = await journal.match(transactionID: transaction.id, orderID: transaction.orderID,
                                         productID: transaction.productID, user: session.userID)
-        // A purchase is news to the user (delivered, not redelivered) when it answers a payment of this run or an
-        // Ask to Buy approval, whichever path StoreKit reported it on.
-        let fresh = origin == .purchase || entry?.state == .deferred
+        // A purchase is news to the user (delivered, not redelivered) when it answers a payment of this run (one in
+        // progress, or one that outlasted `buy`'s wait) or an Ask to Buy approval, whichever path StoreKit reported
+        // it on.
+        let awaited = entry.map { $0.state.awaitsTransaction && stalledOrders.contains($0.id) } ?? false
+        let fresh = origin == .purchase || entry?.state == .deferred || awaited
             || (entry?.state.awaitsTransaction == true && buying.contains(transaction.productID))
         if let matched = entry {
             entry = try? await journal.apply(.purchased(transactionID: transaction.id), to: matched.id)

@@ -4,7 +4,7 @@ import SQLiteNIO
 
 extension SQLiteLedgerStore {
     public func cursor(_ name: String) async throws -> String? {
-        try await query(reader, "SELECT value FROM reconciliation_cursors WHERE name = ?", [.text(name)])
+        try await read("SELECT value FROM reconciliation_cursors WHERE name = ?", [.text(name)])
             .first.map { try $0.text("value") }
     }
 
@@ -18,7 +18,7 @@ extension SQLiteLedgerStore {
     }
 
     public func historyAnchors() async throws -> [String] {
-        try await query(reader, """
+        try await read("""
             SELECT MAX(transaction_id) AS anchor FROM apple_transactions
             WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id
             """, []).map { try $0.text("anchor") }

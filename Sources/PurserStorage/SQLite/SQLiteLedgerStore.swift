@@ -5,10 +5,13 @@ import SQLiteNIO
 
 /// The embedded ledger: one SQLite file in WAL mode with `synchronous=FULL`. Writes go through one connection,
 /// one database transaction at a time (`BEGIN IMMEDIATE`); reads use a second connection and never block them.
+/// Reads also run one at a time: statements that overlap on one SQLite connection share a single read snapshot, so
+/// a read that starts while another is still stepping would not see what the writer committed in between.
 public final class SQLiteLedgerStore: LedgerStore {
     let writer: SQLiteConnection
-    let reader: SQLiteConnection
+    private let reader: SQLiteConnection
     let writeLock = AsyncSerialLock()
+    private let readLock = AsyncSerialLock()
     private let logger: Logger
 
     private init(writer: SQLiteConnection, reader: SQLiteConnection, logger: Logger) {
@@ -70,7 +73,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     public func order(_ id: OrderID) async throws -> Order? {
-        try await Self.order(id, on: reader)
+        try await reading { try await Self.order(id, on: $0) }
     }
 
     public func settle(_ submission: Submission, now: Date) async throws -> Settlement {
@@ -87,12 +90,12 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     public func transaction(_ transactionID: String) async throws -> LedgerTransaction? {
-        try await Self.transaction(transactionID, on: reader)
+        try await reading { try await Self.transaction(transactionID, on: $0) }
     }
 
     public func balances(of user: UserID) async throws -> [String: Int64] {
-        let rows = try await query(
-            reader, "SELECT currency, SUM(amount) AS total FROM grants WHERE user_id = ? GROUP BY currency",
+        let rows = try await read(
+            "SELECT currency, SUM(amount) AS total FROM grants WHERE user_id = ? GROUP BY currency",
             [.text(user.rawValue)])
         var balances: [String: Int64] = [:]
         for row in rows {
@@ -102,8 +105,8 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     public func auditTrail(of subjectID: String) async throws -> [AuditEvent] {
-        let rows = try await query(
-            reader, "SELECT at, subject, subject_id, event, cause, detail FROM audit_log WHERE subject_id = ? ORDER BY id",
+        let rows = try await read(
+            "SELECT at, subject, subject_id, event, cause, detail FROM audit_log WHERE subject_id = ? ORDER BY id",
             [.text(subjectID)])
         return try rows.map { row in
             guard let subject = AuditEvent.Subject(rawValue: try row.text("subject")) else {
@@ -115,7 +118,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     public func statistics() async throws -> LedgerStatistics {
-        let rows = try await query(reader, """
+        let rows = try await read("""
             SELECT (SELECT COUNT(*) FROM orders) AS orders,
                    (SELECT COUNT(*) FROM apple_transactions) AS transactions,
                    (SELECT COUNT(*) FROM apple_transactions WHERE state = 'credited') AS credited,
@@ -204,6 +207,16 @@ public final class SQLiteLedgerStore: LedgerStore {
         _ = try await query(writer,
             "INSERT INTO outbox (idempotency_key, topic, payload, created_at) VALUES (?, 'transaction.credited', ?, ?)",
             [.text("\(id):credited"), .text(payload), at])
+    }
+
+    /// Runs `body` on the read connection, alone: no other read statement is active while it steps.
+    func reading<T: Sendable>(_ body: @Sendable (SQLiteConnection) async throws -> T) async throws -> T {
+        try await readLock.withLock { try await body(self.reader) }
+    }
+
+    /// A read query, run alone on the read connection (see `reading`).
+    func read(_ sql: String, _ binds: [SQLiteData]) async throws -> [SQLiteRow] {
+        try await reading { try await self.query($0, sql, binds) }
     }
 
     /// A query whose failure is reported without SQL or values in the message.
