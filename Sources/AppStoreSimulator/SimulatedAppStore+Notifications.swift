@@ -23,10 +23,11 @@ extension SimulatedAppStore {
     @discardableResult
     func enqueueNotification(type: String, subtype: String? = nil, for transaction: JWSTransaction,
                              signedTransaction: String) throws(SimulatorError) -> String {
-        let signed = try notification(type: type, subtype: subtype, for: transaction, signedTransaction: signedTransaction)
+        let (uuid, signed) = try notification(type: type, subtype: subtype, for: transaction,
+                                              signedTransaction: signedTransaction)
         undeliveredNotifications.append(notificationLog.count)
         notificationLog.append(SentNotification(
-            notificationUUID: Self.notificationUUID(of: signed), notificationType: type, subtype: subtype,
+            notificationUUID: uuid, notificationType: type, subtype: subtype,
             transactionId: transaction.transactionId, signedPayload: signed, createdAt: now(), attempts: [],
             delivered: false, nextAttemptAt: now()))
         return signed
@@ -120,14 +121,5 @@ extension SimulatedAppStore {
         }
         undeliveredNotifications.removeAll { notificationLog[$0].delivered }
         return delivered
-    }
-
-    static func notificationUUID(of signedPayload: String) -> String {
-        struct Probe: Decodable { var notificationUUID: String }
-        let segments = signedPayload.split(separator: ".")
-        guard segments.count == 3, let payload = Base64URL.decode(segments[1].utf8),
-            let probe = try? JSONDecoder().decode(Probe.self, from: payload)
-        else { return "" }
-        return probe.notificationUUID
     }
 }

@@ -175,15 +175,18 @@ public actor SimulatedAppStore {
         return (transaction, signed, notification)
     }
 
-    /// A signed Notifications V2 payload about `transaction` (queued for sending by `enqueueNotification`).
-    func notification(type: String, subtype: String? = nil, for transaction: JWSTransaction, signedTransaction: String) throws(SimulatorError) -> String {
+    /// A signed Notifications V2 payload about `transaction`, with its new UUID (queued for sending by
+    /// `enqueueNotification`).
+    func notification(type: String, subtype: String? = nil, for transaction: JWSTransaction, signedTransaction: String)
+        throws(SimulatorError) -> (uuid: String, signed: String) {
         let environment = transaction.environment ?? configuration.defaultEnvironment.rawValue
         let data = JWSNotification.NotificationData(
             appAppleId: environment == AppStoreEnvironment.production.rawValue ? configuration.appAppleID : nil,
             bundleId: transaction.bundleId, environment: environment, signedTransactionInfo: signedTransaction)
-        let payload = JWSNotification(notificationType: type, subtype: subtype, notificationUUID: UUID().uuidString.lowercased(),
+        let uuid = UUID().uuidString.lowercased()
+        let payload = JWSNotification(notificationType: type, subtype: subtype, notificationUUID: uuid,
                                       data: data, signedDate: now().appStoreMilliseconds)
-        return try sign(payload)
+        return (uuid, try sign(payload))
     }
 
     /// Every purchase with what the simulator knows of it, oldest first.

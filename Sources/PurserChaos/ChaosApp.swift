@@ -15,6 +15,7 @@ final class ChaosApp: Sendable {
     let server: ChaosServer
     let sabotage: ChaosSabotage
     let runSeed: UInt64
+    let transport: any PurserHTTPTransport
     /// How long a StoreKit 1 payment may stay `purchasing` before `buy` answers that the store is busy.
     static let purchasingTimeout = Duration.seconds(1)
     /// How long a slow payment's sheet stays open: longer than the app waits.
@@ -30,8 +31,10 @@ final class ChaosApp: Sendable {
         var user: String?
     }
 
-    init(plan: DevicePlan, server: ChaosServer, directory: URL, record: ChaosRecord, sabotage: ChaosSabotage, runSeed: UInt64) {
+    init(plan: DevicePlan, server: ChaosServer, directory: URL, record: ChaosRecord, sabotage: ChaosSabotage,
+         runSeed: UInt64, transport: any PurserHTTPTransport) {
         self.plan = plan
+        self.transport = transport
         self.server = server
         self.sabotage = sabotage
         self.runSeed = runSeed
@@ -84,8 +87,8 @@ final class ChaosApp: Sendable {
             }
         }
         let coordinator = PurchaseCoordinator(
-            api: PurserAPIClient(baseURL: server.url, timeout: 10,
-                                 headers: [NetworkFaults.deviceHeader.rawName: plan.id]),
+            api: PurserAPIClient(baseURL: server.url, headers: [NetworkFaults.deviceHeader.rawName: plan.id],
+                                 transport: transport),
             journal: journal, store: adapter,
             configuration: .init(retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1), maxDelay: .milliseconds(4)),
                                  probe: probe, seed: runSeed &+ UInt64(plan.index), now: { clock.now() }))

@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import AppStoreVerification
 import Foundation
+import Purser
 
 /// One `purser chaos` run: plan from the seed, Purser through the fault phase and the heal phase, the invariant
 /// check, then each baseline with the same plan, and the report.
@@ -42,23 +43,32 @@ public struct ChaosRun: Sendable {
         -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let clock = ChaosClock()
-        let record = ChaosRecord()
         return try await ChaosServer.run(directory: directory, clock: clock, sabotage: configuration.sabotage) { server in
-            let driver = PurserDriver(server: server, plan: plan, configuration: configuration, record: record,
-                                      progress: progress, directory: directory.appendingPathComponent("devices"))
-            progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount)
-            let started = Date()
-            let apps = try await driver.faultPhase()
-            let faultSeconds = Date().timeIntervalSince(started)
-            let healing = try await driver.heal(apps)
-            progress.note("checking the invariants")
-            let violations = try await InvariantChecker(
-                appStore: server.appStore, ledger: PurserLedgerView(store: server.store), record: record,
-                users: userIDs).violations()
-            let result = await result(.purser, plan: plan, record: record, appStore: server.appStore,
-                                      violations: violations, faultSeconds: faultSeconds, healSeconds: healing.seconds)
-            return ((result, violations), healing)
+            try await AsyncHTTPClientTransport.with(connections: configuration.concurrency * 2, timeout: .seconds(10)) {
+                try await runPurser(plan, on: server, directory: directory, transport: $0)
+            }
         }
+    }
+
+    private func runPurser(_ plan: ChaosPlan, on server: ChaosServer, directory: URL,
+                           transport: any PurserHTTPTransport) async throws
+        -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing) {
+        let record = ChaosRecord()
+        let driver = PurserDriver(server: server, plan: plan, configuration: configuration, record: record,
+                                  progress: progress, directory: directory.appendingPathComponent("devices"),
+                                  transport: transport)
+        progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount)
+        let started = Date()
+        let apps = try await driver.faultPhase()
+        let faultSeconds = Date().timeIntervalSince(started)
+        let healing = try await driver.heal(apps)
+        progress.note("checking the invariants")
+        let violations = try await InvariantChecker(
+            appStore: server.appStore, ledger: PurserLedgerView(store: server.store), record: record,
+            users: userIDs).violations()
+        let result = await result(.purser, plan: plan, record: record, appStore: server.appStore,
+                                  violations: violations, faultSeconds: faultSeconds, healSeconds: healing.seconds)
+        return ((result, violations), healing)
     }
 
     private func runBaseline(_ strategy: ChaosStrategy, plan: ChaosPlan, directory: URL) async throws

@@ -14,6 +14,8 @@ struct PurserDriver {
     let record: ChaosRecord
     let progress: ChaosProgress
     let directory: URL
+    /// The apps' HTTP to the server.
+    let transport: any PurserHTTPTransport
 
     /// What the heal phase did.
     struct Healing: Sendable {
@@ -25,10 +27,10 @@ struct PurserDriver {
     func faultPhase() async throws -> [ChaosApp] {
         let forger = try JWSSigner(authority: SimulatorCertificateAuthority.generate(
             validity: .standard(now: server.clock.now()), name: "Not Apple"))
-        let harness = PurserAPIClient(baseURL: server.url, timeout: 10)
+        let harness = PurserAPIClient(baseURL: server.url, transport: transport)
         let apps = plan.devices.map { device in
             ChaosApp(plan: device, server: server, directory: directory, record: record,
-                     sabotage: configuration.sabotage, runSeed: configuration.seed)
+                     sabotage: configuration.sabotage, runSeed: configuration.seed, transport: transport)
         }
         let delivery = Task { await deliverNotifications() }
         defer { delivery.cancel() }

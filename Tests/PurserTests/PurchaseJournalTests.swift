@@ -61,6 +61,30 @@ struct PurchaseJournalTests {
         }
     }
 
+    @Test("a long session keeps only the most recently closed entries, and every open one")
+    func closedLimit() async throws {
+        let url = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let clock = LockedClock(start)
+        let journal = try PurchaseJournal(store: FileJournalStore(url: url), closedLimit: 3, now: { clock.now })
+        let waiting = JournalEntry(id: .random(), userID: "a", productID: "p", quantity: 1, createdAt: start)
+        try await journal.begin(waiting)
+        try await journal.apply(.paymentAdded, to: waiting.id)
+        var closed: [OrderID] = []
+        for index in 1...6 {
+            clock.now = start.addingTimeInterval(Double(index))
+            let entry = JournalEntry(id: .random(), userID: "a", productID: "p", quantity: 1, createdAt: clock.now)
+            try await journal.begin(entry)
+            try await journal.apply(.cancelled("cancelled"), to: entry.id)
+            closed.append(entry.id)
+        }
+        let expected = Set([waiting.id] + closed.suffix(3))
+        #expect(Set(await journal.all.map(\.id)) == expected)
+        let reloaded = try PurchaseJournal(store: FileJournalStore(url: url), closedLimit: 3, now: { clock.now })
+        #expect(Set(await reloaded.all.map(\.id)) == expected, "the file holds what the journal holds")
+    }
+
     @Test("closed entries older than the retention are dropped on load; open ones never")
     func retention() async throws {
         let url = temporaryFile()
@@ -74,5 +98,16 @@ struct PurchaseJournalTests {
         try await journal.apply(.cancelled("cancelled"), to: closed.id)
         let later = try PurchaseJournal(store: FileJournalStore(url: url), now: { old.addingTimeInterval(40 * 86_400) })
         #expect(await later.all.map(\.id) == [open.id])
+    }
+}
+
+/// A settable clock for journal timestamps.
+final class LockedClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Date
+    init(_ start: Date) { value = start }
+    var now: Date {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }

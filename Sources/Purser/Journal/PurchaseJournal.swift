@@ -7,12 +7,16 @@ public actor PurchaseJournal {
     private let store: any JournalStore
     private var entries: [OrderID: JournalEntry]
     private let now: @Sendable () -> Date
+    private let closedLimit: Int
 
-    /// Loads the journal, dropping closed entries older than `retention`.
-    public init(store: any JournalStore, retention: TimeInterval = 30 * 86_400,
+    /// Loads the journal, dropping closed entries older than `retention`. At most `closedLimit` closed entries are
+    /// kept (the most recently closed): every change rewrites the file, so a long session must not grow it without
+    /// bound, while recent ones still recognise a late duplicate callback.
+    public init(store: any JournalStore, retention: TimeInterval = 30 * 86_400, closedLimit: Int = 32,
                 now: @escaping @Sendable () -> Date = { Date() }) throws(JournalStoreError) {
         self.store = store
         self.now = now
+        self.closedLimit = max(0, closedLimit)
         let cutoff = now().addingTimeInterval(-retention)
         let loaded = try store.load().filter { !$0.state.isClosed || $0.updatedAt >= cutoff }
         self.entries = Dictionary(loaded.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
@@ -58,7 +62,18 @@ public actor PurchaseJournal {
     }
 
     private func commit(_ next: [OrderID: JournalEntry]) throws(JournalStoreError) {
-        try store.save(next.values.sorted { $0.createdAt < $1.createdAt })
-        entries = next
+        let kept = withinClosedLimit(next)
+        try store.save(kept.values.sorted { $0.createdAt < $1.createdAt })
+        entries = kept
+    }
+
+    /// `entries` without the oldest closed ones beyond `closedLimit`; open entries always stay.
+    private func withinClosedLimit(_ entries: [OrderID: JournalEntry]) -> [OrderID: JournalEntry] {
+        let closed = entries.values.filter(\.state.isClosed)
+        guard closed.count > closedLimit else { return entries }
+        var kept = entries
+        let oldest = closed.sorted { ($0.updatedAt, $0.id.description) < ($1.updatedAt, $1.id.description) }
+        for entry in oldest.prefix(closed.count - closedLimit) { kept[entry.id] = nil }
+        return kept
     }
 }

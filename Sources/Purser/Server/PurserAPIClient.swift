@@ -9,25 +9,22 @@ import FoundationNetworking
 /// reports what happened; retry and finish policy live in `PurchaseCoordinator`.
 public final class PurserAPIClient: Sendable {
     public let baseURL: URL
-    private let session: URLSession
+    private let transport: any PurserHTTPTransport
     private let headers: [String: String]
 
     /// - Parameters:
     ///   - baseURL: the server, e.g. `https://purser.example.com`.
     ///   - timeout: per request; a time-out is a network error (the transaction stays unfinished).
     ///   - headers: sent with every request (an app version, a device id for the server's logs).
-    public init(baseURL: URL, timeout: TimeInterval = 15, headers: [String: String] = [:]) {
-        self.baseURL = baseURL
-        self.headers = headers
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 2
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: configuration)
+    public convenience init(baseURL: URL, timeout: TimeInterval = 15, headers: [String: String] = [:]) {
+        self.init(baseURL: baseURL, headers: headers, transport: URLSessionTransport(timeout: timeout))
     }
 
-    deinit {
-        session.finishTasksAndInvalidate()
+    /// A client whose requests go through `transport` (which owns the time-out).
+    public init(baseURL: URL, headers: [String: String] = [:], transport: any PurserHTTPTransport) {
+        self.baseURL = baseURL
+        self.headers = headers
+        self.transport = transport
     }
 
     /// `POST /v1/orders`.
@@ -84,14 +81,13 @@ public final class PurserAPIClient: Sendable {
             request.httpBody = try? JSONEncoder().encode(body)
         }
         let data: Data
-        let response: URLResponse
+        let status: Int
         do {
-            (data, response) = try await session.data(for: request)
+            (data, status) = try await transport.send(request)
+        } catch let error as PurserAPIError {
+            throw error
         } catch {
             throw PurserAPIError(kind: .network, code: "network", message: error.localizedDescription)
-        }
-        guard let status = (response as? HTTPURLResponse)?.statusCode else {
-            throw PurserAPIError(kind: .badResponse, code: "bad_response", message: "not an HTTP response")
         }
         if (200..<300).contains(status) || status == 304 { return (data, status) }
         let error = try? JSONDecoder().decode(APIErrorResponse.self, from: data).error
