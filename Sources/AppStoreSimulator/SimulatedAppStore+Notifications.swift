@@ -67,59 +67,67 @@ extension SimulatedAppStore {
         try notify("REFUND_REVERSED", transactionID: transactionID)
     }
 
-    /// Attempts every notification that is due (or every undelivered one with `force`), oldest first, up to
-    /// `concurrency` at a time, as Apple's sender does. Returns how many were delivered in this call.
+    /// Attempts every notification that is due (or every undelivered one with `force`), oldest first, keeping up to
+    /// `concurrency` sends in flight, as Apple's sender does. Stops starting sends when the task is cancelled.
+    /// Returns how many were delivered in this call.
     @discardableResult
-    public func deliverDueNotifications(force: Bool = false, concurrency: Int = 8) async -> Int {
+    public func deliverDueNotifications(force: Bool = false, concurrency: Int = 32) async -> Int {
         guard let target = notificationTarget, !notificationsPaused else { return 0 }
         let due = undeliveredNotifications.filter { index in
             let entry = notificationLog[index]
-            guard !entry.delivered, let due = entry.nextAttemptAt else { return false }
+            guard !entry.delivered, !notificationsInFlight.contains(index), let due = entry.nextAttemptAt else {
+                return false
+            }
             return force || due <= now()
         }
+        notificationsInFlight.formUnion(due)
         var delivered = 0
-        var start = 0
-        while start < due.count {
-            let batch = due[start..<min(start + max(1, concurrency), due.count)]
-            start = batch.endIndex
-            // Losses are decided here, in order; the sends run side by side.
-            let attempts: [(index: Int, payload: String?)] = batch.map { index in
+        await withTaskGroup(of: (Int, Int).self) { group in
+            var pending = due[...]
+            var inFlight = 0
+            func startNext() {
+                guard let index = pending.popFirst() else { return }
+                inFlight += 1
+                // Losses are decided here, in order; the sends run side by side.
                 guard notificationsToLose == 0 else {
                     notificationsToLose -= 1
-                    return (index, nil)
+                    group.addTask { (index, 0) }
+                    return
                 }
-                return (index, notificationLog[index].signedPayload)
-            }
-            let statuses = await withTaskGroup(of: (Int, Int).self) { group in
-                for attempt in attempts {
-                    group.addTask {
-                        guard let payload = attempt.payload else { return (attempt.index, 0) }
-                        let body = (try? JSONEncoder().encode(["signedPayload": payload])) ?? Data()
-                        let request = AppStoreHTTPRequest(method: "POST", url: target.url,
-                                                          headers: ["Content-Type": "application/json"],
-                                                          body: body, timeout: .seconds(10))
-                        return (attempt.index, (try? await target.transport.send(request))?.status ?? 0)
-                    }
+                let payload = notificationLog[index].signedPayload
+                group.addTask {
+                    let body = (try? JSONEncoder().encode(["signedPayload": payload])) ?? Data()
+                    let request = AppStoreHTTPRequest(method: "POST", url: target.url,
+                                                      headers: ["Content-Type": "application/json"],
+                                                      body: body, timeout: .seconds(10))
+                    return (index, (try? await target.transport.send(request))?.status ?? 0)
                 }
-                var statuses: [(Int, Int)] = []
-                for await status in group { statuses.append(status) }
-                return statuses
             }
-            for (index, status) in statuses {
-                var updated = notificationLog[index]
-                updated.attempts.append(status)
-                if (200..<300).contains(status) {
-                    updated.delivered = true
-                    updated.nextAttemptAt = nil
-                    delivered += 1
-                } else {
-                    updated.nextAttemptAt = notificationSchedule.delay(beforeRetry: updated.attempts.count)
-                        .map { now().addingTimeInterval($0) }
-                }
-                notificationLog[index] = updated
+            while inFlight < max(1, concurrency), !pending.isEmpty { startNext() }
+            for await (index, status) in group {
+                inFlight -= 1
+                if record(attempt: status, on: index) { delivered += 1 }
+                if !Task.isCancelled { startNext() }
             }
+            notificationsInFlight.subtract(pending)
         }
         undeliveredNotifications.removeAll { notificationLog[$0].delivered }
         return delivered
+    }
+
+    /// Records one delivery attempt's HTTP status (0: no answer); returns whether it was delivered.
+    private func record(attempt status: Int, on index: Int) -> Bool {
+        var updated = notificationLog[index]
+        updated.attempts.append(status)
+        notificationsInFlight.remove(index)
+        if (200..<300).contains(status) {
+            updated.delivered = true
+            updated.nextAttemptAt = nil
+        } else {
+            updated.nextAttemptAt = notificationSchedule.delay(beforeRetry: updated.attempts.count)
+                .map { now().addingTimeInterval($0) }
+        }
+        notificationLog[index] = updated
+        return updated.delivered
     }
 }

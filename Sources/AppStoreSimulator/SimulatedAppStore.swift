@@ -73,6 +73,8 @@ public actor SimulatedAppStore {
     var notificationLog: [SentNotification] = []
     /// Indices into `notificationLog` not delivered yet, oldest first (delivery never scans the whole log).
     var undeliveredNotifications: [Int] = []
+    /// Notifications a `deliverDueNotifications` call is sending now; a concurrent call leaves them alone.
+    var notificationsInFlight: Set<Int> = []
     /// Where notifications go, and how; `nil` keeps them pending.
     var notificationTarget: (url: URL, transport: any AppStoreHTTPTransport)?
     var notificationSchedule = NotificationRetrySchedule()

@@ -25,6 +25,8 @@ public protocol LedgerStore: Sendable {
     func recordNotification(_ record: NotificationRecord) async throws -> NotificationRecord?
     /// Marks a recorded notification processed, with what it did.
     func markNotificationProcessed(uuid: String, outcome: String, at: Date) async throws
+    /// Which of `uuids` name notifications already processed (a replay of Notification History skips them).
+    func processedNotifications(among uuids: [String]) async throws -> Set<String>
     /// Takes back a credited transaction's grants (negative grants; a balance may go negative) and marks it revoked.
     func revoke(transactionID: String, revocationDate: Date, cause: String, now: Date) async throws -> RefundOutcome
     /// Gives back the grants of a revoked transaction whose refund Apple reversed.

@@ -35,6 +35,9 @@ final class ForgetfulLedgerStore: LedgerStore {
     func markNotificationProcessed(uuid: String, outcome: String, at: Date) async throws {
         try await inner.markNotificationProcessed(uuid: uuid, outcome: outcome, at: at)
     }
+    func processedNotifications(among uuids: [String]) async throws -> Set<String> {
+        try await inner.processedNotifications(among: uuids)
+    }
     func revoke(transactionID: String, revocationDate: Date, cause: String, now: Date) async throws -> RefundOutcome {
         try await inner.revoke(transactionID: transactionID, revocationDate: revocationDate, cause: cause, now: now)
     }

@@ -111,6 +111,24 @@ import Testing
         }
     }
 
+    @Test func applesSenderSendsEachNotificationOnceEvenWhenTwoDeliveriesOverlap() async throws {
+        try await TestServer.run { server, client in
+            for user in ["alice", "bob", "carol"] {
+                for _ in 0..<20 {
+                    let order = try await server.order("gold60", for: user, client: client)
+                    _ = try await server.pay("gold60", token: order.appAccountToken)
+                }
+            }
+            async let first = server.appStore.deliverDueNotifications(force: true, concurrency: 4)
+            async let second = server.appStore.deliverDueNotifications(force: true, concurrency: 4)
+            let delivered = await first + second
+            #expect(delivered == 60)
+            let attempts = await server.appStore.notificationHistory().map(\.attempts.count)
+            #expect(attempts == Array(repeating: 1, count: 60), "no notification was sent twice")
+            for user in ["alice", "bob", "carol"] { #expect(try await client.wallet(user) == ["gold": 1200]) }
+        }
+    }
+
     @Test func aLostNotificationIsRetriedOnAppleSchedule() async throws {
         try await TestServer.run { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)

@@ -42,6 +42,31 @@ import Testing
         }
     }
 
+    @Test func twoAccountsOnOneAppleIDShareOneHistoryWalk() async throws {
+        try await TestServer.run { server, client in
+            await server.appStore.pauseNotifications(true)
+            var missed: [String: String] = [:]
+            for user in ["alice", "bob"] {
+                let order = try await server.order("gold60", for: user, client: client)
+                let (_, jws) = try await server.pay("gold60", token: order.appAccountToken, device: "family-ipad")
+                _ = try await client.submit(jws, user: user)
+                let lost = try await server.order("gold60", for: user, client: client)
+                missed[user] = try await server.pay("gold60", token: lost.appAccountToken, device: "family-ipad").id
+            }
+            // Notification History ends at the run's start; keep the last notification clear of that millisecond.
+            try await Task.sleep(for: .milliseconds(5))
+            let first = try await server.reconciler.run()
+            #expect(first.scanned == 4, "the iPad's four transactions are walked once, not once per account")
+            #expect(first.credited + first.notificationsReplayed >= 2)
+            for (user, id) in missed {
+                #expect(try await server.store.transaction(id)?.ownerID == UserID(user))
+                #expect(try await client.wallet(user) == ["gold": 120])
+            }
+            let again = try await server.reconciler.run()
+            #expect(again.scanned == 0, "both accounts resume at the shared history's revision")
+        }
+    }
+
     @Test func aConsumptionRequestIsAnsweredFromTheLedger() async throws {
         try await TestServer.run { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)

@@ -155,6 +155,19 @@ struct LedgerStoreConformance {
 }
 
 extension LedgerStoreConformance {
+    /// Only notifications whose processing finished count as processed; unknown UUIDs are simply absent.
+    func tellsWhichNotificationsWereProcessed() async throws {
+        for uuid in ["n-done", "n-recorded"] {
+            _ = try await store.recordNotification(NotificationRecord(
+                uuid: uuid, type: "ONE_TIME_CHARGE", subtype: nil, transactionID: nil, environment: "Sandbox",
+                signedDate: now, receivedAt: now))
+        }
+        try await store.markNotificationProcessed(uuid: "n-done", outcome: "credited", at: now)
+        let many = (0..<1_200).map { "n-unknown-\($0)" } + ["n-done", "n-recorded"]
+        #expect(try await store.processedNotifications(among: many) == ["n-done"])
+        #expect(try await store.processedNotifications(among: []) == [])
+    }
+
     /// A settlement that returned is visible to the next read, however busy the readers are. (A shared SQLite read
     /// connection whose statements overlap keeps one snapshot open and answers from the past.)
     func readsEverySettlementRightAfterItReturns(rounds: Int = 400) async throws {

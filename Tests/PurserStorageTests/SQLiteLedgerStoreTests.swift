@@ -31,6 +31,7 @@ import Testing
             try await suite.leavesADeliveredOrderAsItIs()
             try await suite.creditsATokenBoundTransactionOfACancelledOrderToItsOwner()
             try await suite.doesNotBindAHintedTransactionToACancelledOrder()
+            try await suite.tellsWhichNotificationsWereProcessed()
         }
     }
 

@@ -28,13 +28,16 @@ public struct Reconciler: Sendable {
     let notifications: NotificationService
     /// How far back the first run looks in Notification History (Apple keeps 180 days).
     let firstLookBack: TimeInterval
+    /// How many transactions of one history are settled at a time (each is a different transaction).
+    let concurrency: Int
     private let now: @Sendable () -> Date
 
     public init(api: AppStoreServerAPIClient, notifications: NotificationService, firstLookBack: TimeInterval = 30 * 86_400,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                concurrency: Int = 8, now: @escaping @Sendable () -> Date = { Date() }) {
         self.api = api
         self.notifications = notifications
         self.firstLookBack = firstLookBack
+        self.concurrency = max(1, concurrency)
         self.now = now
     }
 
@@ -51,7 +54,12 @@ public struct Reconciler: Sendable {
         repeat {
             let page = try await api.getNotificationHistory(.init(startDate: start.addingTimeInterval(-60), endDate: end),
                                                             paginationToken: token)
-            for item in page.notificationHistory {
+            // Notifications already processed are skipped before the costly verification. The UUID is read from
+            // the unverified payload only to skip: a forged one could at most skip itself, never credit.
+            let uuids = page.notificationHistory.map { Self.unverifiedNotificationUUID(of: $0.signedPayload) }
+            let processed = try await store.processedNotifications(among: uuids.compactMap { $0 })
+            for (item, uuid) in zip(page.notificationHistory, uuids) {
+                if let uuid, processed.contains(uuid) { continue }
                 let outcome = try await notifications.receive(signedPayload: item.signedPayload)
                 if !outcome.duplicate { summary.notificationsReplayed += 1 }
             }
@@ -60,29 +68,75 @@ public struct Reconciler: Sendable {
         try await store.setCursor(Self.notificationCursor, to: String(end.timeIntervalSince1970), now: now())
         progress("notification history: \(summary.notificationsReplayed) replayed")
 
-        // 2. Each known customer's transaction history from where the last run stopped.
+        // 2. Each known customer's transaction history from where the last run stopped. Accounts that bought under
+        // one Apple ID share its history: an anchor already seen in a history walked this run is not walked again,
+        // and takes that history's revision as its cursor.
         let anchors = try await store.historyAnchors()
+        var walked: [String: String] = [:]
         for (index, anchor) in anchors.enumerated() {
             let cursor = "transaction-history.\(anchor)"
-            let history = try await api.getAllTransactionHistory(transactionID: anchor,
-                                                                 startingAt: try await store.cursor(cursor))
-            for jws in history.signedTransactions {
-                summary.scanned += 1
-                try await reconcile(jws, into: &summary)
+            if let revision = walked[anchor] {
+                try await store.setCursor(cursor, to: revision, now: now())
+            } else {
+                let history = try await api.getAllTransactionHistory(transactionID: anchor,
+                                                                     startingAt: try await store.cursor(cursor))
+                var seen: [String] = []
+                for (id, outcome) in try await reconcile(history.signedTransactions) {
+                    summary.scanned += 1
+                    summary.count(outcome)
+                    if let id { seen.append(id) }
+                }
+                if let revision = history.revision {
+                    try await store.setCursor(cursor, to: revision, now: now())
+                    for id in seen { walked[id] = revision }
+                }
             }
-            if let revision = history.revision { try await store.setCursor(cursor, to: revision, now: now()) }
-            progress("transaction history \(index + 1)/\(anchors.count): \(summary)")
+            if (index + 1).isMultiple(of: 50) || index + 1 == anchors.count {
+                progress("transaction history \(index + 1)/\(anchors.count): \(summary)")
+            }
         }
         return summary
     }
 
-    private func reconcile(_ jws: String, into summary: inout Summary) async throws {
+    /// The `notificationUUID` a signed notification claims, read without verifying it.
+    static func unverifiedNotificationUUID(of signedPayload: String) -> String? {
+        struct Claim: Decodable { var notificationUUID: String }
+        let segments = signedPayload.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard segments.count == 3, let payload = Base64URL.decode(segments[1]) else { return nil }
+        return try? JSONDecoder().decode(Claim.self, from: payload).notificationUUID
+    }
+
+    /// What reconciling one transaction did.
+    enum Outcome: Sendable {
+        case unverifiable, credited, unbound, alreadyKnown, revoked, unchanged
+    }
+
+    /// Settles the transactions of one history, `concurrency` at a time; returns each one's id (nil when it does
+    /// not verify) and outcome.
+    private func reconcile(_ transactions: [String]) async throws -> [(id: String?, outcome: Outcome)] {
+        try await withThrowingTaskGroup(of: (id: String?, outcome: Outcome).self) { group in
+            var next = transactions.makeIterator()
+            for _ in 0..<concurrency {
+                guard let jws = next.next() else { break }
+                group.addTask { try await reconcile(jws) }
+            }
+            var results: [(id: String?, outcome: Outcome)] = []
+            while let result = try await group.next() {
+                results.append(result)
+                if let jws = next.next() { group.addTask { try await reconcile(jws) } }
+            }
+            return results
+        }
+    }
+
+    /// Settles one transaction of a history: credits what the ledger lacks, revokes what Apple refunded.
+    private func reconcile(_ jws: String) async throws -> (id: String?, outcome: Outcome) {
         let submissions = notifications.submissions
         let payload: JWSTransaction
         do {
             payload = try await submissions.verifier.verifyTransaction(jws)
         } catch {
-            return  // not this app's, or not verifiable: nothing to credit
+            return (nil, .unverifiable)  // not this app's, or not verifiable: nothing to credit
         }
         let store = submissions.store
         let known = try await store.transaction(payload.transactionId)
@@ -90,19 +144,28 @@ public struct Reconciler: Sendable {
             if case .applied = try await store.revoke(transactionID: payload.transactionId,
                                                       revocationDate: Date(appStoreMilliseconds: revocation),
                                                       cause: "reconciliation", now: now()) {
-                summary.revoked += 1
+                return (payload.transactionId, .revoked)
             }
-            return
+            return (payload.transactionId, .unchanged)
         }
-        guard known == nil || known?.state == .unbound else {
-            summary.alreadyKnown += 1
-            return
-        }
+        guard known == nil || known?.state == .unbound else { return (payload.transactionId, .alreadyKnown) }
         let settlement = try await submissions.settle(payload, source: .reconciliation)
         switch settlement.decision {
-        case .delivered, .deliveredToOtherAccount: summary.credited += 1
-        case .pending: summary.unbound += 1
-        default: summary.alreadyKnown += 1
+        case .delivered, .deliveredToOtherAccount: return (payload.transactionId, .credited)
+        case .pending: return (payload.transactionId, .unbound)
+        default: return (payload.transactionId, .alreadyKnown)
+        }
+    }
+}
+
+extension Reconciler.Summary {
+    mutating func count(_ outcome: Reconciler.Outcome) {
+        switch outcome {
+        case .credited: credited += 1
+        case .unbound: unbound += 1
+        case .alreadyKnown: alreadyKnown += 1
+        case .revoked: revoked += 1
+        case .unverifiable, .unchanged: break
         }
     }
 }

@@ -32,4 +32,19 @@ extension SQLiteLedgerStore {
                 [.integer(Int(at.millis)), .text(outcome), .text(uuid)])
         }
     }
+
+    public func processedNotifications(among uuids: [String]) async throws -> Set<String> {
+        var processed: Set<String> = []
+        var start = uuids.startIndex
+        while start < uuids.endIndex {
+            let chunk = uuids[start..<min(start + 500, uuids.endIndex)]
+            start = chunk.endIndex
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let rows = try await read(
+                "SELECT notification_uuid FROM notifications WHERE processed_at IS NOT NULL AND notification_uuid IN (\(marks))",
+                chunk.map { .text($0) })
+            for row in rows { processed.insert(try row.text("notification_uuid")) }
+        }
+        return processed
+    }
 }
