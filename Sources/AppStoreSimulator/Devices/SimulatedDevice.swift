@@ -262,12 +262,7 @@ public final class SimulatedDevice: Sendable {
         guard catalog[productID] != nil else {
             return fail(purchasing, .productUnavailable)
         }
-        var outcome = nextOutcome()
-        if case .payAfter(let delay) = outcome {
-            try? await Task.sleep(for: delay)
-            outcome = .pay
-        }
-        switch outcome {
+        switch await paymentSheet() {
         case .pay, .payAfter:
             let token = applicationUsername.flatMap(UUID.init(uuidString:)).map(\.uuidString)
             guard let entry = try? await charge(productID, quantity: quantity, username: applicationUsername,
@@ -330,12 +325,7 @@ public final class SimulatedDevice: Sendable {
                          label: String? = SimulatedDevice.paymentLabel) async -> PurchaseResult {
         guard isRunning(process) else { return .failed(.unknown) }
         guard catalog[productID] != nil else { return .failed(.productUnavailable) }
-        var outcome = nextOutcome()
-        if case .payAfter(let delay) = outcome {
-            try? await Task.sleep(for: delay)
-            outcome = .pay
-        }
-        switch outcome {
+        switch await paymentSheet() {
         case .pay, .payAfter:
             guard let entry = try? await charge(productID, quantity: quantity, username: nil,
                                                 tokenForApple: appAccountToken?.uuidString, label: label)
@@ -397,6 +387,14 @@ public final class SimulatedDevice: Sendable {
             state.nextID += 1
             return "local-\(id)-\(state.nextID)"
         }
+    }
+
+    /// What the user does with the payment sheet; a slow sheet (`payAfter`) stays open that long, then pays.
+    private func paymentSheet() async -> PaymentOutcome {
+        let outcome = nextOutcome()
+        guard case .payAfter(let delay) = outcome else { return outcome }
+        try? await Task.sleep(for: delay)
+        return .pay
     }
 
     private func nextOutcome() -> PaymentOutcome {
