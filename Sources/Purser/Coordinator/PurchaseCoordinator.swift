@@ -50,7 +50,8 @@ public actor PurchaseCoordinator {
     private var started = false
     /// Products with a `buy` in progress.
     private var buying: Set<String> = []
-    /// Orders whose `buy` answered `storeBusy` in this run: their payment, when it lands, is news to the user.
+    /// Orders whose `buy` answered `storeBusy` in this run: their payment, when it lands, is news to the user (each
+    /// is forgotten once its transaction arrives).
     private var stalledOrders: Set<OrderID> = []
     /// Transactions queued or being settled, with whoever waits for their outcome.
     private var claimed: [String: [CheckedContinuation<PurchaseEvent?, Never>]] = [:]
@@ -237,7 +238,7 @@ public actor PurchaseCoordinator {
         // A purchase is news to the user (delivered, not redelivered) when it answers a payment of this run (one in
         // progress, or one that outlasted `buy`'s wait) or an Ask to Buy approval, whichever path StoreKit reported
         // it on.
-        let awaited = entry.map { $0.state.awaitsTransaction && stalledOrders.contains($0.id) } ?? false
+        let awaited = entry.map { $0.state.awaitsTransaction && stalledOrders.remove($0.id) != nil } ?? false
         let fresh = origin == .purchase || entry?.state == .deferred || awaited
             || (entry?.state.awaitsTransaction == true && buying.contains(transaction.productID))
         if let matched = entry {
