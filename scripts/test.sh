@@ -11,10 +11,11 @@ echo "== swift build --build-tests"
 swift build --build-tests
 echo "== swift test"
 swift test --skip-build
+PURSER_BIN="$(swift build --show-bin-path)/purser"
 echo "== referee (Apple's app-store-server-library)"
-PURSER_BIN="$(swift build --show-bin-path)/purser" bash scripts/referee.sh
+PURSER_BIN="$PURSER_BIN" bash scripts/referee.sh
 echo "== chaos (every fault family; seed 1, then a random seed)"
 for seed in 1 random; do
-  "$(swift build --show-bin-path)/purser" chaos --purchases 2000 --devices 40 --users 80 --concurrency 16 \
+  "$PURSER_BIN" chaos --purchases 2000 --devices 40 --users 80 --concurrency 16 \
     --baseline-purchases 500 --seed "$seed"
 done

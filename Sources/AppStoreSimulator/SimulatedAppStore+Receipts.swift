@@ -7,7 +7,7 @@ extension SimulatedAppStore {
     /// its non-consumables; finished consumables have dropped out. Sandbox devices get "ProductionSandbox" receipts.
     public func receipt(deviceId: String, bundleID: String? = nil) throws(SimulatorError) -> (der: [UInt8], transactionIDs: [String]) {
         let kept = receiptPurchases(deviceId: deviceId)
-        let last = orderByDevice[deviceId]?.last.flatMap { records[$0] }
+        let last = orderByDevice[deviceId]?.last.flatMap { records[order[$0]] }
         let environment = last?.transaction.environment ?? configuration.defaultEnvironment.rawValue
         let date = { (milliseconds: Int64?) in milliseconds.map(Date.init(appStoreMilliseconds:)) }
         let receipt = AppReceipt(

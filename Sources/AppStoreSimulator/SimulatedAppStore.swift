@@ -62,10 +62,9 @@ public actor SimulatedAppStore {
     let now: @Sendable () -> Date
     var records: [String: SimulatedPurchase] = [:]
     var order: [String] = []
-    /// Each device's transaction ids, oldest first, and each id's place in `order`: receipts and a customer's
-    /// history are read per device, so they must not scan every purchase.
-    var orderByDevice: [String: [String]] = [:]
-    var positions: [String: Int] = [:]
+    /// Each device's purchases as places in `order`, oldest first: receipts and a customer's history are read per
+    /// device, so they must not scan every purchase.
+    var orderByDevice: [String: [Int]] = [:]
     /// What each device's receipt carries: its unfinished consumables and every other purchase, oldest first.
     var receiptIDsByDevice: [String: [String]] = [:]
     private var journal: FileHandle?
@@ -107,8 +106,7 @@ public actor SimulatedAppStore {
             }
             for (position, id) in order.enumerated() {
                 guard let record = records[id] else { continue }
-                positions[id] = position
-                orderByDevice[record.deviceId, default: []].append(id)
+                orderByDevice[record.deviceId, default: []].append(position)
                 if Self.staysInReceipt(record) { receiptIDsByDevice[record.deviceId, default: []].append(id) }
             }
             journal = try FileHandle(forWritingTo: file)
@@ -196,7 +194,7 @@ public actor SimulatedAppStore {
 
     /// The purchases paid on one device, oldest first, with each one's place among all purchases.
     public func purchases(deviceId: String) -> [(position: Int, purchase: SimulatedPurchase)] {
-        (orderByDevice[deviceId] ?? []).compactMap { id in records[id].map { (positions[id] ?? 0, $0) } }
+        (orderByDevice[deviceId] ?? []).compactMap { position in records[order[position]].map { (position, $0) } }
     }
 
     /// One purchase by transaction id.
@@ -256,9 +254,8 @@ public actor SimulatedAppStore {
     private func index(_ record: SimulatedPurchase) {
         let id = record.transaction.transactionId
         if records.updateValue(record, forKey: id) == nil {
-            positions[id] = order.count
+            orderByDevice[record.deviceId, default: []].append(order.count)
             order.append(id)
-            orderByDevice[record.deviceId, default: []].append(id)
             if Self.staysInReceipt(record) { receiptIDsByDevice[record.deviceId, default: []].append(id) }
         } else if !Self.staysInReceipt(record) {
             receiptIDsByDevice[record.deviceId]?.removeAll { $0 == id }

@@ -68,6 +68,14 @@ public struct SignedDataVerifier: Sendable {
         return .transaction(try await verifyTransaction(jws))
     }
 
+    /// The `notificationUUID` a signed notification claims, read WITHOUT verifying anything: only for skipping work
+    /// already done (a forged payload can at most skip itself). Nil when `jws` is not a notification.
+    public static func unverifiedNotificationUUID(of jws: String) -> String? {
+        struct Claim: Decodable { var notificationUUID: String }
+        guard let parts = try? CompactJWS(jws) else { return nil }
+        return try? JSONDecoder().decode(Claim.self, from: parts.payload).notificationUUID
+    }
+
     /// Checks only that Apple signed `jws` (chain, time, signature) and decodes its payload; no claims.
     public func verifySignature<Payload: SignedPayload>(
         _ jws: String, as type: Payload.Type

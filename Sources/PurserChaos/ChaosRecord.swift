@@ -27,7 +27,7 @@ public final class ChaosRecord: Sendable {
 
     public init() {}
 
-    func charged(_ transactionID: String, buyer: String, productID: String, purchase: Int) {
+    private func charged(_ transactionID: String, buyer: String, productID: String, purchase: Int) {
         state.withLock { state in
             guard state.charges[transactionID] == nil else { return }
             state.charges[transactionID] = Charge(transactionID: transactionID, buyer: buyer, productID: productID,
@@ -36,10 +36,22 @@ public final class ChaosRecord: Sendable {
         }
     }
 
-    /// Records every charge on `device` as bought in the purchase its payment was labelled with (`label(of:)`),
+    /// Runs `purchase`'s taps on "buy" with the purchase's payment label, and notes how many of its charges had
+    /// landed when they answered (any later one is a late charge). Returns the latest of those charges.
+    func buy(_ purchase: PlannedPurchase, on device: SimulatedDevice,
+             _ taps: () async throws -> Void) async rethrows -> String? {
+        let label = Self.label(of: purchase)
+        try await SimulatedDevice.$paymentLabel.withValue(label, operation: taps)
+        let charged = device.chargedTransactionIDs(labelled: label)
+        state.withLock { $0.chargedWhenAnswered[purchase.index] = charged.count }
+        return charged.last
+    }
+
+    /// Records every charge on the device of `plan` as bought in the purchase its payment was labelled with,
     /// however late it landed. A charge with no known label is recorded with the buyer "(unlabelled)", so that it
     /// shows as a violation instead of vanishing.
-    func collectCharges(on device: SimulatedDevice, purchases: [String: PlannedPurchase]) {
+    func collectCharges(on device: SimulatedDevice, plan: DevicePlan) {
+        let purchases = Dictionary(uniqueKeysWithValues: plan.purchases.map { (Self.label(of: $0), $0) })
         var perPurchase: [Int: Int] = [:]
         for charge in device.charges {
             guard let label = charge.label, let purchase = purchases[label] else {
@@ -56,13 +68,8 @@ public final class ChaosRecord: Sendable {
         }
     }
 
-    /// `purchase`'s buys answered with `count` of its charges landed; any later one is a late charge.
-    func answered(_ purchase: PlannedPurchase, charged count: Int) {
-        state.withLock { $0.chargedWhenAnswered[purchase.index] = count }
-    }
-
-    /// The payment label of the buys made for `purchase`.
-    static func label(of purchase: PlannedPurchase) -> String { String(purchase.index) }
+    /// The payment label of the taps made for `purchase`.
+    private static func label(of purchase: PlannedPurchase) -> String { String(purchase.index) }
 
     /// The app finished `transactionID` while the ledger showed `ledger` (no record, unbound, or unreadable).
     func finishedEarly(_ transactionID: String, ledger: String) {

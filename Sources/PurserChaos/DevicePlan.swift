@@ -27,9 +27,4 @@ public struct DevicePlan: Sendable {
         for purchase in purchases.reversed() where !users.contains(purchase.user) { users.insert(purchase.user, at: 0) }
         return users
     }
-
-    /// The device's purchases by the payment label their buys carry (`ChaosRecord.label(of:)`).
-    var purchasesByLabel: [String: PlannedPurchase] {
-        Dictionary(purchases.map { (ChaosRecord.label(of: $0), $0) }, uniquingKeysWith: { first, _ in first })
-    }
 }

@@ -39,7 +39,7 @@ struct FieldDriver {
                 await app.ensureRunning(as: user)
             }
         }
-        for app in apps { record.collectCharges(on: app.device, purchases: app.plan.purchasesByLabel) }
+        for app in apps { record.collectCharges(on: app.device, plan: app.plan) }
         return (appStore, server, Date().timeIntervalSince(started))
     }
 
@@ -51,8 +51,7 @@ struct FieldDriver {
         app.arm(Array(repeating: .requestLost, count: purchase.requestsLost)
                 + Array(repeating: .responseLost, count: purchase.responsesLost))
         if let fault = purchase.verifyReceiptFault { await appStore.injectVerifyReceiptFaults([fault]) }
-        let label = ChaosRecord.label(of: purchase)
-        await SimulatedDevice.$paymentLabel.withValue(label) {
+        let latest = await record.buy(purchase, on: device) {
             await app.buy(purchase.productID, crash: purchase.crashAt)
             if purchase.rebuy {
                 await app.ensureRunning(as: purchase.user)
@@ -60,9 +59,6 @@ struct FieldDriver {
             }
         }
         app.arm([])
-        let charged = device.chargedTransactionIDs(labelled: label)
-        record.answered(purchase, charged: charged.count)
-        let latest = charged.last
         if purchase.refund, let latest { _ = try? await appStore.refund(transactionID: latest) }
         if let other = purchase.replayBy, let latest, let receipt = try? await appStore.receipt(deviceId: device.id) {
             _ = await server.submit(receipt: Data(receipt.der).base64EncodedString(), transactionID: latest,

@@ -53,8 +53,7 @@ struct PurserDriver {
         if let fault = purchase.verifyReceiptFault { await server.appStore.injectVerifyReceiptFaults([fault]) }
         if purchase.notificationsLost > 0 { await server.appStore.loseNotifications(purchase.notificationsLost) }
         if purchase.slowPayment { device.queueOutcomes([.payAfter(ChaosApp.slowPaymentSheet)]) }
-        let label = ChaosRecord.label(of: purchase)
-        try await SimulatedDevice.$paymentLabel.withValue(label) {
+        let latest = try await record.buy(purchase, on: device) {
             _ = await app.buy(purchase.productID, crash: purchase.crashAt)
             if purchase.rebuy {
                 try await app.ensureRunning(as: purchase.user)
@@ -63,9 +62,6 @@ struct PurserDriver {
         }
         server.network.disarm(device.id)
         device.discardQueuedOutcomes()
-        let charged = device.chargedTransactionIDs(labelled: label)
-        record.answered(purchase, charged: charged.count)
-        let latest = charged.last
         if purchase.refund, let latest {
             _ = try? await server.appStore.refund(transactionID: latest)
         }
@@ -144,7 +140,7 @@ struct PurserDriver {
                 summary = "attempt \(attempt) failed: \(error)"
             }
         }
-        for app in apps { record.collectCharges(on: app.device, purchases: app.plan.purchasesByLabel) }
+        for app in apps { record.collectCharges(on: app.device, plan: app.plan) }
         return Healing(seconds: Date().timeIntervalSince(started), reconciliation: summary,
                        serverAPIFaults: faults.count)
     }

@@ -10,12 +10,4 @@ public enum OrderCancellation: Hashable, Sendable {
     case delivered(Order)
     /// No such order, or it belongs to another account (the two are indistinguishable to the caller).
     case notFound
-
-    /// The order as it stands after the call, if the caller may see it.
-    public var order: Order? {
-        switch self {
-        case .cancelled(let order), .alreadyCancelled(let order), .delivered(let order): order
-        case .notFound: nil
-        }
-    }
 }

@@ -94,12 +94,6 @@ struct SimulatedApp: Sendable {
         return try #require(device.unfinishedTransactionIDs.last, sourceLocation: sourceLocation)
     }
 
-    /// Waits until StoreKit holds no unfinished transaction for the app.
-    func expectAllFinished(_ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
-        let done = await eventually { device.unfinishedTransactionIDs.isEmpty }
-        #expect(done, comment, sourceLocation: sourceLocation)
-    }
-
     /// Checks invariants 2 and 5 for `transactionID`: finished exactly once, and never before the server decided.
     func expectFinishedOnce(_ transactionID: String, sourceLocation: SourceLocation = #_sourceLocation) async {
         let once = await eventually { device.finishCount(of: transactionID) == 1 }

@@ -185,11 +185,6 @@ public final class SimulatedDevice: Sendable {
         state.withLock { $0.finishCount[transactionID, default: 0] }
     }
 
-    /// Every transaction Apple charged through this device, oldest first (finished or not).
-    public var chargedTransactionIDs: [String] {
-        state.withLock { $0.charged.map(\.transactionID) }
-    }
-
     /// Every charge on this device with its payment's label, oldest first.
     public var charges: [Charge] {
         state.withLock { $0.charged }

@@ -5,7 +5,8 @@ public struct SimulatedProcess: Sendable, Hashable {
     public let device: SimulatedDevice
     public let generation: Int
 
-    /// The process the current task belongs to; set by `SimulatedDevice.run(_:_:)`.
+    /// The process the current task belongs to: the app sets it with `$current.withValue` around its work, and
+    /// the device sets it around each observer callback.
     @TaskLocal public static var current: SimulatedProcess?
 
     public static func == (lhs: SimulatedProcess, rhs: SimulatedProcess) -> Bool {

@@ -121,7 +121,7 @@ public struct ServerAPIRoutes: Sendable {
         }
         group.get("purchases/{transactionId}") { _, context -> Response in
             let id = try context.parameters.require("transactionId")
-            guard let purchase = await api.store.purchases().first(where: { $0.transaction.transactionId == id }) else {
+            guard let purchase = await api.store.purchase(transactionID: id) else {
                 throw SimulatorError(.notFound, "no transaction \(id)")
             }
             return Self.json(purchase)

@@ -8,9 +8,9 @@ extension SimulatedServerAPI {
         throws(AppStoreServerAPIError) {
         let key = try authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
-        guard let purchase = await store.purchases().first(where: {
-            $0.transaction.transactionId == transactionID && $0.transaction.bundleId == key.bundleId
-        }) else { throw Self.transactionNotFound() }
+        guard let purchase = await store.purchase(transactionID: transactionID),
+              purchase.transaction.bundleId == key.bundleId
+        else { throw Self.transactionNotFound() }
         let request = try Self.consumptionRequest(from: body)
         guard purchase.transaction.type == "Consumable" else {
             throw Self.badRequest(.invalidTransactionNotConsumable,

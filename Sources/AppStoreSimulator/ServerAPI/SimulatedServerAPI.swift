@@ -68,10 +68,9 @@ public actor SimulatedServerAPI {
         -> AppStoreServerAPI.TransactionInfoResponse {
         let key = try authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
-        let purchases = await store.purchases()
-        guard let purchase = purchases.first(where: {
-            $0.transaction.transactionId == transactionID && $0.transaction.bundleId == key.bundleId
-        }) else { throw Self.transactionNotFound() }
+        guard let purchase = await store.purchase(transactionID: transactionID),
+              purchase.transaction.bundleId == key.bundleId
+        else { throw Self.transactionNotFound() }
         return .init(signedTransactionInfo: try sign(purchase.transaction))
     }
 
@@ -101,8 +100,9 @@ public actor SimulatedServerAPI {
             throw Self.badRequest(.invalidAppAccountTokenUUID,
                                   "Invalid request. The app account token field must be a valid UUID.")
         }
-        let purchases = await store.purchases().filter { $0.transaction.bundleId == key.bundleId }
-        guard let named = purchases.first(where: { $0.transaction.transactionId == originalTransactionID }) else {
+        guard let named = await store.purchase(transactionID: originalTransactionID),
+              named.transaction.bundleId == key.bundleId
+        else {
             throw AppStoreServerAPIError(.originalTransactionIdNotFound, "Original transaction id not found.",
                                          httpStatus: 404)
         }

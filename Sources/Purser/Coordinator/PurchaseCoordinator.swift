@@ -57,8 +57,8 @@ public actor PurchaseCoordinator {
     private var claimed: [String: [CheckedContinuation<PurchaseEvent?, Never>]] = [:]
     /// Transactions this run finished, with the event it reported.
     private var settled: [String: PurchaseEvent] = [:]
-    private var serialBusy = false
-    private var serialWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Settles one transaction at a time, in arrival order.
+    private let serial = AsyncSerialLock()
 
     public init(api: PurserAPIClient, journal: PurchaseJournal, store: any StoreAdapter,
                 configuration: Configuration = Configuration()) {
@@ -174,7 +174,8 @@ public actor PurchaseCoordinator {
 
     // MARK: Recovery
 
-    /// Settles every unfinished StoreKit transaction, oldest first, one at a time, and tidies the journal.
+    /// Settles every unfinished StoreKit transaction, oldest first, one at a time, then tidies the journal. Stops
+    /// at the first transaction the server could not be reached for (the rest wait for the next trigger).
     public func recover(_ trigger: RecoveryTrigger) async {
         guard alive, let session else { return }
         do {
@@ -221,9 +222,7 @@ public actor PurchaseCoordinator {
         defer {
             for waiter in claimed.removeValue(forKey: transaction.id) ?? [] { waiter.resume(returning: event) }
         }
-        await acquireSerial()
-        defer { releaseSerial() }
-        event = try await settle(transaction, origin: origin)
+        event = try await serial.withLock { try await self.settle(transaction, origin: origin) }
         return event
     }
 
@@ -372,21 +371,5 @@ public actor PurchaseCoordinator {
         alive = false
         eventSink.finish()
         await store.stop()
-    }
-
-    private func acquireSerial() async {
-        if serialBusy {
-            await withCheckedContinuation { serialWaiters.append($0) }
-        } else {
-            serialBusy = true
-        }
-    }
-
-    private func releaseSerial() {
-        if serialWaiters.isEmpty {
-            serialBusy = false
-        } else {
-            serialWaiters.removeFirst().resume()
-        }
     }
 }

@@ -9,6 +9,6 @@ public enum PurchaseStep: String, Sendable, Hashable, CaseIterable {
     case paid
     /// The server decided (`finish: true`); the transaction is not finished yet.
     case decided
-    /// The transaction is finished; the journal entry is not closed yet.
+    /// The transaction is finished and its journal entry closed; the app has not heard the event yet.
     case finished
 }

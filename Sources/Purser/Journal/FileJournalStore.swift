@@ -20,22 +20,17 @@ public struct FileJournalStore: JournalStore {
     public func load() throws(JournalStoreError) -> [JournalEntry] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .millisecondsSince1970
-            return try decoder.decode([JournalEntry].self, from: Data(contentsOf: url))
+            return try JournalEntry.decoded(from: Data(contentsOf: url))
         } catch {
             throw JournalStoreError(code: "journal_unreadable", message: "cannot read \(url.path): \(error)")
         }
     }
 
     public func save(_ entries: [JournalEntry]) throws(JournalStoreError) {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        encoder.outputFormatting = .sortedKeys
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         do {
-            let data = try encoder.encode(entries)
+            let data = try JournalEntry.encoded(entries)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
                 throw JournalStoreError(code: "journal_unwritable", message: "cannot create \(temporary.path)")

@@ -29,18 +29,14 @@ public struct KeychainJournalStore: JournalStore {
             throw JournalStoreError(code: "journal_unreadable", message: "Keychain read failed: OSStatus \(status)")
         }
         do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .millisecondsSince1970
-            return try decoder.decode([JournalEntry].self, from: data)
+            return try JournalEntry.decoded(from: data)
         } catch {
             throw JournalStoreError(code: "journal_unreadable", message: "Keychain journal is not valid: \(error)")
         }
     }
 
     public func save(_ entries: [JournalEntry]) throws(JournalStoreError) {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        guard let data = try? encoder.encode(entries) else {
+        guard let data = try? JournalEntry.encoded(entries) else {
             throw JournalStoreError(code: "journal_unwritable", message: "cannot encode the journal")
         }
         let attributes: [String: Any] = [

@@ -9,9 +9,9 @@ public actor PurchaseJournal {
     private let now: @Sendable () -> Date
     private let closedLimit: Int
 
-    /// Loads the journal, dropping closed entries older than `retention`. At most `closedLimit` closed entries are
-    /// kept (the most recently closed): every change rewrites the file, so a long session must not grow it without
-    /// bound, while recent ones still recognise a late duplicate callback.
+    /// Loads the journal, dropping closed entries older than `retention`. Every save keeps at most `closedLimit`
+    /// closed entries (the most recently closed): every change rewrites the file, so a long session must not grow it
+    /// without bound, while recent ones still recognise a late duplicate callback.
     public init(store: any JournalStore, retention: TimeInterval = 30 * 86_400, closedLimit: Int = 32,
                 now: @escaping @Sendable () -> Date = { Date() }) throws(JournalStoreError) {
         self.store = store

@@ -56,7 +56,9 @@ public struct Reconciler: Sendable {
                                                             paginationToken: token)
             // Notifications already processed are skipped before the costly verification. The UUID is read from
             // the unverified payload only to skip: a forged one could at most skip itself, never credit.
-            let uuids = page.notificationHistory.map { Self.unverifiedNotificationUUID(of: $0.signedPayload) }
+            let uuids = page.notificationHistory.map {
+                SignedDataVerifier.unverifiedNotificationUUID(of: $0.signedPayload)
+            }
             let processed = try await store.processedNotifications(among: uuids.compactMap { $0 })
             for (item, uuid) in zip(page.notificationHistory, uuids) {
                 if let uuid, processed.contains(uuid) { continue }
@@ -96,14 +98,6 @@ public struct Reconciler: Sendable {
             }
         }
         return summary
-    }
-
-    /// The `notificationUUID` a signed notification claims, read without verifying it.
-    static func unverifiedNotificationUUID(of signedPayload: String) -> String? {
-        struct Claim: Decodable { var notificationUUID: String }
-        let segments = signedPayload.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard segments.count == 3, let payload = Base64URL.decode(segments[1]) else { return nil }
-        return try? JSONDecoder().decode(Claim.self, from: payload).notificationUUID
     }
 
     /// What reconciling one transaction did.

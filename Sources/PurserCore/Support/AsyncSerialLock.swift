@@ -1,10 +1,12 @@
 /// Lets one async critical section run at a time, in arrival order. Actors alone do not do this: they are
-/// re-entrant at every `await`, and a database transaction on one connection spans many awaits.
-actor AsyncSerialLock {
+/// re-entrant at every `await`, and a database transaction, or the settling of one purchase, spans many awaits.
+public actor AsyncSerialLock {
     private var held = false
     private var waiters = [CheckedContinuation<Void, Never>]()
 
-    func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    public init() {}
+
+    public func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await acquire()
         defer { release() }
         return try await body()
