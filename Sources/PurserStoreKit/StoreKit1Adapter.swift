@@ -142,7 +142,12 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
 
     public func products(_ ids: Set<String>) async throws(StoreFailure) -> [StoreProduct] {
         let loader = ProductsLoader(ids)
-        let products = await loader.load()
+        let products: [SKProduct]
+        do {
+            products = try await loader.load()
+        } catch {
+            throw Self.failure(error)
+        }
         let formatter = NumberFormatter()
         formatter.numberStyle = .currency
         return products.map { product in
@@ -242,13 +247,15 @@ private final class ReceiptRefresher: NSObject, SKRequestDelegate, @unchecked Se
 /// Bridges `SKProductsRequest`'s delegate to async/await.
 private final class ProductsLoader: NSObject, SKProductsRequestDelegate, @unchecked Sendable {
     private let ids: Set<String>
-    private var continuation: CheckedContinuation<[SKProduct], Never>?
+    private var continuation: CheckedContinuation<[SKProduct], any Error>?
     private var request: SKProductsRequest?
 
     init(_ ids: Set<String>) { self.ids = ids }
 
-    func load() async -> [SKProduct] {
-        await withCheckedContinuation { continuation in
+    /// The products StoreKit knows among `ids`; throws StoreKit's error when the request fails (an empty answer
+    /// would be cached as "the store sells nothing").
+    func load() async throws -> [SKProduct] {
+        try await withCheckedThrowingContinuation { continuation in
             self.continuation = continuation
             let request = SKProductsRequest(productIdentifiers: ids)
             self.request = request
@@ -265,7 +272,7 @@ private final class ProductsLoader: NSObject, SKProductsRequestDelegate, @unchec
     func requestDidFinish(_ request: SKRequest) {}
 
     func request(_ request: SKRequest, didFailWithError error: any Error) {
-        continuation?.resume(returning: [])
+        continuation?.resume(throwing: error)
         continuation = nil
     }
 }

@@ -59,7 +59,7 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
     }
 
     override func run() async {
-        guard let process else { return }
+        guard let process else { return delegate?.request(self, didFailWithError: SKError(.clientInvalid)) ?? () }
         let found = process.device.products(identifiers)
         let response = SKProductsResponse(
             products: found.map(SKProduct.init),

@@ -29,6 +29,20 @@ struct AdapterAndCatalogTests {
         }
     }
 
+    @Test("StoreKit 1: a product request that fails throws, so no empty list is taken for the store's answer")
+    func failedProductRequest() async throws {
+        try await LiveServer.run { server in
+            let process = SimulatedApp(server: server, generation: .storeKit1).device.launch()
+            let adapter = StoreKitGeneration.storeKit1.makeAdapter(in: process)
+            // Outside the app's process StoreKit cannot answer: the request fails.
+            await #expect(throws: StoreFailure.self) { try await adapter.products(["gold60"]) }
+            let found = try await SimulatedProcess.$current.withValue(process) {
+                try await adapter.products(["gold60"])
+            }
+            #expect(found.map(\.id) == ["gold60"])
+        }
+    }
+
     @Test("products: the server's list joined with the store's, refreshed only when the server's list changes",
           arguments: StoreKitGeneration.allCases)
     func catalog(_ generation: StoreKitGeneration) async throws {

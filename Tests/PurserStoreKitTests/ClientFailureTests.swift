@@ -275,6 +275,20 @@ struct ClientFailureTests {
         }
     }
 
+    @Test("a cancel StoreKit reports as an error (StoreKit 2 throws userCancelled) closes the entry as cancelled")
+    func cancelReportedAsError() async throws {
+        try await LiveServer.run { server in
+            let app = SimulatedApp(server: server, generation: .storeKit2, wrapAdapter: { ThrowingCancelAdapter(inner: $0) })
+            let run = try await app.launch(user: "alice")
+            let event = try await run.buy("gold60")
+            #expect(event.failureReason == .cancelled)
+            let orderID = try #require(event.orderID)
+            #expect(await run.journal.entry(orderID)?.state == .cancelled)
+            #expect(try await server.store.order(orderID)?.state == .cancelled)
+            #expect(await server.appStore.purchases().isEmpty)
+        }
+    }
+
     @Test("cancelled and failed payments close the journal entry and cancel the order", arguments: generations)
     func cancelledAndFailed(_ generation: StoreKitGeneration) async throws {
         try await LiveServer.run { server in
@@ -292,4 +306,22 @@ struct ClientFailureTests {
             #expect(app.device.unfinishedTransactionIDs.isEmpty)
         }
     }
+}
+
+/// StoreKit 2's `Product.purchase` can throw `StoreKitError.userCancelled` instead of answering `.userCancelled`;
+/// the adapter then reports a failure whose reason is `cancelled`. The simulator never throws, so this stands in.
+struct ThrowingCancelAdapter: StoreAdapter {
+    let inner: any StoreAdapter
+
+    func start(_ updates: @escaping @Sendable (StoreUpdate) async -> Void) async { await inner.start(updates) }
+    func stop() async { await inner.stop() }
+    func unfinishedTransactions() async -> [StoreTransaction] { await inner.unfinishedTransactions() }
+    func purchase(productID: String, quantity: Int, orderID: OrderID) async -> StorePurchaseResult {
+        .failed(StoreFailure(.cancelled, detail: "StoreKitError.userCancelled"))
+    }
+    func evidence(for transaction: StoreTransaction) async throws(StoreFailure) -> SubmitTransactionRequest {
+        try await inner.evidence(for: transaction)
+    }
+    func finish(_ transaction: StoreTransaction) async { await inner.finish(transaction) }
+    func products(_ ids: Set<String>) async throws(StoreFailure) -> [StoreProduct] { try await inner.products(ids) }
 }

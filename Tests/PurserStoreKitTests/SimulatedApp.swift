@@ -30,11 +30,15 @@ struct SimulatedApp: Sendable {
     let journalLocation: JournalLocation
     /// How long the StoreKit 1 adapter waits in `purchasing`.
     let purchasingTimeout: Duration
+    /// Wraps each launch's adapter (a test's stand-in for StoreKit behaviour the simulator does not produce).
+    let wrapAdapter: @Sendable (any StoreAdapter) -> any StoreAdapter
     /// Finishes that happened before the server had a decision (must stay empty: invariant 5).
     let earlyFinishes = LockedValue<[String]>([])
 
     init(server: LiveServer, generation: StoreKitGeneration, journal: JournalLocation = .container,
-         configuration: SimulatedDevice.Configuration = .init(), purchasingTimeout: Duration = .seconds(3)) {
+         configuration: SimulatedDevice.Configuration = .init(), purchasingTimeout: Duration = .seconds(3),
+         wrapAdapter: @escaping @Sendable (any StoreAdapter) -> any StoreAdapter = { $0 }) {
+        self.wrapAdapter = wrapAdapter
         self.server = server
         self.generation = generation
         self.journalLocation = journal
@@ -66,7 +70,7 @@ struct SimulatedApp: Sendable {
         let process = device.launch()
         let journal = try launchJournal()
         let device = self.device
-        let adapter = generation.makeAdapter(in: process, purchasingTimeout: purchasingTimeout)
+        let adapter = wrapAdapter(generation.makeAdapter(in: process, purchasingTimeout: purchasingTimeout))
         let probe = PurchaseProbe { step in
             if step == crashAt {
                 device.kill()

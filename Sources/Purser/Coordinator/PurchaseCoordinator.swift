@@ -155,9 +155,9 @@ public actor PurchaseCoordinator {
             return emit(.pending(PendingPurchase(productID: productID, orderID: order.orderId, transactionID: nil,
                                                  reason: .askToBuy)))
         case .cancelled:
-            return await close(entry, as: .cancelled("cancelled"), reason: .cancelled)
+            return await close(entry, reason: .cancelled)
         case .failed(let failure):
-            return await close(entry, as: .failed(failure.reason.code), reason: failure.reason)
+            return await close(entry, reason: failure.reason)
         case .stalled:
             stalledOrders.insert(order.orderId)
             return emit(.pending(PendingPurchase(productID: productID, orderID: order.orderId, transactionID: nil,
@@ -322,8 +322,7 @@ public actor PurchaseCoordinator {
                                           reason: .askToBuy)))
         case .failed(let productID, let orderID, let failure):
             if let entry = await waitingEntry(orderID: orderID, productID: productID) {
-                let event: JournalEvent = failure.reason == .cancelled ? .cancelled("cancelled") : .failed(failure.reason.code)
-                _ = await close(entry, as: event, reason: failure.reason)
+                _ = await close(entry, reason: failure.reason)
             }
         }
     }
@@ -337,9 +336,10 @@ public actor PurchaseCoordinator {
 
     /// Closes an entry whose payment never happened, and tells the server (best effort: a lost cancel leaves the
     /// order waiting, which costs nothing).
-    private func close(_ entry: JournalEntry, as event: JournalEvent, reason: PurchaseFailureReason) async
-        -> PurchaseEvent
-    {
+    /// Closes a payment that never charged: the journal entry ends cancelled (the user cancelled, however StoreKit
+    /// reported it) or failed, and the server's order is cancelled.
+    private func close(_ entry: JournalEntry, reason: PurchaseFailureReason) async -> PurchaseEvent {
+        let event: JournalEvent = reason == .cancelled ? .cancelled("cancelled") : .failed(reason.code)
         _ = try? await journal.apply(event, to: entry.id)
         if let session, session.userID == entry.userID {
             _ = try? await api.cancelOrder(entry.id, reason: reason.code, as: session)
