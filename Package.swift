@@ -15,8 +15,10 @@ let package = Package(
         .library(name: "PurserCore", targets: ["PurserCore"]),
         .library(name: "AppStoreVerification", targets: ["AppStoreVerification"]),
         .library(name: "PurserStorage", targets: ["PurserStorage"]),
+        .library(name: "PurserStorageTesting", targets: ["PurserStorageTesting"]),
         .library(name: "PurserServer", targets: ["PurserServer"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
+        .library(name: "AppStoreSimulatorHTTP", targets: ["AppStoreSimulatorHTTP"]),
         .library(name: "Purser", targets: ["Purser"]),
         .library(name: "PurserStoreKit", targets: ["PurserStoreKit"]),
         .library(name: "PurserChaos", targets: ["PurserChaos"]),
@@ -59,11 +61,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The Hummingbird application: routes, authentication, the submission service.
+        // The conformance suite every ledger store runs (like swift-configuration's ConfigurationTesting).
+        .target(
+            name: "PurserStorageTesting",
+            dependencies: ["PurserCore", "PurserStorage"],
+            swiftSettings: strict
+        ),
+        // The server, assembled in one place (PurserAssembly): routes, authentication, services, workers.
         .target(
             name: "PurserServer",
             dependencies: [
-                "PurserCore", "AppStoreVerification", "PurserStorage",
+                "PurserCore", "AppStoreVerification", "PurserStorage", "AppStoreSimulator", "AppStoreSimulatorHTTP",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -77,16 +87,25 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // A fake App Store: certificate authority, signer, control API.
+        // A fake App Store with no HTTP in it: certificate authority, signer, store, devices, receipts, the Server
+        // API's logic, the notification schedule.
         .target(
             name: "AppStoreSimulator",
             dependencies: [
                 "PurserCore", "AppStoreVerification",
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The simulator on HTTP: its control API, Apple's endpoints, the notification sender service.
+        .target(
+            name: "AppStoreSimulatorHTTP",
+            dependencies: [
+                "AppStoreSimulator", "AppStoreVerification", "PurserCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
@@ -125,7 +144,8 @@ let package = Package(
         .executableTarget(
             name: "PurserCLI",
             dependencies: [
-                "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator", "PurserChaos",
+                "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator",
+                "AppStoreSimulatorHTTP", "PurserChaos",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -151,7 +171,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "PurserStorageTests", dependencies: ["PurserStorage"], swiftSettings: strict),
+        .testTarget(
+            name: "PurserStorageTests",
+            dependencies: ["PurserStorage", "PurserStorageTesting", "PurserCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "PurserServerTests",
             dependencies: [
@@ -170,7 +194,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreSimulatorTests",
             dependencies: [
-                "AppStoreSimulator", "AppStoreVerification", "PurserCore",
+                "AppStoreSimulator", "AppStoreSimulatorHTTP", "AppStoreVerification", "PurserCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,33 +1,29 @@
-import Foundation
-import Hummingbird
-
-/// A failed simulator request, answered as `{"error": {"code", "message"}}` with a matching HTTP status.
-public struct SimulatorError: Error, HTTPResponseError, CustomStringConvertible {
+/// A failed simulator request. Compare by `code`; `AppStoreSimulatorHTTP` answers it as
+/// `{"error": {"code", "message"}}` with the code's HTTP status.
+public struct SimulatorError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable failure code, spelled in snake case on the wire.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let description: String
-        public let status: HTTPResponse.Status
-        public static let invalidRequest = Code(description: "invalid_request", status: .badRequest)
-        public static let notFound = Code(description: "not_found", status: .notFound)
-        public static let conflict = Code(description: "conflict", status: .conflict)
-        public static let `internal` = Code(description: "internal", status: .internalServerError)
+        /// The request cannot be understood (a body that does not decode, a missing field).
+        public static let invalidRequest = Code(description: "invalid_request")
+        /// No such transaction, device or record.
+        public static let notFound = Code(description: "not_found")
+        /// The request contradicts the simulator's state (refunding a refunded transaction).
+        public static let conflict = Code(description: "conflict")
+        /// The simulator failed (signing, writing its journal).
+        public static let `internal` = Code(description: "internal")
     }
 
     public var code: Code
     public var message: String
+
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var status: HTTPResponse.Status { code.status }
     public var description: String { "\(code): \(message)" }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = #"{"error":{"code":"\#(code)","message":\#(jsonString(message))}}"#
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
-    }
-
-    private func jsonString(_ text: String) -> String {
-        (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
-    }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -1,4 +1,5 @@
 import AppStoreSimulator
+import AppStoreSimulatorHTTP
 import ArgumentParser
 import Foundation
 import Hummingbird
@@ -31,8 +32,9 @@ extension Purser {
 
         func run() async throws {
             let logger = Logger(label: "purser.appstore-sim")
-            let store = try ServerBootstrap.makeSimulator(
-                dataDirectory: URL(fileURLWithPath: dataDirectory), bundleID: bundleID, appAppleID: appAppleID)
+            let store = try SimulatedAppStore.persistent(
+                in: URL(fileURLWithPath: dataDirectory).appendingPathComponent("appstore-sim"), bundleID: bundleID,
+                appAppleID: appAppleID)
             let router = Router()
             SimulatorRoutes(store: store).addRoutes(to: router)
             ServerAPIRoutes(api: SimulatedServerAPI(store: store)).addRoutes(to: router)

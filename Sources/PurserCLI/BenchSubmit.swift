@@ -35,21 +35,23 @@ extension Purser {
 
             let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
             let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority))
-            let catalog = ProductCatalog([Product(id: "com.example.gold60", type: .consumable, grants: Grants(["gold": 60]))])
-            let ledger = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path, logger: logger)
-            let verifier = SignedDataVerifier(configuration: .init(trustedRoots: [authority.root]))
-            let submissions = SubmissionService(
-                verifier: verifier,
-                receipts: VerifyReceiptClient(configuration: .init(), transport: SimulatorTransport(store: appStore)),
-                claims: ClaimsPolicy(bundleID: appStore.configuration.defaultBundleID), catalog: catalog, store: ledger)
-            let dependencies = PurserServerDependencies(
-                orders: OrderService(catalog: catalog, store: ledger), submissions: submissions,
-                notifications: NotificationService(submissions: submissions, logger: logger),
-                store: ledger, authenticator: DevelopmentAuthenticator())
+            let catalog = ProductCatalog([
+                Product(id: "com.example.gold60", type: .consumable, grants: Grants(["gold": 60]))
+            ])
+            var settings = ServerConfiguration()
+            settings.port = 0
+            settings.bundleId = appStore.configuration.defaultBundleID
+            settings.auth.mode = .development
+            settings.reconciliation.intervalSeconds = 0
+            let ledger = try await SQLiteLedgerStore.open(
+                path: directory.appendingPathComponent("purser.sqlite").path, logger: logger)
+            let assembly = try PurserAssembly(
+                configuration: settings, catalog: catalog, store: ledger,
+                appStore: try await .simulator(appStore, serverAPI: SimulatedServerAPI(store: appStore),
+                                               configuration: settings, placement: .hosted(notifications: .kept)),
+                logger: logger)
             let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-            let app = PurserApplication.build(
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)), dependencies: dependencies, logger: logger,
-                onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) })
+            let app = assembly.application(onServerRunning: { portContinuation.yield($0) })
             let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
 
             try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -23,13 +23,12 @@ extension Purser {
 
         func run() async throws {
             do {
-                let view = try await options.withServer(label: "purser.grant") { bootstrap in
-                    guard let support = bootstrap.dependencies.support else { throw ValidationError("no support service") }
-                    return try await support.grant(transactionID: transactionID, to: UserID(user), reason: reason,
+                let view = try await options.withServer(label: "purser.grant") { assembly in
+                    try await assembly.support.grant(transactionID: transactionID, to: UserID(user), reason: reason,
                                                    operator: operatorName)
                 }
                 printJSON(view)
-            } catch let error as APIError {
+            } catch let error as ServiceError {
                 FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
                 throw ExitCode(1)
             }

@@ -20,8 +20,8 @@ extension Purser {
         }
 
         func run() async throws {
-            let views = try await options.withServer(label: "purser.lookup") { bootstrap in
-                guard let support = bootstrap.dependencies.support else { throw ValidationError("no support service") }
+            let views = try await options.withServer(label: "purser.lookup") { assembly in
+                let support = assembly.support
                 if let orderID { return try await support.lookUp(appleOrderID: orderID) }
                 return [try await support.view(transactionID: transactionID ?? "")]
             }

@@ -13,8 +13,8 @@ extension Purser {
         @Flag(help: "Print the summary as JSON.") var json = false
 
         func run() async throws {
-            let summary = try await options.withServer(label: "purser.reconcile") { bootstrap in
-                guard let reconciler = bootstrap.reconciler else {
+            let summary = try await options.withServer(label: "purser.reconcile") { assembly in
+                guard let reconciler = assembly.reconciler else {
                     throw ValidationError("reconciliation needs appStoreServerAPI credentials in the configuration")
                 }
                 return try await reconciler.run { line in

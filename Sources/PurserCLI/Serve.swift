@@ -1,14 +1,12 @@
-import AppStoreSimulator
 import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
-import NIOCore
 import PurserServer
 import ServiceLifecycle
 
 extension Purser {
-    /// `purser serve`: the Purser HTTP server on its embedded SQLite ledger.
+    /// `purser serve`: the Purser HTTP server. It only reads the configuration; `PurserAssembly` builds the server.
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the Purser server.",
@@ -21,14 +19,16 @@ extension Purser {
         var dataDirectory: String?
         @Option(help: "The product catalog file (JSON).") var catalog: String?
         @Option(name: .customLong("bundle-id"), help: "The app's bundle id.") var bundleID: String?
-        @Option(name: .customLong("appstore"), help: "apple, or simulator to run and trust the built-in App Store simulator.")
+        @Option(
+            name: .customLong("appstore"), help: "apple, or simulator to run and trust the built-in App Store simulator.")
         var appStore: String?
         @Option(help: "jwt (default), or development to trust the X-Purser-User header.") var auth: String?
         @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
         var logLevel: String = "info"
 
         func run() async throws {
-            var settings = try config.map { try ServerConfiguration.load(file: URL(fileURLWithPath: $0)) } ?? ServerConfiguration()
+            var settings =
+                try config.map { try ServerConfiguration.load(file: URL(fileURLWithPath: $0)) } ?? ServerConfiguration()
             if let host { settings.host = host }
             if let port { settings.port = port }
             if let dataDirectory { settings.dataDirectory = dataDirectory }
@@ -46,38 +46,22 @@ extension Purser {
                 }
                 settings.auth.mode = mode
             }
+            settings.applyEnvironmentSecrets()
             var logger = Logger(label: "purser")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-            let bootstrap: ServerBootstrap
-            do {
-                bootstrap = try await ServerBootstrap.make(settings, logger: logger)
-            } catch let error as ConfigurationError {
-                throw ValidationError(error.description)
-            }
-            let appStore = bootstrap.appStore
-            let loopback = bootstrap.loopback
-            var services: [any Service] = appStore.map { [NotificationSenderService(store: $0)] } ?? []
-            if let reconciler = bootstrap.reconciler, settings.reconciliation.intervalSeconds > 0 {
-                services.append(ReconciliationService(
-                    reconciler: reconciler, interval: .milliseconds(Int64(settings.reconciliation.intervalSeconds * 1000)),
-                    logger: logger))
-            }
-            let app = PurserApplication.build(
-                configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Purser"),
-                dependencies: bootstrap.dependencies, logger: logger,
-                onServerRunning: { channel in
-                    // The simulator talks to this very server, on the port it really got.
-                    guard let appStore, let port = channel.localAddress?.port else { return }
-                    loopback?.listening(on: port)
-                    await appStore.deliverNotifications(
-                        to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!, transport: HTTPClientTransport())
-                },
-                services: services,
-                addRoutes: { router in
-                    bootstrap.simulator?.addRoutes(to: router)
-                    if let api = bootstrap.serverAPI { ServerAPIRoutes(api: api).addRoutes(to: router) }
-                })
-            try await app.runService()
+            let assembly = try await PurserAssembly.open(settings, appStore: { try await .configured($0) },
+                                                         logger: logger)
+            try await assembly.application().runService()
         }
+    }
+}
+
+extension ServerConfiguration {
+    /// The secrets the environment overrides: `PURSER_JWT_SECRET`, `PURSER_APPSTORE_SHARED_SECRET`,
+    /// `PURSER_ADMIN_TOKEN`.
+    mutating func applyEnvironmentSecrets(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if let secret = environment["PURSER_JWT_SECRET"] { auth.jwt.secret = secret }
+        if let secret = environment["PURSER_APPSTORE_SHARED_SECRET"] { sharedSecret = secret }
+        if let token = environment["PURSER_ADMIN_TOKEN"] { admin.token = token }
     }
 }

@@ -14,36 +14,30 @@ struct SupportCommandOptions: ParsableArguments {
     @Option(help: "The running server's port, where its App Store simulator answers (default from the configuration).")
     var port: Int?
 
-    /// Runs `body` on the server's parts with the ledger migrated, and closes the ledger afterwards, also on errors.
-    func withServer<T>(label: String, _ body: (ServerBootstrap) async throws -> T) async throws -> T {
+    /// Runs `body` on the server's parts (assembled as `serve` assembles them, with a simulator reached over HTTP at
+    /// the running server) with the ledger migrated, and closes the ledger afterwards, also on errors.
+    func withServer<T>(label: String, _ body: (PurserAssembly) async throws -> T) async throws -> T {
         var logger = Logger(label: label)
         logger.logLevel = .warning
-        let (_, bootstrap) = try await self.bootstrap(logger: logger)
-        let store = bootstrap.dependencies.store
+        var settings =
+            try config.map { try ServerConfiguration.load(file: URL(fileURLWithPath: $0)) } ?? ServerConfiguration()
+        if let dataDirectory { settings.dataDirectory = dataDirectory }
+        if let catalog { settings.catalogFile = catalog }
+        if let port { settings.port = port }
+        settings.applyEnvironmentSecrets()
+        let host = settings.host == "0.0.0.0" ? "127.0.0.1" : settings.host
+        let server = URL(string: "http://\(host):\(settings.port)")!
+        let assembly = try await PurserAssembly.open(
+            settings, appStore: { try await .configured($0, simulatorPlacement: .remote(server)) }, logger: logger)
+        let store = assembly.store
         do {
             try await store.migrate()
-            let result = try await body(bootstrap)
+            let result = try await body(assembly)
             try await store.close()
             return result
         } catch {
             try? await store.close()
             throw error
-        }
-    }
-
-    /// The configuration, and the bootstrap with the simulator reached over HTTP at the running server.
-    func bootstrap(logger: Logger) async throws -> (ServerConfiguration, ServerBootstrap) {
-        var settings = try config.map { try ServerConfiguration.load(file: URL(fileURLWithPath: $0)) } ?? ServerConfiguration()
-        if let dataDirectory { settings.dataDirectory = dataDirectory }
-        if let catalog { settings.catalogFile = catalog }
-        if let port { settings.port = port }
-        let host = settings.host == "0.0.0.0" ? "127.0.0.1" : settings.host
-        do {
-            let bootstrap = try await ServerBootstrap.make(
-                settings, logger: logger, serverAPIBaseURL: URL(string: "http://\(host):\(settings.port)"))
-            return (settings, bootstrap)
-        } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
         }
     }
 }

@@ -33,6 +33,20 @@ public struct ChaosServer: Sendable {
     /// Where apps send their requests.
     public let url: URL
 
+    /// What the run's server is configured with: the chaos bundle, both environments, a free loopback port,
+    /// development authentication, `verifyReceipt` answered within 2 s, reconciliation run by the harness only.
+    static var configuration: ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.bundleId = bundleID
+        configuration.environments = [.sandbox, .production]
+        configuration.auth.mode = .development
+        configuration.verifyReceiptTimeoutSeconds = 2
+        configuration.reconciliation.intervalSeconds = 0
+        return configuration
+    }
+
     /// Starts a server in `directory`, runs `body` against it, and shuts it down. Unless it `deliversNotifications`, the
     /// simulator keeps Apple's notifications pending, so only apps (and reconciliation) reach the ledger.
     public static func run<T: Sendable>(
@@ -48,42 +62,22 @@ public struct ChaosServer: Sendable {
         let ledger = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path,
                                                       logger: logger)
         let store: any LedgerStore = sabotage.store?(ledger) ?? ledger
-        let verifier = SignedDataVerifier(configuration: .init(trustedRoots: [authority.root]))
-        let receipts = VerifyReceiptClient(
-            configuration: .init(productionURL: SimulatorTransport.productionVerifyReceiptURL,
-                                 sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL, timeout: .seconds(2)),
-            transport: SimulatorTransport(store: appStore))
-        let submissions = SubmissionService(
-            verifier: verifier, receipts: receipts,
-            claims: ClaimsPolicy(bundleID: bundleID, environments: [.sandbox, .production]), catalog: catalog,
-            store: store, now: { clock.now() })
         let serverAPI = SimulatedServerAPI(store: appStore, pageSize: 200, now: { clock.now() })
-        let apiKey = P256.Signing.PrivateKey()
-        await serverAPI.register(.init(issuerId: "chaos", keyId: "CHAOS1", bundleId: bundleID,
-                                       publicKey: apiKey.publicKey))
-        let loopback = LoopbackTransport()
-        let api = try AppStoreServerAPIClient(
-            configuration: .init(issuerID: "chaos", keyID: "CHAOS1", bundleID: bundleID, privateKey: apiKey,
-                                 baseURL: LoopbackTransport.placeholder,
-                                 retryPolicy: .init(maximumAttempts: 6, baseDelay: .milliseconds(5),
-                                                    maximumDelay: .milliseconds(100)),
-                                 now: { clock.now() }),
-            transport: loopback)
-        let notifications = NotificationService(submissions: submissions, logger: logger, now: { clock.now() })
-        let dependencies = PurserServerDependencies(
-            orders: OrderService(catalog: catalog, store: store, now: { clock.now() }), submissions: submissions,
-            notifications: notifications, store: store, authenticator: DevelopmentAuthenticator())
+        let configuration = Self.configuration
+        let assembly = try PurserAssembly(
+            configuration: configuration, catalog: catalog, store: store,
+            appStore: try await .simulator(
+                appStore, serverAPI: serverAPI, configuration: configuration,
+                placement: .hosted(notifications: deliversNotifications ? .onDemand : .kept),
+                retryPolicy: .init(maximumAttempts: 6, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(100)),
+                now: { clock.now() }),
+            logger: logger, now: { clock.now() })
         let network = NetworkFaults()
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-        let app = PurserApplication.build(
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "Purser"),
-            dependencies: dependencies, logger: logger,
-            onServerRunning: { channel in
-                portSink.yield(channel.localAddress?.port ?? 0)
-                portSink.finish()
-            },
-            addMiddleware: { $0.add(middleware: network.middleware) },
-            addRoutes: { ServerAPIRoutes(api: serverAPI).addRoutes(to: $0) })
+        let app = assembly.application(middleware: [network.middleware]) { port in
+            portSink.yield(port)
+            portSink.finish()
+        }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         return try await withThrowingTaskGroup(of: T?.self) { tasks in
             tasks.addTask {
@@ -95,16 +89,13 @@ public struct ChaosServer: Sendable {
                 await group.triggerGracefulShutdown()
                 throw ChaosError(.setupFailed, "the server did not start listening")
             }
-            loopback.listening(on: port)
-            if deliversNotifications {
-                await appStore.deliverNotifications(
-                    to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!,
-                    transport: HTTPClientTransport())
+            guard let reconciler = assembly.reconciler else {
+                await group.triggerGracefulShutdown()
+                throw ChaosError(.setupFailed, "the server has no App Store Server API to reconcile with")
             }
             let server = ChaosServer(
                 appStore: appStore, serverAPI: serverAPI, store: store, network: network, clock: clock,
-                reconciler: Reconciler(api: api, notifications: notifications, now: { clock.now() }),
-                url: URL(string: "http://127.0.0.1:\(port)")!)
+                reconciler: reconciler, url: URL(string: "http://127.0.0.1:\(port)")!)
             do {
                 let result = try await body(server)
                 await group.triggerGracefulShutdown()

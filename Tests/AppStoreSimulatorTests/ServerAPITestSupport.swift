@@ -1,4 +1,5 @@
 import AppStoreSimulator
+import AppStoreSimulatorHTTP
 import AppStoreVerification
 import Crypto
 import Foundation

@@ -1,4 +1,5 @@
 import AppStoreSimulator
+import AppStoreSimulatorHTTP
 import AppStoreVerification
 import Crypto
 import Foundation
@@ -88,7 +89,11 @@ import Testing
 
             let bad = try await client.execute(uri: "/simulator/v1/purchases", method: .post, body: ByteBuffer(string: "{"))
             #expect(bad.status == .badRequest)
-            #expect(try await client.execute(uri: "/simulator/v1/transactions/404", method: .get).status == .notFound)
+            #expect(String(buffer: bad.body).contains(#""code":"invalid_request""#))
+            let missing = try await client.execute(uri: "/simulator/v1/transactions/404", method: .get)
+            #expect(missing.status == .notFound)
+            #expect(String(buffer: missing.body).contains(#""code":"not_found""#))
+            #expect(missing.headers[.contentType] == "application/json")
             let root = try await client.execute(uri: "/simulator/v1/root-certificate", method: .get)
             #expect(Array(root.body.readableBytesView) == authority.rootDER)
         }

@@ -95,7 +95,7 @@ import Testing
         VerifyReceiptFault.status(21005), .status(21009), .status(21150), .http(503), .delay(seconds: 1.5),
     ])
     func appleTroubleMeansPendingAndALaterRetrySucceeds(_ fault: VerifyReceiptFault) async throws {
-        try await TestServer.run(verifyReceiptTimeout: .milliseconds(500)) { server, client in
+        try await TestServer.run(verifyReceiptTimeoutSeconds: 0.5) { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)
             let (id, _) = try await server.pay("gold60", token: nil, device: "phone")
             let receipt = try await server.receipt(device: "phone")

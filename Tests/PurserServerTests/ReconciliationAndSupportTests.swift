@@ -98,6 +98,12 @@ import Testing
             #expect(found.first?.ledger == "unbound")
 
             headers[.contentType] = "application/json"
+            let blank = ByteBuffer(string: #"{"transactionId": "\#(id)", "userId": "alice", "reason": "  "}"#)
+            let unexplained = try await client.execute(uri: "/admin/v1/grants", method: .post, headers: headers,
+                                                       body: blank)
+            #expect(unexplained.status == .badRequest)
+            #expect(unexplained.errorCode == "reason_required")
+            #expect(try await client.wallet("alice") == [:])
             let body = ByteBuffer(string: #"{"transactionId": "\#(id)", "userId": "alice", "reason": "ticket 4711: paid, got nothing"}"#)
             let granted = try await client.execute(uri: "/admin/v1/grants", method: .post, headers: headers, body: body)
             #expect(granted.status == .ok)

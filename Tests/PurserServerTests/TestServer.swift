@@ -30,11 +30,30 @@ struct TestServer {
     let reconciler: Reconciler
     static let adminToken = "test-admin-token"
 
-    /// Runs `body` against a fresh server; `environments` are the accepted App Store environments.
+    /// The configuration of every test server: the test bundle, a free loopback port, development authentication,
+    /// consumption answers on, the admin API on, no periodic reconciliation (tests run it themselves).
+    static func configuration(environments: Set<AppStoreEnvironment>, verifyReceiptTimeoutSeconds: Double)
+        -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.bundleId = bundleID
+        configuration.environments = AppStoreEnvironment.allCases.filter(environments.contains)
+        configuration.auth.mode = .development
+        configuration.verifyReceiptTimeoutSeconds = verifyReceiptTimeoutSeconds
+        configuration.consumption = .init()
+        configuration.consumption.respond = true
+        configuration.consumption.customerConsented = true
+        configuration.reconciliation.intervalSeconds = 0
+        configuration.admin.token = adminToken
+        return configuration
+    }
+
+    /// Runs `body` against a fresh server, built by `PurserAssembly` as `purser serve` builds it, with a hosted App
+    /// Store simulator whose notifications are sent when a test delivers them; `environments` are the accepted App
+    /// Store environments.
     static func run(
         environments: Set<AppStoreEnvironment> = [.production, .sandbox],
-        authenticator: any Authenticator = DevelopmentAuthenticator(),
-        verifyReceiptTimeout: Duration = .seconds(2),
+        verifyReceiptTimeoutSeconds: Double = 2,
         _ body: @Sendable (TestServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-server-\(UUID())")
@@ -43,50 +62,23 @@ struct TestServer {
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
         let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority),
                                              configuration: .init(defaultBundleID: bundleID))
-        let store = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path, logger: logger)
-        let verifier = SignedDataVerifier(configuration: .init(trustedRoots: [AppleRootCertificates.rootCAG3, authority.root]))
-        let submissions = SubmissionService(
-            verifier: verifier, receipts: receipts(appStore, timeout: verifyReceiptTimeout),
-            claims: ClaimsPolicy(bundleID: bundleID, environments: environments), catalog: catalog, store: store)
+        let store = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path,
+                                                     logger: logger)
         let serverAPI = SimulatedServerAPI(store: appStore)
-        let apiKey = P256.Signing.PrivateKey()
-        await serverAPI.register(.init(issuerId: "test-issuer", keyId: "TESTKEY", bundleId: bundleID, publicKey: apiKey.publicKey))
-        let loopback = LoopbackTransport()
-        let api = try AppStoreServerAPIClient(
-            configuration: .init(issuerID: "test-issuer", keyID: "TESTKEY", bundleID: bundleID, privateKey: apiKey,
-                                 baseURL: LoopbackTransport.placeholder, retryPolicy: .init(baseDelay: .milliseconds(10))),
-            transport: loopback)
-        let notifications = NotificationService(
-            submissions: submissions,
-            consumption: .viaServerAPI(api, store: store, customerConsented: true), logger: logger)
-        let dependencies = PurserServerDependencies(
-            orders: OrderService(catalog: catalog, store: store), submissions: submissions, notifications: notifications,
-            store: store, authenticator: authenticator,
-            support: SupportService(submissions: submissions, apple: .init(api)), adminToken: adminToken)
-        let app = PurserApplication.build(configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                          dependencies: dependencies, logger: logger,
-                                          addRoutes: { router in
-                                              SimulatorRoutes(store: appStore).addRoutes(to: router)
-                                              ServerAPIRoutes(api: serverAPI).addRoutes(to: router)
-                                          })
+        let configuration = configuration(environments: environments,
+                                          verifyReceiptTimeoutSeconds: verifyReceiptTimeoutSeconds)
+        let assembly = try PurserAssembly(
+            configuration: configuration, catalog: catalog, store: store,
+            appStore: try await .simulator(appStore, serverAPI: serverAPI, configuration: configuration,
+                                           placement: .hosted(notifications: .onDemand),
+                                           retryPolicy: .init(baseDelay: .milliseconds(10))),
+            logger: logger)
+        let reconciler = try #require(assembly.reconciler)
         let server = TestServer(appStore: appStore, store: store, authority: authority, serverAPI: serverAPI,
-                                reconciler: Reconciler(api: api, notifications: notifications))
-        try await app.test(.live) { client in
-            if let port = client.port {
-                loopback.listening(on: port)
-                await appStore.deliverNotifications(
-                    to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!, transport: HTTPClientTransport())
-            }
+                                reconciler: reconciler)
+        try await assembly.application().test(.live) { client in
             try await body(server, client)
         }
-    }
-
-    /// `verifyReceipt` answered in-process by the simulator, with a short time-out for time-out tests.
-    static func receipts(_ appStore: SimulatedAppStore, timeout: Duration) -> VerifyReceiptClient {
-        VerifyReceiptClient(
-            configuration: .init(productionURL: SimulatorTransport.productionVerifyReceiptURL,
-                                 sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL, timeout: timeout),
-            transport: SimulatorTransport(store: appStore))
     }
 
     /// Creates an order for `user` over HTTP.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PurserCore
 import PurserStorage
+import PurserStorageTesting
 import Testing
 
 @Suite struct SQLiteLedgerStoreTests {
@@ -20,24 +21,10 @@ import Testing
         try await store.close()
     }
 
+    /// The shared conformance suite (PurserStorageTesting), including reads right after settlements under load.
     @Test func conformance() async throws {
         try await Self.withStore { store, _ in
-            let suite = LedgerStoreConformance(store: store)
-            try await suite.creditsOnceAndRecordsEverything()
-            try await suite.settlesConcurrentSubmissionsOfOneTransactionOnce()
-            try await suite.keepsRejectedAndUnboundTransactionsWithoutCredit()
-            try await suite.refusesDuplicateOrders()
-            try await suite.cancelsAWaitingOrderOnceWithAnAuditRecord()
-            try await suite.leavesADeliveredOrderAsItIs()
-            try await suite.creditsATokenBoundTransactionOfACancelledOrderToItsOwner()
-            try await suite.doesNotBindAHintedTransactionToACancelledOrder()
-            try await suite.tellsWhichNotificationsWereProcessed()
-        }
-    }
-
-    @Test func readsSeeEverySettlementUnderLoad() async throws {
-        try await Self.withStore { store, _ in
-            try await LedgerStoreConformance(store: store).readsEverySettlementRightAfterItReturns()
+            try await LedgerStoreConformance(store: store).runAll()
         }
     }
 

@@ -9,6 +9,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error as ServiceError {
+            throw APIError(error)
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, code: Self.code(for: error.status), error.status.reasonPhrase)
         } catch {

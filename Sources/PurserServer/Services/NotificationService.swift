@@ -1,6 +1,5 @@
 import AppStoreVerification
 import Foundation
-import HTTPTypes
 import Logging
 import PurserCore
 import PurserStorage
@@ -38,8 +37,7 @@ public struct NotificationService: Sendable {
             logger.warning("ignored a notification for another app or environment", metadata: ["reason": "\(error)"])
             return Outcome(notificationUUID: "", duplicate: false, result: "ignored: \(error.code)")
         } catch {
-            throw APIError(error.code == .malformed ? .badRequest : .unprocessableContent, code: error.code.description,
-                           error.message)
+            throw ServiceError(unverified: error)
         }
         let notification = verified.notification
         let record = NotificationRecord(

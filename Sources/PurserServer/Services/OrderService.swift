@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import PurserCore
 import PurserStorage
 
@@ -24,11 +23,11 @@ public struct OrderService: Sendable {
 
     public func create(_ request: CreateOrderRequest, for user: UserID) async throws -> Order {
         guard let product = catalog.product(request.productId) else {
-            throw APIError(.unprocessableContent, code: "unknown_product", "product \(request.productId) is not in the catalog")
+            throw ServiceError(.unknownProduct, "product \(request.productId) is not in the catalog")
         }
         let quantity = request.quantity ?? 1
         guard Self.quantities.contains(quantity), product.type == .consumable || quantity == 1 else {
-            throw APIError(.badRequest, code: "invalid_quantity", "quantity must be 1...10, and 1 for non-consumables")
+            throw ServiceError(.invalidQuantity, "quantity must be 1...10, and 1 for non-consumables")
         }
         let order = Order(id: .random(), userID: user, productID: product.id, quantity: quantity, createdAt: now())
         try await store.createOrder(order)
@@ -38,7 +37,7 @@ public struct OrderService: Sendable {
     /// The order if it exists and belongs to `user`; others' orders are indistinguishable from missing ones.
     public func order(_ id: String, for user: UserID) async throws -> Order {
         guard let orderID = OrderID(id), let order = try await store.order(orderID), order.userID == user else {
-            throw APIError.notFound
+            throw ServiceError(.notFound, "no such order")
         }
         return order
     }
@@ -52,17 +51,17 @@ public struct OrderService: Sendable {
     /// credited through it; the order is left unchanged).
     public func cancel(_ id: String, reason: String, for user: UserID) async throws -> Order {
         guard !reason.allSatisfy(\.isWhitespace), reason.count <= Self.maxReasonLength else {
-            throw APIError(.badRequest, code: "invalid_reason",
-                           "reason must be 1 to \(Self.maxReasonLength) characters and not blank")
+            throw ServiceError(.invalidReason,
+                               "reason must be 1 to \(Self.maxReasonLength) characters and not blank")
         }
-        guard let orderID = OrderID(id) else { throw APIError.notFound }
+        guard let orderID = OrderID(id) else { throw ServiceError(.notFound, "no such order") }
         switch try await store.cancelOrder(orderID, by: user, reason: reason, now: now()) {
         case .cancelled(let order), .alreadyCancelled(let order):
             return order
         case .delivered:
-            throw APIError(.conflict, code: "order_delivered", "the order was delivered and cannot be cancelled")
+            throw ServiceError(.orderDelivered, "the order was delivered and cannot be cancelled")
         case .notFound:
-            throw APIError.notFound
+            throw ServiceError(.notFound, "no such order")
         }
     }
 }

@@ -1,6 +1,5 @@
 import AppStoreVerification
 import Foundation
-import HTTPTypes
 import PurserCore
 
 extension SubmissionService {
@@ -11,7 +10,7 @@ extension SubmissionService {
         do {
             _ = try AppReceiptParser.parse(base64: base64)
         } catch {
-            throw APIError(.badRequest, code: "malformed_receipt", "the receipt does not decode: \(error)")
+            throw ServiceError(.malformedReceipt, "the receipt does not decode: \(error)", cause: error)
         }
         switch await receipts.verify(receipt: base64) {
         case .retryLater(let reason, let detail):
@@ -19,7 +18,7 @@ extension SubmissionService {
             answer.transactions = []
             return answer
         case .rejected(let status):
-            throw APIError(.unprocessableContent, code: "receipt_rejected", "Apple rejected the receipt: status \(status)")
+            throw ServiceError(.receiptRejected, "Apple rejected the receipt: status \(status)")
         case .verified(let receipt, let environment):
             var decisions: [DecisionResponse] = []
             for entry in Self.settlementOrder(receipt.in_app, named: named) {

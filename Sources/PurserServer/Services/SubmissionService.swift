@@ -1,6 +1,5 @@
 import AppStoreVerification
 import Foundation
-import HTTPTypes
 import Logging
 import Metrics
 import PurserCore
@@ -8,7 +7,7 @@ import PurserStorage
 
 /// Decides a client's submission: verify it with Apple (the JWS signature, or `verifyReceipt` for a receipt), assess
 /// claims and product, then let the ledger settle each transaction in its own database transaction. Forged or
-/// undecodable input is an `APIError` (4xx) and changes nothing; a genuine transaction always ends in a recorded
+/// undecodable input is a `ServiceError` (a 4xx over HTTP) and changes nothing; a genuine transaction always ends in a recorded
 /// decision.
 public struct SubmissionService: Sendable {
     public let verifier: SignedDataVerifier
@@ -34,7 +33,7 @@ public struct SubmissionService: Sendable {
         var orderHint: OrderID?
         if let hint = request.orderId {
             guard let parsed = OrderID(hint) else {
-                throw APIError(.badRequest, code: "invalid_order_id", "orderId must be a UUID")
+                throw ServiceError(.invalidOrderID, "orderId must be a UUID")
             }
             orderHint = parsed
         }
@@ -44,7 +43,7 @@ public struct SubmissionService: Sendable {
         if let receipt = request.receipt, !receipt.isEmpty {
             return try await submit(receipt: receipt, named: request.transactionId, orderHint: orderHint, by: submitter)
         }
-        throw APIError(.badRequest, code: "missing_transaction", "send signedTransaction (StoreKit 2) or receipt (StoreKit 1)")
+        throw ServiceError(.missingTransaction, "send signedTransaction (StoreKit 2) or receipt (StoreKit 1)")
     }
 
     func submit(signedTransaction jws: String, orderHint: OrderID?, by submitter: UserID) async throws -> DecisionResponse {
@@ -53,8 +52,7 @@ public struct SubmissionService: Sendable {
             payload = try await verifier.verifySignature(jws, as: JWSTransaction.self)
         } catch {
             Counter(label: "purser.verification.failures", dimensions: [("code", error.code.description)]).increment()
-            throw APIError(error.code == .malformed ? .badRequest : .unprocessableContent,
-                           code: error.code.description, error.message)
+            throw ServiceError(unverified: error)
         }
         let settlement = try await settle(payload, source: .client(submitter), orderHint: orderHint)
         return answer(settlement, transactionID: payload.transactionId, to: submitter)

@@ -1,6 +1,5 @@
 import AppStoreVerification
 import Foundation
-import HTTPTypes
 import PurserCore
 import PurserStorage
 
@@ -58,14 +57,16 @@ public struct SupportService: Sendable {
         if let apple {
             return try await view(of: try await verified(try await apple.transaction(transactionID)))
         }
-        guard let record = try await submissions.store.transaction(transactionID) else { throw APIError.notFound }
+        guard let record = try await submissions.store.transaction(transactionID) else {
+            throw ServiceError(.notFound, "the ledger has no transaction \(transactionID)")
+        }
         return try await view(of: record.transaction, record: record)
     }
 
     /// Credits `transactionID` to `user` if no order binds it to someone (yet): once, audited with `reason`.
     public func grant(transactionID: String, to user: UserID, reason: String, operator name: String) async throws -> TransactionView {
         guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw APIError(.badRequest, code: "reason_required", "a grant needs the operator's reason")
+            throw ServiceError(.reasonRequired, "a grant needs the operator's reason")
         }
         let source = Submission.Source.support(operator: name, user: user, reason: reason)
         let transaction: AppleTransaction
@@ -79,10 +80,10 @@ public struct SupportService: Sendable {
             settlement = try await submissions.settle(transaction, claimedEnvironment: transaction.environment.rawValue,
                                                       source: source)
         } else {
-            throw APIError(.notFound, code: "not_found", "the ledger has no transaction \(transactionID) and Apple is not configured")
+            throw ServiceError(.notFound, "the ledger has no transaction \(transactionID) and Apple is not configured")
         }
         if case .rejected(let why) = settlement.decision {
-            throw APIError(.unprocessableContent, code: why.code, why.message)
+            throw ServiceError(.rejected(why), why.message)
         }
         return try await view(of: transaction, record: try await submissions.store.transaction(transactionID))
     }
@@ -91,7 +92,7 @@ public struct SupportService: Sendable {
         do {
             return try await submissions.verifier.verifyTransaction(jws)
         } catch {
-            throw APIError(.badGateway, code: "apple_answer_unverified", "Apple's answer did not verify: \(error)")
+            throw ServiceError(.appleAnswerUnverified, "Apple's answer did not verify: \(error)", cause: error)
         }
     }
 
@@ -108,6 +109,6 @@ public struct SupportService: Sendable {
             grants: record?.grants, audit: try await submissions.store.auditTrail(of: transaction.transactionID))
     }
 
-    static let notConfigured = APIError(.serviceUnavailable, code: "app_store_api_not_configured",
+    static let notConfigured = ServiceError(.appStoreAPINotConfigured,
                                         "looking up Apple order ids needs App Store Server API credentials")
 }

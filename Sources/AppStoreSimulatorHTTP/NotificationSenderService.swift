@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import ServiceLifecycle
 
 /// Delivers the simulator's due notifications every `interval` until shutdown, as Apple's sender would.

@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import AppStoreVerification
 import Crypto
 import Foundation
@@ -95,7 +96,7 @@ public struct ServerAPIRoutes: Sendable {
 
     private func addControlRoutes<Context: RequestContext>(to router: Router<Context>) {
         let api = api
-        let group = router.group("simulator/v1/server-api")
+        let group = router.group("simulator/v1/server-api").add(middleware: SimulatorErrorMiddleware())
         group.post("keys") { request, _ -> HTTPResponse.Status in
             let registration = try await ControlRequestBody.decode(KeyRegistration.self, from: request)
             guard let publicKey = try? P256.Signing.PublicKey(pemRepresentation: registration.publicKeyPEM) else {

@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import AppStoreVerification
 import Foundation
 import Hummingbird
@@ -65,7 +66,7 @@ public struct SimulatorRoutes: Sendable {
 
     /// Adds the control API to `router`.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
-        let group = router.group("simulator/v1")
+        let group = router.group("simulator/v1").add(middleware: SimulatorErrorMiddleware())
         group.post("purchases") { request, context -> EditedResponse<SignedTransactionResponse> in
             let purchase = try await ControlRequestBody.decode(SimulatedAppStore.PurchaseRequest.self, from: request)
             let (transaction, signed) = try await store.purchase(purchase)

@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import AppStoreVerification
 import Foundation
 import Hummingbird

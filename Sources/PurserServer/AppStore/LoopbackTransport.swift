@@ -3,18 +3,18 @@ import Foundation
 
 /// Reaches the App Store simulator served by this very process: requests to `placeholder` go to 127.0.0.1 on the
 /// port the server really listens on, known only once it runs (`purser serve --port 0`).
-public final class LoopbackTransport: AppStoreHTTPTransport, @unchecked Sendable {
-    public static let placeholder = URL(string: "http://appstore-simulator.invalid")!
+final class LoopbackTransport: AppStoreHTTPTransport, @unchecked Sendable {
+    static let placeholder = URL(string: "http://appstore-simulator.invalid")!
     private let lock = NSLock()
     private var port: Int?
     private let http = HTTPClientTransport()
 
-    public init() {}
+    init() {}
 
     /// The server now listens on `port`.
-    public func listening(on port: Int) { lock.withLock { self.port = port } }
+    func listening(on port: Int) { lock.withLock { self.port = port } }
 
-    public func send(_ request: AppStoreHTTPRequest) async throws -> AppStoreHTTPResponse {
+    func send(_ request: AppStoreHTTPRequest) async throws -> AppStoreHTTPResponse {
         guard let port = lock.withLock({ self.port }),
             var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         else { throw URLError(.cannotConnectToHost) }

@@ -4,11 +4,30 @@ import PurserStorage
 import Synchronization
 import Testing
 
-/// The behaviour every `LedgerStore` must show. Each backend's suite runs these checks against a fresh store.
-struct LedgerStoreConformance {
-    let store: any LedgerStore
+/// The behaviour every `LedgerStore` must show, as a library so that every backend (SQLite, PostgreSQL) runs the very
+/// same checks: a backend's test suite makes a fresh, migrated store and calls `runAll()`, or single checks.
+public struct LedgerStoreConformance: Sendable {
+    public let store: any LedgerStore
     let now = Date(timeIntervalSince1970: 1_704_067_200)
     let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+
+    public init(store: any LedgerStore) {
+        self.store = store
+    }
+
+    /// Every check, one after the other, on the same store (each uses its own users, orders and transactions).
+    public func runAll() async throws {
+        try await creditsOnceAndRecordsEverything()
+        try await settlesConcurrentSubmissionsOfOneTransactionOnce()
+        try await keepsRejectedAndUnboundTransactionsWithoutCredit()
+        try await refusesDuplicateOrders()
+        try await cancelsAWaitingOrderOnceWithAnAuditRecord()
+        try await leavesADeliveredOrderAsItIs()
+        try await creditsATokenBoundTransactionOfACancelledOrderToItsOwner()
+        try await doesNotBindAHintedTransactionToACancelledOrder()
+        try await tellsWhichNotificationsWereProcessed()
+        try await readsEverySettlementRightAfterItReturns()
+    }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {
         AppleTransaction(transactionID: id, originalTransactionID: id, bundleID: "b", productID: "gold60", type: "Consumable",
@@ -21,7 +40,7 @@ struct LedgerStoreConformance {
         return order
     }
 
-    func creditsOnceAndRecordsEverything() async throws {
+    public func creditsOnceAndRecordsEverything() async throws {
         let order = try await newOrder("alice")
         let submission = Submission(transaction: transaction("t1", token: order.id), assessment: .creditable(gold),
                                     source: .client("alice"))
@@ -47,7 +66,7 @@ struct LedgerStoreConformance {
         #expect(try await store.auditTrail(of: order.id.description).map(\.event) == ["delivered"])
     }
 
-    func settlesConcurrentSubmissionsOfOneTransactionOnce() async throws {
+    public func settlesConcurrentSubmissionsOfOneTransactionOnce() async throws {
         let order = try await newOrder("carol")
         let submission = Submission(transaction: transaction("t-race", token: order.id), assessment: .creditable(gold),
                                     source: .client("carol"))
@@ -60,7 +79,7 @@ struct LedgerStoreConformance {
         #expect(try await store.balances(of: "carol") == ["gold": 60])
     }
 
-    func keepsRejectedAndUnboundTransactionsWithoutCredit() async throws {
+    public func keepsRejectedAndUnboundTransactionsWithoutCredit() async throws {
         let rejected = Submission(transaction: transaction("t-bad", token: nil),
                                   assessment: .rejected(.unknownProduct("gold60")), source: .client("dave"))
         #expect(try await store.settle(rejected, now: now).decision == .rejected(.unknownProduct("gold60")))
@@ -78,12 +97,12 @@ struct LedgerStoreConformance {
         #expect(try await store.auditTrail(of: "t-free").map(\.event) == ["recorded_unbound", "credited"])
     }
 
-    func refusesDuplicateOrders() async throws {
+    public func refusesDuplicateOrders() async throws {
         let order = try await newOrder("erin")
         await #expect(throws: StorageError.self) { try await store.createOrder(order) }
     }
 
-    func cancelsAWaitingOrderOnceWithAnAuditRecord() async throws {
+    public func cancelsAWaitingOrderOnceWithAnAuditRecord() async throws {
         let order = try await newOrder("frank")
         let later = now.addingTimeInterval(30)
         let outcome = try await store.cancelOrder(order.id, by: "frank", reason: "payment_cancelled", now: later)
@@ -106,7 +125,7 @@ struct LedgerStoreConformance {
         #expect(try await store.auditTrail(of: other.id.description).isEmpty)
     }
 
-    func leavesADeliveredOrderAsItIs() async throws {
+    public func leavesADeliveredOrderAsItIs() async throws {
         let order = try await newOrder("grace")
         let submission = Submission(transaction: transaction("t-grace", token: order.id), assessment: .creditable(gold),
                                     source: .client("grace"))
@@ -123,7 +142,7 @@ struct LedgerStoreConformance {
     }
 
     /// Apple's signed token wins over the app's report: the charge happened, so the order's owner is credited.
-    func creditsATokenBoundTransactionOfACancelledOrderToItsOwner() async throws {
+    public func creditsATokenBoundTransactionOfACancelledOrderToItsOwner() async throws {
         let order = try await newOrder("heidi")
         _ = try await store.cancelOrder(order.id, by: "heidi", reason: "store_error", now: now)
         let submission = Submission(transaction: transaction("t-heidi", token: order.id), assessment: .creditable(gold),
@@ -141,7 +160,7 @@ struct LedgerStoreConformance {
     }
 
     /// Without a token, only a waiting order may take a transaction by hint: a cancelled one leaves it unbound.
-    func doesNotBindAHintedTransactionToACancelledOrder() async throws {
+    public func doesNotBindAHintedTransactionToACancelledOrder() async throws {
         let order = try await newOrder("ivan")
         _ = try await store.cancelOrder(order.id, by: "ivan", reason: "cancelled", now: now)
         let hinted = Submission(transaction: transaction("t-ivan", token: nil), assessment: .creditable(gold),
@@ -155,7 +174,7 @@ struct LedgerStoreConformance {
 
 extension LedgerStoreConformance {
     /// Only notifications whose processing finished count as processed; unknown UUIDs are simply absent.
-    func tellsWhichNotificationsWereProcessed() async throws {
+    public func tellsWhichNotificationsWereProcessed() async throws {
         for uuid in ["n-done", "n-recorded"] {
             _ = try await store.recordNotification(NotificationRecord(
                 uuid: uuid, type: "ONE_TIME_CHARGE", subtype: nil, transactionID: nil, environment: "Sandbox",
@@ -169,7 +188,7 @@ extension LedgerStoreConformance {
 
     /// A settlement that returned is visible to the next read, however busy the readers are. (A shared SQLite read
     /// connection whose statements overlap keeps one snapshot open and answers from the past.)
-    func readsEverySettlementRightAfterItReturns(rounds: Int = 400) async throws {
+    public func readsEverySettlementRightAfterItReturns(rounds: Int = 400) async throws {
         let stop = ManagedAtomicFlag()
         let missed = try await withThrowingTaskGroup(of: Int.self) { group in
             let seed = try await newOrder("erin")
@@ -204,7 +223,7 @@ extension LedgerStoreConformance {
 }
 
 /// A flag the writer raises to stop the readers.
-final class ManagedAtomicFlag: Sendable {
+private final class ManagedAtomicFlag: Sendable {
     private let value = Mutex(false)
     var isSet: Bool { value.withLock { $0 } }
     func set() { value.withLock { $0 = true } }

@@ -1,0 +1,28 @@
+import ArgumentParser
+import Logging
+import PurserServer
+import PurserStorage
+
+extension PurserAssembly {
+    /// The server a configuration describes, for the commands: the catalog, the App Store and the ledger it names.
+    /// A configuration that cannot be used is a `ValidationError` (a message and a non-zero exit), and leaves no
+    /// ledger open behind it.
+    static func open(_ settings: ServerConfiguration,
+                     appStore: (ServerConfiguration) async throws -> AppStoreAccess,
+                     logger: Logger) async throws -> PurserAssembly {
+        do {
+            let catalog = try settings.loadCatalog()
+            let access = try await appStore(settings)
+            let store = try await settings.openLedger(logger: logger)
+            do {
+                return try PurserAssembly(configuration: settings, catalog: catalog, store: store, appStore: access,
+                                          logger: logger)
+            } catch {
+                try? await store.close()
+                throw error
+            }
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import AppStoreVerification
+import Foundation
+import PurserCore
+import SwiftASN1
+import X509
+
+extension AppStoreAccess {
+    /// Apple's real endpoints, from the configuration: Apple Root CA - G3 plus `trustedRootFiles`, `verifyReceipt`
+    /// with the shared secret, and the App Store Server API when `appStoreServerAPI` credentials are set.
+    public static func apple(_ configuration: ServerConfiguration,
+                             transport: any AppStoreHTTPTransport = HTTPClientTransport()) throws(ConfigurationError)
+        -> AppStoreAccess {
+        AppStoreAccess(
+            trustedRoots: [AppleRootCertificates.rootCAG3] + (try configuration.extraTrustedRoots()),
+            receipts: VerifyReceiptClient(
+                configuration: .init(sharedSecret: configuration.sharedSecret,
+                                     timeout: configuration.verifyReceiptTimeout),
+                transport: transport),
+            serverAPI: try serverAPIClient(configuration, transport: transport))
+    }
+
+    /// The App Store Server API client from `appStoreServerAPI` credentials; `nil` when none are configured.
+    static func serverAPIClient(_ configuration: ServerConfiguration,
+                                transport: any AppStoreHTTPTransport) throws(ConfigurationError)
+        -> AppStoreServerAPIClient? {
+        let settings = configuration.appStoreServerAPI
+        guard let issuer = settings.issuerId, let keyID = settings.keyId, let file = settings.privateKeyFile else {
+            return nil
+        }
+        guard let pem = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw ConfigurationError("appStoreServerAPI.privateKeyFile \(file) is not readable")
+        }
+        let base = settings.baseURL.flatMap(URL.init(string:))
+            ?? (settings.environment == .sandbox ? AppStoreServerAPIClient.Configuration.sandboxURL
+                : AppStoreServerAPIClient.Configuration.productionURL)
+        do {
+            return try AppStoreServerAPIClient(
+                configuration: .init(issuerID: issuer, keyID: keyID, bundleID: configuration.bundleId,
+                                     privateKeyPEM: pem, baseURL: base),
+                transport: transport)
+        } catch {
+            throw ConfigurationError("appStoreServerAPI: \(error)")
+        }
+    }
+}
+
+extension ServerConfiguration {
+    /// `trustedRootFiles` read as DER certificates.
+    func extraTrustedRoots() throws(ConfigurationError) -> [Certificate] {
+        var roots: [Certificate] = []
+        for file in trustedRootFiles {
+            guard let der = try? Data(contentsOf: URL(fileURLWithPath: file)),
+                let root = try? Certificate(derEncoded: Array(der))
+            else { throw ConfigurationError("trusted root \(file) is not a readable DER certificate") }
+            roots.append(root)
+        }
+        return roots
+    }
+
+    /// `verifyReceiptTimeoutSeconds` as a duration.
+    var verifyReceiptTimeout: Duration { .milliseconds(Int64(verifyReceiptTimeoutSeconds * 1000)) }
+}

@@ -1,0 +1,111 @@
+import AppStoreSimulator
+import AppStoreSimulatorHTTP
+import AppStoreVerification
+import Crypto
+import Foundation
+
+extension AppStoreAccess {
+    /// Where the simulator that stands in for Apple runs.
+    public enum SimulatorPlacement: Sendable {
+        /// Inside this server: its control API and Apple's endpoints on the server's own port, its App Store Server
+        /// API reached over loopback, and its notifications sent to this server as `notifications` says.
+        case hosted(notifications: SimulatorNotifications)
+        /// In a server already running at this base URL (the support commands reach `purser serve`'s simulator).
+        case remote(URL)
+    }
+
+    /// What the hosted simulator does with the Notifications V2 it signs.
+    public enum SimulatorNotifications: Sendable {
+        /// Sent to this server as Apple sends them: a service delivers what is due every 250 ms (`purser serve`).
+        case sent
+        /// Addressed to this server, sent whenever someone calls `deliverDueNotifications` (tests, chaos's heal).
+        case onDemand
+        /// Kept in the simulator (benchmarks, tests of a device that never reaches the server).
+        case kept
+    }
+
+    /// The issuer and key id of the App Store Server API key Purser registers with its simulator.
+    public static let simulatorIssuer = "purser-appstore-simulator"
+    public static let simulatorKeyID = "SIMULATOR1"
+
+    /// The App Store simulator `store` in Apple's place: its root trusted (beside Apple's and `trustedRootFiles`),
+    /// `verifyReceipt` answered in-process, and its App Store Server API (`serverAPI`) called with `apiKey`, which is
+    /// registered with it. Never for production: the server warns at start.
+    public static func simulator(
+        _ store: SimulatedAppStore, serverAPI: SimulatedServerAPI, configuration: ServerConfiguration,
+        apiKey: P256.Signing.PrivateKey = .init(), placement: SimulatorPlacement = .hosted(notifications: .sent),
+        retryPolicy: AppStoreServerAPIClient.RetryPolicy = .init(), now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> AppStoreAccess {
+        await serverAPI.register(.init(issuerId: simulatorIssuer, keyId: simulatorKeyID,
+                                       bundleId: configuration.bundleId, publicKey: apiKey.publicKey))
+        let loopback = LoopbackTransport()
+        let base: URL
+        let transport: any AppStoreHTTPTransport
+        switch placement {
+        case .hosted: (base, transport) = (LoopbackTransport.placeholder, loopback)
+        case .remote(let url): (base, transport) = (url, HTTPClientTransport())
+        }
+        let api = try AppStoreServerAPIClient(
+            configuration: .init(issuerID: simulatorIssuer, keyID: simulatorKeyID, bundleID: configuration.bundleId,
+                                 privateKey: apiKey, baseURL: base, retryPolicy: retryPolicy, now: now),
+            transport: transport)
+        let receipts = VerifyReceiptClient(
+            configuration: .init(productionURL: SimulatorTransport.productionVerifyReceiptURL,
+                                 sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL,
+                                 sharedSecret: configuration.sharedSecret, timeout: configuration.verifyReceiptTimeout),
+            transport: SimulatorTransport(store: store))
+        var access = AppStoreAccess(
+            trustedRoots: [AppleRootCertificates.rootCAG3, store.signer.authority.root]
+                + (try configuration.extraTrustedRoots()),
+            receipts: receipts, serverAPI: api)
+        if case .hosted(let notifications) = placement {
+            access.hosted = hosted(store, serverAPI: serverAPI, loopback: loopback, notifications: notifications)
+        }
+        return access
+    }
+
+    /// The simulator as a part of this server: routes, the notification sender, the loopback once the port is known.
+    private static func hosted(_ store: SimulatedAppStore, serverAPI: SimulatedServerAPI, loopback: LoopbackTransport,
+                               notifications: SimulatorNotifications) -> HostedAppStore {
+        HostedAppStore(
+            addRoutes: { router in
+                SimulatorRoutes(store: store).addRoutes(to: router)
+                ServerAPIRoutes(api: serverAPI).addRoutes(to: router)
+            },
+            services: notifications == .sent ? [NotificationSenderService(store: store)] : [],
+            serverStarted: { port in
+                loopback.listening(on: port)
+                guard notifications != .kept else { return }
+                await store.deliverNotifications(
+                    to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!,
+                    transport: HTTPClientTransport())
+            },
+            warning: "APP STORE SIMULATOR IS ON: this server trusts the simulator's own root certificate and serves "
+                + "its control API at /simulator/v1. Anyone can mint purchases. NEVER USE THIS IN PRODUCTION.")
+    }
+
+    /// The simulator of `purser serve --appstore simulator`, kept in `DATA/appstore-sim` with the App Store Server
+    /// API key Purser uses against it (`server-api-key.pem`, made on first start, mode 0600).
+    public static func persistentSimulator(
+        _ configuration: ServerConfiguration, placement: SimulatorPlacement = .hosted(notifications: .sent)
+    ) async throws -> AppStoreAccess {
+        let directory = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("appstore-sim")
+        let store = try SimulatedAppStore.persistent(in: directory, bundleID: configuration.bundleId,
+                                                     appAppleID: configuration.appAppleId)
+        return try await simulator(
+            store, serverAPI: SimulatedServerAPI(store: store), configuration: configuration,
+            apiKey: try simulatorAPIKey(in: directory), placement: placement)
+    }
+
+    private static func simulatorAPIKey(in directory: URL) throws -> P256.Signing.PrivateKey {
+        let file = directory.appendingPathComponent("server-api-key.pem")
+        if let pem = try? String(contentsOf: file, encoding: .utf8) {
+            return try P256.Signing.PrivateKey(pemRepresentation: pem)
+        }
+        let key = P256.Signing.PrivateKey()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(key.pemRepresentation.utf8).write(to: file, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        return key
+    }
+}

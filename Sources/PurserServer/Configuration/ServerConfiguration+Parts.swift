@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import PurserCore
+import PurserStorage
+
+extension ServerConfiguration {
+    /// The product catalog from `catalogFile`.
+    public func loadCatalog() throws(ConfigurationError) -> ProductCatalog {
+        guard let catalogFile else {
+            throw ConfigurationError("no product catalog: set catalogFile in the configuration or pass --catalog")
+        }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: catalogFile)) } catch {
+            throw ConfigurationError("cannot read the catalog \(catalogFile)")
+        }
+        do {
+            return try ProductCatalog(json: data)
+        } catch {
+            throw ConfigurationError("\(catalogFile): \(error)")
+        }
+    }
+
+    /// The ledger the configuration names: the embedded SQLite ledger `purser.sqlite` in `dataDirectory`.
+    public func openLedger(logger: Logger) async throws -> any LedgerStore {
+        let directory = URL(fileURLWithPath: dataDirectory)
+        return try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path,
+                                                logger: logger)
+    }
+}
+
+extension AppStoreAccess {
+    /// The App Store the configuration names: Apple's endpoints (`appStore: apple`), or the simulator kept in the data
+    /// directory (`appStore: simulator`), hosted by this server or, for the support commands, reached at `placement`.
+    public static func configured(
+        _ configuration: ServerConfiguration, simulatorPlacement: SimulatorPlacement = .hosted(notifications: .sent)
+    ) async throws -> AppStoreAccess {
+        switch configuration.appStore {
+        case .apple: try apple(configuration)
+        case .simulator: try await persistentSimulator(configuration, placement: simulatorPlacement)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Hummingbird
+import Logging
+import NIOCore
+import PurserStorage
+import ServiceLifecycle
+
+extension PurserAssembly {
+    /// The HTTP application: Purser's routes (and the admin API when `admin.token` is set), the hosted App Store's
+    /// routes, ledger migrations before the server starts, and every long-lived service in its group: periodic
+    /// reconciliation (`reconciliation.intervalSeconds` > 0), the hosted App Store's services, the ledger closed on
+    /// shutdown.
+    /// - Parameters:
+    ///   - middleware: wraps Purser's routes, inside error handling and metrics (the chaos harness's network faults).
+    ///   - onServerRunning: told the port once the server listens (`port` 0 in the configuration picks a free one).
+    public func application(
+        middleware: [any MiddlewareProtocol<Request, Response, PurserRequestContext>] = [],
+        onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    ) -> Application<RouterResponder<PurserRequestContext>> {
+        let router = Router(context: PurserRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        for item in middleware { router.add(middleware: item) }
+        PurserRoutes(orders: orders, submissions: submissions, store: store, authenticator: authenticator,
+                     notifications: notifications).add(to: router)
+        if let adminToken { AdminRoutes(support: support, token: adminToken).add(to: router) }
+        appStore.hosted?.addRoutes(router)
+        var app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Purser"),
+            services: [LedgerLifecycle(store: store)] + workers,
+            onServerRunning: { [hosted = appStore.hosted] channel in
+                let port = channel.localAddress?.port ?? 0
+                await hosted?.serverStarted(port)
+                await onServerRunning(port)
+            },
+            logger: logger)
+        let (store, logger, warnings, announcement) = (store, logger, startupWarnings, authenticator.announcement)
+        app.beforeServerStarts {
+            try await store.migrate()
+            for warning in warnings { logger.warning("\(warning)") }
+            if !warnings.contains(announcement) { logger.info("\(announcement)") }
+        }
+        return app
+    }
+
+    /// The long-lived workers besides the HTTP server.
+    var workers: [any Service] {
+        var services = appStore.hosted?.services ?? []
+        if let reconciler, configuration.reconciliation.intervalSeconds > 0 {
+            services.append(ReconciliationService(
+                reconciler: reconciler,
+                interval: .milliseconds(Int64(configuration.reconciliation.intervalSeconds * 1000)), logger: logger))
+        }
+        return services
+    }
+}
+
+/// Closes the ledger when the service group shuts down.
+struct LedgerLifecycle: Service {
+    let store: any LedgerStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await store.close()
+    }
+}

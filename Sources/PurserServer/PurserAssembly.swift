@@ -1,0 +1,72 @@
+import AppStoreVerification
+import Foundation
+import Logging
+import PurserCore
+import PurserStorage
+
+/// One Purser server, assembled in one place: the services over the ledger and the App Store, and (through
+/// `application(…)`) the HTTP application that serves them with every long-lived worker. `purser serve`, `chaos`,
+/// `bench`, the support commands and every test build their server here, so each runs exactly what `serve` runs.
+public struct PurserAssembly: Sendable {
+    public let configuration: ServerConfiguration
+    public let catalog: ProductCatalog
+    public let store: any LedgerStore
+    public let appStore: AppStoreAccess
+    public let orders: OrderService
+    public let submissions: SubmissionService
+    public let notifications: NotificationService
+    public let support: SupportService
+    /// Reconciliation with the App Store Server API; `nil` without its credentials.
+    public let reconciler: Reconciler?
+    let authenticator: any Authenticator
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    /// Builds every service. `now` is the clock of every decision, order and audit record (a chaos run moves it).
+    /// - Throws: `ConfigurationError` when the configuration cannot be used (for example JWT mode without a key).
+    public init(configuration: ServerConfiguration, catalog: ProductCatalog, store: any LedgerStore,
+                appStore: AppStoreAccess, logger: Logger, now: @escaping @Sendable () -> Date = { Date() })
+        throws(ConfigurationError) {
+        self.configuration = configuration
+        self.catalog = catalog
+        self.store = store
+        self.appStore = appStore
+        self.logger = logger
+        self.now = now
+        do {
+            authenticator = try configuration.makeAuthenticator()
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("auth: \(error)")
+        }
+        let submissions = SubmissionService(
+            verifier: SignedDataVerifier(configuration: .init(trustedRoots: appStore.trustedRoots)),
+            receipts: appStore.receipts,
+            claims: ClaimsPolicy(bundleID: configuration.bundleId, environments: Set(configuration.environments),
+                                 appAppleID: configuration.appAppleId),
+            catalog: catalog, store: store, now: now)
+        let consumption = appStore.serverAPI.flatMap { api in
+            configuration.consumption.respond
+                ? ConsumptionResponder.viaServerAPI(api, store: store,
+                                                    customerConsented: configuration.consumption.customerConsented)
+                : nil
+        }
+        let notifications = NotificationService(submissions: submissions, consumption: consumption, logger: logger,
+                                                now: now)
+        self.submissions = submissions
+        self.notifications = notifications
+        orders = OrderService(catalog: catalog, store: store, now: now)
+        support = SupportService(submissions: submissions, apple: appStore.serverAPI.map(SupportService.AppleLookup.init))
+        reconciler = appStore.serverAPI.map { Reconciler(api: $0, notifications: notifications, now: now) }
+    }
+
+    /// The admin API's bearer token, when one is configured (a secret).
+    var adminToken: String? { configuration.admin.token.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Lines logged as warnings at start: a hosted App Store, development authentication.
+    var startupWarnings: [String] {
+        (appStore.hosted.map { [$0.warning] } ?? [])
+            + (authenticator is DevelopmentAuthenticator ? [authenticator.announcement] : [])
+    }
+}

@@ -1,0 +1,112 @@
+import AppStoreVerification
+import PurserCore
+
+/// Why a Purser service refused or could not do what it was asked, in the domain's words. Compare by `code`: it is
+/// stable and is what clients see; `message` is safe to show a client; `debugDescription` adds the cause and where it
+/// was raised. `PurserServer/HTTP` maps each code to an HTTP status in one place (`ServiceError+HTTP`).
+public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// A stable failure code, spelled in snake case on the wire.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Base: Hashable, Sendable {
+            case invalidOrderID, missingTransaction, malformedReceipt, receiptRejected, unknownProduct
+            case invalidQuantity, invalidReason, notFound, orderDelivered, reasonRequired, appleAnswerUnverified
+            case appStoreAPINotConfigured
+            /// A signed payload that did not verify, by its verification code.
+            case unverified(VerificationError.Code)
+            /// A genuine transaction that can never be credited here, by its rejection code.
+            case rejected(String)
+        }
+        fileprivate var base: Base
+        fileprivate init(_ base: Base) { self.base = base }
+
+        /// `orderId` is not a UUID.
+        public static let invalidOrderID = Code(.invalidOrderID)
+        /// A submission with neither a signed transaction nor a receipt.
+        public static let missingTransaction = Code(.missingTransaction)
+        /// A StoreKit 1 receipt that does not decode.
+        public static let malformedReceipt = Code(.malformedReceipt)
+        /// `verifyReceipt` refused the receipt for good.
+        public static let receiptRejected = Code(.receiptRejected)
+        /// An order for a product the catalog does not hold.
+        public static let unknownProduct = Code(.unknownProduct)
+        /// An order quantity outside 1...10, or above 1 for a non-consumable.
+        public static let invalidQuantity = Code(.invalidQuantity)
+        /// A cancel reason that is blank or too long.
+        public static let invalidReason = Code(.invalidReason)
+        /// No such order or transaction (or one that belongs to someone else).
+        public static let notFound = Code(.notFound)
+        /// The order was delivered and cannot be cancelled.
+        public static let orderDelivered = Code(.orderDelivered)
+        /// A support grant without the operator's reason.
+        public static let reasonRequired = Code(.reasonRequired)
+        /// Apple's answer to a support lookup did not verify.
+        public static let appleAnswerUnverified = Code(.appleAnswerUnverified)
+        /// A lookup that needs App Store Server API credentials, which are not configured.
+        public static let appStoreAPINotConfigured = Code(.appStoreAPINotConfigured)
+        /// A signed transaction or notification that did not verify.
+        public static func unverified(_ code: VerificationError.Code) -> Code { Code(.unverified(code)) }
+        /// A genuine transaction that is never creditable here (support tried to grant it).
+        public static func rejected(_ reason: RejectionReason) -> Code { Code(.rejected(reason.code)) }
+
+        /// The wire spelling, e.g. `invalid_order_id`.
+        public var description: String {
+            switch base {
+            case .invalidOrderID: "invalid_order_id"
+            case .missingTransaction: "missing_transaction"
+            case .malformedReceipt: "malformed_receipt"
+            case .receiptRejected: "receipt_rejected"
+            case .unknownProduct: "unknown_product"
+            case .invalidQuantity: "invalid_quantity"
+            case .invalidReason: "invalid_reason"
+            case .notFound: "not_found"
+            case .orderDelivered: "order_delivered"
+            case .reasonRequired: "reason_required"
+            case .appleAnswerUnverified: "apple_answer_unverified"
+            case .appStoreAPINotConfigured: "app_store_api_not_configured"
+            case .unverified(let code): code.description
+            case .rejected(let code): code
+            }
+        }
+
+        /// The verification code, when a signed payload did not verify.
+        public var verificationCode: VerificationError.Code? {
+            if case .unverified(let code) = base { return code }
+            return nil
+        }
+
+        /// Whether a genuine transaction was refused as never creditable.
+        public var isRejection: Bool {
+            if case .rejected = base { return true }
+            return false
+        }
+    }
+
+    public var code: Code
+    public var message: String
+    public var cause: (any Error & Sendable)?
+    public var file: String
+    public var line: Int
+
+    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil, file: String = #fileID,
+                line: Int = #line) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+        self.file = file
+        self.line = line
+    }
+
+    /// A signed payload that did not verify, with the verifier's code and message.
+    public init(unverified error: VerificationError, file: String = #fileID, line: Int = #line) {
+        self.init(.unverified(error.code), error.message, cause: error, file: file, line: line)
+    }
+
+    public var description: String { "\(code): \(message)" }
+    public var debugDescription: String {
+        "ServiceError(\(code)): \(message)" + (cause.map { " (cause: \(String(reflecting: $0)))" } ?? "")
+            + " at \(file):\(line)"
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,46 @@
+import AppStoreVerification
+import Hummingbird
+import PurserCore
+import Testing
+
+@testable import PurserServer
+
+/// The one mapping from a service's failure to HTTP: every code's wire spelling and status.
+@Suite struct ServiceErrorTests {
+    @Test(arguments: [
+        (ServiceError.Code.invalidOrderID, "invalid_order_id", HTTPResponse.Status.badRequest),
+        (.missingTransaction, "missing_transaction", .badRequest),
+        (.malformedReceipt, "malformed_receipt", .badRequest),
+        (.invalidQuantity, "invalid_quantity", .badRequest),
+        (.invalidReason, "invalid_reason", .badRequest),
+        (.reasonRequired, "reason_required", .badRequest),
+        (.receiptRejected, "receipt_rejected", .unprocessableContent),
+        (.unknownProduct, "unknown_product", .unprocessableContent),
+        (.notFound, "not_found", .notFound),
+        (.orderDelivered, "order_delivered", .conflict),
+        (.appleAnswerUnverified, "apple_answer_unverified", .badGateway),
+        (.appStoreAPINotConfigured, "app_store_api_not_configured", .serviceUnavailable),
+        (.unverified(.malformed), "malformed", .badRequest),
+        (.unverified(.badSignature), "bad_signature", .unprocessableContent),
+        (.unverified(.untrustedChain), "untrusted_chain", .unprocessableContent),
+        (.rejected(.unknownProduct("x")), "unknown_product", .unprocessableContent),
+        (.rejected(.wrongEnvironment("Sandbox")), "wrong_environment", .unprocessableContent),
+    ])
+    func mapsEachCodeToItsStatus(code: ServiceError.Code, wire: String, status: HTTPResponse.Status) {
+        #expect(code.description == wire)
+        #expect(code.status == status)
+        let answer = APIError(ServiceError(code, "message"))
+        #expect(answer.code == wire)
+        #expect(answer.status == status)
+        #expect(answer.message == "message")
+    }
+
+    @Test func errorsCompareByCodeAndKeepTheirCauseOutOfTheMessage() {
+        let cause = VerificationError(.badSignature, "the signature does not match")
+        let error = ServiceError(unverified: cause)
+        #expect(error == ServiceError(.unverified(.badSignature), "another message"))
+        #expect(error != ServiceError(.unverified(.expired), "the signature does not match"))
+        #expect(error.description == "bad_signature: the signature does not match")
+        #expect(error.debugDescription.contains("cause"))
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The layout habits of STYLE.md that a script can hold, checked on every test run:
+#   1. the server's services are constructed in one place only (PurserAssembly);
+#   2. StoreKitShim (the client SDK's Linux StoreKit) depends on no HTTP server and no service lifecycle;
+#   3. the services under PurserServer/Services speak the domain: they import no HTTP types;
+#   4. PurserCore and AppStoreVerification import no NIO, no Hummingbird, no swift-log;
+#   5. no source file under Sources/ has more than 300 lines.
+# Prints each finding and exits 1 when there is any.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+failures=0
+fail() { echo "check-layout: $*"; failures=$((failures + 1)); }
+
+# 1. One assembly.
+for type in SubmissionService NotificationService Reconciler PurserAssembly; do
+  # Files that construct the type (a call, not a doc comment).
+  constructing=""
+  for file in $(grep -rlE "(^|[^A-Za-z.])${type}\(" Sources --include='*.swift'); do
+    if grep -vE '^\s*///' "$file" | grep -qE "(^|[^A-Za-z.])${type}\("; then constructing+="$file "; fi
+  done
+  count="$(wc -w <<<"$constructing")"
+  case "$type" in
+    PurserAssembly) ;;  # built by each entry point; its parts are what must be built once
+    *) [ "$count" -eq 1 ] || fail "$type is constructed in $count source files, not one: $constructing" ;;
+  esac
+done
+grep -rq "PurserServerDependencies" Sources && fail "PurserServerDependencies is back; PurserAssembly builds the server"
+
+# 2. StoreKitShim's dependency closure.
+swift package describe --type json 2>/dev/null | python3 -c '
+import json, sys
+targets = {t["name"]: t for t in json.load(sys.stdin)["targets"]}
+seen, stack, products = set(), ["StoreKitShim"], set()
+while stack:
+    name = stack.pop()
+    if name in seen: continue
+    seen.add(name)
+    stack += targets[name].get("target_dependencies") or []
+    products |= set(targets[name].get("product_dependencies") or [])
+bad = sorted(p for p in products if p.startswith(("Hummingbird", "ServiceLifecycle", "NIO", "AsyncHTTPClient")))
+if bad:
+    print("check-layout: StoreKitShim depends on " + ", ".join(bad) + " through " + ", ".join(sorted(seen)))
+    sys.exit(1)
+' || failures=$((failures + 1))
+
+# 3. Services speak the domain.
+for file in $(grep -rlE "^import (HTTPTypes|Hummingbird)" Sources/PurserServer/Services || true); do
+  fail "$file imports HTTP types; services throw ServiceError and PurserServer/HTTP maps it"
+done
+
+# 4. The bottom layers stay free of NIO, Hummingbird and swift-log.
+for file in $(grep -rlE "^import (NIO|Hummingbird|Logging)" Sources/PurserCore Sources/AppStoreVerification || true); do
+  fail "$file imports NIO, Hummingbird or Logging (STYLE habit 2)"
+done
+
+# 5. File length.
+while read -r lines file; do
+  [ "$file" = total ] && continue
+  [ "$lines" -gt 300 ] && fail "$file has $lines lines (at most 300)"
+done < <(find Sources -name '*.swift' -print0 | xargs -0 wc -l)
+
+if [ "$failures" -gt 0 ]; then
+  echo "check-layout: $failures finding(s)"
+  exit 1
+fi
+echo "check-layout: ok"
