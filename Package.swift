@@ -1,11 +1,17 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
+import Foundation
 import PackageDescription
 
-/// Strict settings for every Purser target (STYLE.md habit 15).
-let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-]
+/// Strict settings for every Purser target (STYLE.md habit 15). With `PURSER_WARNINGS_AS_ERRORS=1` (as
+/// `scripts/test.sh` builds) every warning in Purser's own targets is an error, except deprecations, which stay
+/// warnings so StoreKit 1's deprecation shows as it would on a Mac without failing the build.
+let strict: [SwiftSetting] =
+    [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+    + (ProcessInfo.processInfo.environment["PURSER_WARNINGS_AS_ERRORS"] == "1"
+        ? [.treatAllWarnings(as: .error), .treatWarning("DeprecatedDeclaration", as: .warning)] : [])
 
 let package = Package(
     name: "purser",

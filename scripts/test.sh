@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README's quick start and CI run it:
-#   1. build everything and run every Swift test (unit, SQLite ledger, live HTTP, the purser binary);
+#   0. the habits a script can hold: the layout rules (scripts/check-layout.sh) and `swift format lint`;
+#   1. build everything with warnings as errors in Purser's own targets, and run every Swift test (unit, SQLite
+#      ledger, live HTTP, the purser binary);
 #   2. the referee: Apple's official Python library against Purser, in both directions;
 #   3. two short chaos runs (every fault family; a fixed seed and a random one, both printed).
 # Installs what it needs itself (a Python venv with app-store-server-library). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-echo "== swift build --build-tests"
+echo "== layout"
+bash scripts/check-layout.sh
+echo "== swift build --build-tests (warnings are errors in Purser's targets)"
+export PURSER_WARNINGS_AS_ERRORS=1
 swift build --build-tests
 echo "== swift test"
 swift test --skip-build

@@ -1,4 +1,4 @@
-@_spi(CMS) import X509
+@_spi(CMS) @_spi(FixedExpiryValidationTime) import X509
 import AppStoreVerification
 import Foundation
 
@@ -23,7 +23,7 @@ public struct AppReceiptIssuer: Sendable {
         let result = await CMS.isValidAttachedSignature(
             signatureBytes: der, trustRoots: CertificateStore([authority.root])
         ) {
-            RFC5280Policy(validationTime: time)
+            RFC5280Policy(fixedExpiryValidationTime: time)
         }
         if case .success = result { return true }
         return false
