@@ -1,5 +1,6 @@
 import AppStoreSimulator
 import ArgumentParser
+import Configuration
 import Foundation
 import Hummingbird
 import Logging
@@ -12,7 +13,8 @@ extension Purser {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the Purser server.",
-            discussion: "Settings come from --config (JSON), then the flags below override them. See README.md.")
+            discussion: "Settings come from the flags below, then PURSER_* environment variables, then --config "
+                + "(JSON). See README.md.")
 
         @Option(help: "A JSON configuration file.") var config: String?
         @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
@@ -28,26 +30,21 @@ extension Purser {
         var logLevel: String = "info"
 
         func run() async throws {
-            var settings = try config.map { try ServerConfiguration.load(file: URL(fileURLWithPath: $0)) } ?? ServerConfiguration()
-            if let host { settings.host = host }
-            if let port { settings.port = port }
-            if let dataDirectory { settings.dataDirectory = dataDirectory }
-            if let catalog { settings.catalogFile = catalog }
-            if let bundleID { settings.bundleId = bundleID }
-            if let appStore {
-                guard let mode = ServerConfiguration.AppStoreMode(rawValue: appStore) else {
-                    throw ValidationError("--appstore must be apple or simulator")
-                }
-                settings.appStore = mode
+            guard #available(macOS 15, iOS 18, macCatalyst 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+                throw ValidationError("purser serve needs macOS 15 or later")
             }
-            if let auth {
-                guard let mode = ServerConfiguration.Auth.Mode(rawValue: auth) else {
-                    throw ValidationError("--auth must be jwt or development")
-                }
-                settings.auth.mode = mode
-            }
+            var flags: [AbsoluteConfigKey: ConfigContent] = [:]
+            flags["host"] = host.map(ConfigContent.string)
+            flags["port"] = port.map(ConfigContent.int)
+            flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
+            flags["catalogFile"] = catalog.map(ConfigContent.string)
+            flags["bundleId"] = bundleID.map(ConfigContent.string)
+            flags["appStore"] = appStore.map(ConfigContent.string)
+            flags["auth.mode"] = auth.map(ConfigContent.string)
             var logger = Logger(label: "purser")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+            let settings = try await ServerConfiguration.load(
+                file: config.map(URL.init(fileURLWithPath:)), flags: flags, logger: logger)
             let bootstrap: ServerBootstrap
             do {
                 bootstrap = try await ServerBootstrap.make(settings, logger: logger)

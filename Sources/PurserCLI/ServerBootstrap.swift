@@ -36,8 +36,7 @@ struct ServerBootstrap {
             else { throw ConfigurationError("trusted root \(file) is not a readable DER certificate") }
             roots.append(root)
         }
-        let environment = ProcessInfo.processInfo.environment
-        let sharedSecret = environment["PURSER_APPSTORE_SHARED_SECRET"] ?? configuration.sharedSecret
+        let sharedSecret = configuration.sharedSecret
         let timeout = Duration.milliseconds(Int64(configuration.verifyReceiptTimeoutSeconds * 1000))
         let receipts: VerifyReceiptClient
         var warnings: [String] = []
@@ -98,7 +97,7 @@ struct ServerBootstrap {
         let dependencies = PurserServerDependencies(
             orders: OrderService(catalog: catalog, store: ledger), submissions: submissions, notifications: notifications,
             store: ledger, authenticator: authenticator, support: support,
-            adminToken: environment["PURSER_ADMIN_TOKEN"] ?? configuration.admin.token, startupWarnings: warnings)
+            adminToken: configuration.admin.token, startupWarnings: warnings)
         return ServerBootstrap(dependencies: dependencies, simulator: simulator, serverAPI: serverAPI,
                                reconciler: api.map { Reconciler(api: $0, notifications: notifications) }, loopback: loopback)
     }

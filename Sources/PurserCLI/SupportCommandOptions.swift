@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuration
 import Foundation
 import Logging
 import PurserServer
@@ -33,10 +34,14 @@ struct SupportCommandOptions: ParsableArguments {
 
     /// The configuration, and the bootstrap with the simulator reached over HTTP at the running server.
     func bootstrap(logger: Logger) async throws -> (ServerConfiguration, ServerBootstrap) {
-        var settings = try config.map { try ServerConfiguration.load(file: URL(fileURLWithPath: $0)) } ?? ServerConfiguration()
-        if let dataDirectory { settings.dataDirectory = dataDirectory }
-        if let catalog { settings.catalogFile = catalog }
-        if let port { settings.port = port }
+        guard #available(macOS 15, iOS 18, macCatalyst 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+            throw ValidationError("purser needs macOS 15 or later")
+        }
+        var flags: [AbsoluteConfigKey: ConfigContent] = [:]
+        flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
+        flags["catalogFile"] = catalog.map(ConfigContent.string)
+        flags["port"] = port.map(ConfigContent.int)
+        let settings = try await ServerConfiguration.load(file: config.map(URL.init(fileURLWithPath:)), flags: flags)
         let host = settings.host == "0.0.0.0" ? "127.0.0.1" : settings.host
         do {
             let bootstrap = try await ServerBootstrap.make(
