@@ -15,7 +15,7 @@ let strict: [SwiftSetting] =
 
 let package = Package(
     name: "purser",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "purser", targets: ["PurserCLI"]),
         .library(name: "PurserCore", targets: ["PurserCore"]),
@@ -42,6 +42,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        // JSON files (a default trait) and AccessLogger (the Logging trait) for `purser serve` settings.
+        .package(
+            url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "Logging"]),
     ],
     targets: [
         // Domain types and rules; Foundation only.
@@ -54,6 +58,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: strict
         ),
@@ -90,6 +95,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: strict
         ),
@@ -102,6 +109,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: strict
         ),
@@ -153,6 +161,7 @@ let package = Package(
                 "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator",
                 "AppStoreSimulatorHTTP", "PurserChaos",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -194,6 +203,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Configuration
+import Foundation
 import Logging
 import PurserServer
 import PurserStorage
@@ -21,6 +23,19 @@ extension PurserAssembly {
                 try? await store.close()
                 throw error
             }
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+extension ServerConfiguration {
+    /// The settings a command runs with (`--config`, `PURSER_*`, its flags); an unusable configuration is a
+    /// `ValidationError` naming the file or the key.
+    static func loadForCommand(file: String?, flags: [AbsoluteConfigKey: ConfigContent],
+                               logger: Logger? = nil) async throws -> ServerConfiguration {
+        do {
+            return try await load(file: file.map(URL.init(fileURLWithPath:)), flags: flags, logger: logger)
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuration
 import Foundation
 import Hummingbird
 import Logging
@@ -10,7 +11,8 @@ extension Purser {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the Purser server.",
-            discussion: "Settings come from --config (JSON), then the flags below override them. See README.md.")
+            discussion: "Settings come from the flags below, then PURSER_* environment variables, then --config "
+                + "(JSON). See README.md.")
 
         @Option(help: "A JSON configuration file.") var config: String?
         @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
@@ -26,42 +28,30 @@ extension Purser {
         @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
         var logLevel: String = "info"
 
+        func validate() throws {
+            if let appStore, ServerConfiguration.AppStoreMode(rawValue: appStore) == nil {
+                throw ValidationError("--appstore must be apple or simulator")
+            }
+            if let auth, ServerConfiguration.Auth.Mode(rawValue: auth) == nil {
+                throw ValidationError("--auth must be jwt or development")
+            }
+        }
+
         func run() async throws {
-            var settings =
-                try config.map { try ServerConfiguration.load(file: URL(fileURLWithPath: $0)) } ?? ServerConfiguration()
-            if let host { settings.host = host }
-            if let port { settings.port = port }
-            if let dataDirectory { settings.dataDirectory = dataDirectory }
-            if let catalog { settings.catalogFile = catalog }
-            if let bundleID { settings.bundleId = bundleID }
-            if let appStore {
-                guard let mode = ServerConfiguration.AppStoreMode(rawValue: appStore) else {
-                    throw ValidationError("--appstore must be apple or simulator")
-                }
-                settings.appStore = mode
-            }
-            if let auth {
-                guard let mode = ServerConfiguration.Auth.Mode(rawValue: auth) else {
-                    throw ValidationError("--auth must be jwt or development")
-                }
-                settings.auth.mode = mode
-            }
-            settings.applyEnvironmentSecrets()
+            var flags: [AbsoluteConfigKey: ConfigContent] = [:]
+            flags["host"] = host.map(ConfigContent.string)
+            flags["port"] = port.map(ConfigContent.int)
+            flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
+            flags["catalogFile"] = catalog.map(ConfigContent.string)
+            flags["bundleId"] = bundleID.map(ConfigContent.string)
+            flags["appStore"] = appStore.map(ConfigContent.string)
+            flags["auth.mode"] = auth.map(ConfigContent.string)
             var logger = Logger(label: "purser")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+            let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags, logger: logger)
             let assembly = try await PurserAssembly.open(settings, appStore: { try await .configured($0) },
                                                          logger: logger)
             try await assembly.application().runService()
         }
-    }
-}
-
-extension ServerConfiguration {
-    /// The secrets the environment overrides: `PURSER_JWT_SECRET`, `PURSER_APPSTORE_SHARED_SECRET`,
-    /// `PURSER_ADMIN_TOKEN`.
-    mutating func applyEnvironmentSecrets(_ environment: [String: String] = ProcessInfo.processInfo.environment) {
-        if let secret = environment["PURSER_JWT_SECRET"] { auth.jwt.secret = secret }
-        if let secret = environment["PURSER_APPSTORE_SHARED_SECRET"] { sharedSecret = secret }
-        if let token = environment["PURSER_ADMIN_TOKEN"] { admin.token = token }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuration
 import Foundation
 import Logging
 import PurserServer
@@ -19,12 +20,11 @@ struct SupportCommandOptions: ParsableArguments {
     func withServer<T>(label: String, _ body: (PurserAssembly) async throws -> T) async throws -> T {
         var logger = Logger(label: label)
         logger.logLevel = .warning
-        var settings =
-            try config.map { try ServerConfiguration.load(file: URL(fileURLWithPath: $0)) } ?? ServerConfiguration()
-        if let dataDirectory { settings.dataDirectory = dataDirectory }
-        if let catalog { settings.catalogFile = catalog }
-        if let port { settings.port = port }
-        settings.applyEnvironmentSecrets()
+        var flags: [AbsoluteConfigKey: ConfigContent] = [:]
+        flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
+        flags["catalogFile"] = catalog.map(ConfigContent.string)
+        flags["port"] = port.map(ConfigContent.int)
+        let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags)
         let host = settings.host == "0.0.0.0" ? "127.0.0.1" : settings.host
         let server = URL(string: "http://\(host):\(settings.port)")!
         let assembly = try await PurserAssembly.open(

@@ -104,7 +104,7 @@ import Testing
             await #expect(throws: AppStoreServerAPIError(.originalTransactionIdNotFound, "")) {
                 try await api.setAppAccountToken(token, originalTransactionID: "2000000000000099")
             }
-            let bearer = try api.token.current()
+            let bearer = try await api.token.current()
             let bad = try await client.execute(
                 uri: "/inApps/v1/transactions/\(bought.transactionId)/appAccountToken", method: .put,
                 headers: [.authorization: "Bearer \(bearer)"], body: ByteBuffer(string: #"{"appAccountToken": "nope"}"#))

@@ -49,9 +49,9 @@ struct DecodedJWT {
                                    now: { clock.now })
     }
 
-    @Test func carriesApplesHeaderAndClaimsAndVerifiesWithThePublicKey() throws {
+    @Test func carriesApplesHeaderAndClaimsAndVerifiesWithThePublicKey() async throws {
         let clock = ManualClock()
-        let jwt = try DecodedJWT(try token(clock: clock).current())
+        let jwt = try DecodedJWT(try await token(clock: clock).current())
         #expect(jwt.header["alg"] as? String == "ES256")
         #expect(jwt.header["kid"] as? String == "2X9R4HXF34")
         #expect(jwt.header["typ"] as? String == "JWT")
@@ -66,42 +66,42 @@ struct DecodedJWT {
         #expect(!jwt.verifies(with: P256.Signing.PrivateKey().publicKey))
     }
 
-    @Test func isCachedAndRenewedWhenLessThanFiveMinutesRemain() throws {
+    @Test func isCachedAndRenewedWhenLessThanFiveMinutesRemain() async throws {
         let clock = ManualClock()
         let tokens = try token(clock: clock)
-        let first = try tokens.current()
+        let first = try await tokens.current()
         clock.advance(by: 20 * 60)
-        #expect(try tokens.current() == first, "25 minutes left: the cached token")
+        #expect(try await tokens.current() == first, "25 minutes left: the cached token")
         clock.advance(by: 5 * 60 + 1)
-        let renewed = try tokens.current()
+        let renewed = try await tokens.current()
         #expect(renewed != first, "under 5 minutes left: a new token")
         let claims = try DecodedJWT(renewed).claims
         #expect(claims["iat"] as? Int == Int(clock.now.timeIntervalSince1970))
-        #expect(try tokens.current() == renewed)
+        #expect(try await tokens.current() == renewed)
     }
 
     @Test func handsOutOneTokenToConcurrentCallers() async throws {
         let tokens = try token(clock: ManualClock())
         let all = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<32 { group.addTask { try tokens.current() } }
+            for _ in 0..<32 { group.addTask { try await tokens.current() } }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
         }
         #expect(all.count == 1)
     }
 
-    @Test func refusesLifetimesOverAnHour() throws {
+    @Test func refusesLifetimesOverAnHour() async throws {
         #expect(throws: AppStoreServerAPIError(.invalidConfiguration, "")) {
             try token(clock: ManualClock(), lifetime: .seconds(3601))
         }
-        let longest = try DecodedJWT(try token(clock: ManualClock(), lifetime: .seconds(3600)).current())
+        let longest = try DecodedJWT(try await token(clock: ManualClock(), lifetime: .seconds(3600)).current())
         #expect((longest.claims["exp"] as? Int ?? 0) - (longest.claims["iat"] as? Int ?? 0) == 3600)
     }
 
-    @Test func readsTheKeyFromA_p8PEM() throws {
+    @Test func readsTheKeyFromA_p8PEM() async throws {
         let clock = ManualClock()
         let fromPEM = try AppStoreServerAPIToken(issuerID: "issuer", keyID: "KEY", bundleID: "com.example.app",
                                                  privateKeyPEM: key.pemRepresentation, now: { clock.now })
-        #expect(try DecodedJWT(try fromPEM.current()).verifies(with: key.publicKey))
+        #expect(try DecodedJWT(try await fromPEM.current()).verifies(with: key.publicKey))
         #expect(throws: AppStoreServerAPIError(.invalidKey, "")) {
             try AppStoreServerAPIToken(issuerID: "issuer", keyID: "KEY", bundleID: "b", privateKeyPEM: "not a key")
         }

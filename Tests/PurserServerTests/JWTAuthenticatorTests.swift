@@ -79,4 +79,84 @@ import _CryptoExtras
         #expect(try await rs.authenticate(headers(rsToken)) == "alice")
     }
 
+    /// The refusal's code and message, or nil when the token passed.
+    func refusal(_ authenticator: JWTAuthenticator, _ headers: HTTPFields) async -> (code: String, message: String)? {
+        do {
+            _ = try await authenticator.authenticate(headers)
+            return nil
+        } catch {
+            return (error.code, error.message)
+        }
+    }
+
+    @Test func refusalsKeepTheirCodesAndSayWhy() async throws {
+        var expired = valid
+        expired["exp"] = now.timeIntervalSince1970 - 3600
+        var noSubject = valid
+        noSubject["sub"] = nil
+        let cases: [(token: String, message: String)] = [
+            (try hs256(expired), "expired"),
+            (try hs256(valid, secret: Array("another-secret-of-thirty-two-bytes-long".utf8)), "signature"),
+            (try token(alg: "none", claims: valid) { _ in Data() }, "HS256"),
+            (try hs256(noSubject), "sub"),
+            ("not.a.jwt", "well-formed"),
+        ]
+        for (token, message) in cases {
+            let refused = try #require(await refusal(authenticator(), headers(token)))
+            #expect(refused.code == "invalid_token")
+            #expect(refused.message.contains(message), "\(refused.message)")
+        }
+        #expect(await refusal(authenticator(), [:])?.code == "unauthenticated")
+        #expect(await refusal(authenticator(), [.authorization: "Basic YWxpY2U6c2VjcmV0"])?.code == "unauthenticated")
+    }
+
+    @Test func theHeaderCannotNameAnotherAlgorithm() async throws {
+        // Signed with the right secret and HMAC-SHA256, but the header claims HS384: jwt-kit alone would verify it
+        // with the key's own algorithm and accept it; the pinned algorithm refuses it.
+        let relabelled = try token(alg: "HS384", claims: valid) {
+            Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: secret)))
+        }
+        let refused = try #require(await refusal(authenticator(), headers(relabelled)))
+        #expect(refused.message.contains("HS256"))
+    }
+
+    @Test func refusesAlgorithmConfusionAndNoneForPublicKeys() async throws {
+        let rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let rs = JWTAuthenticator(key: .rs256(rsaKey.publicKey), now: { [now] in now })
+        // The classic attack: HMAC the token with the public key's bytes (PEM or DER), as a verifier that trusts
+        // the header would use them as an HS256 secret.
+        for publicBytes in [Data(rsaKey.publicKey.pemRepresentation.utf8), rsaKey.publicKey.derRepresentation] {
+            let confused = try token(alg: "HS256", claims: valid) {
+                Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: publicBytes)))
+            }
+            #expect(await refusal(rs, headers(confused))?.code == "invalid_token")
+        }
+        let ecKey = P256.Signing.PrivateKey()
+        let es = JWTAuthenticator(key: .es256(ecKey.publicKey), now: { [now] in now })
+        for authenticator in [rs, es] {
+            let unsigned = try token(alg: "none", claims: valid) { _ in Data() }
+            #expect(await refusal(authenticator, headers(unsigned))?.code == "invalid_token")
+        }
+        // A valid ES256 signature under an RS256 header is refused too.
+        let esSigned = try token(alg: "RS256", claims: valid) { try ecKey.signature(for: $0).rawRepresentation }
+        #expect(await refusal(rs, headers(esSigned)) != nil)
+    }
+
+    @Test func allowsSixtySecondsOfClockSkew() async throws {
+        var justExpired = valid
+        justExpired["exp"] = now.timeIntervalSince1970 - 30
+        var longExpired = valid
+        longExpired["exp"] = now.timeIntervalSince1970 - 90
+        var almostValid = valid
+        almostValid["nbf"] = now.timeIntervalSince1970 + 30
+        var notYetValid = valid
+        notYetValid["nbf"] = now.timeIntervalSince1970 + 90
+        #expect(try await authenticator().authenticate(headers(try hs256(justExpired))) == "alice")
+        #expect(try await authenticator().authenticate(headers(try hs256(almostValid))) == "alice")
+        let late = await refusal(authenticator(), headers(try hs256(longExpired)))
+        #expect(late?.message.contains("expired") == true)
+        let early = await refusal(authenticator(), headers(try hs256(notYetValid)))
+        #expect(early?.message.contains("not valid yet") == true)
+    }
+
 }

@@ -1,16 +1,16 @@
 import AppStoreVerification
-import Crypto
 import Foundation
+import JWTKit
 
 extension SimulatedServerAPI {
     /// Admits one call: answers the next injected fault, if any, then checks the bearer token as Apple does.
     /// Returns the key that signed it. Every Server API endpoint of the simulator starts here.
     /// - Parameter authorization: the request's `Authorization` header.
     /// - Throws: the fault, or `unauthorized` (HTTP 401) with the reason in the message.
-    public func authorize(_ authorization: String?) throws(AppStoreServerAPIError) -> Key {
+    public func authorize(_ authorization: String?) async throws(AppStoreServerAPIError) -> Key {
         if !faults.isEmpty { throw faults.removeFirst().error }
         do {
-            return try verify(authorization)
+            return try await verify(authorization)
         } catch {
             throw AppStoreServerAPIError(.unauthorized, error.reason, httpStatus: 401)
         }
@@ -26,25 +26,34 @@ extension SimulatedServerAPI {
     static let maximumLifetime: TimeInterval = 60 * 60
     static let allowedSkew: TimeInterval = 60
 
-    func verify(_ authorization: String?) throws(Refusal) -> Key {
+    /// Any JSON object: the header is read before the claims are trusted or even required to decode.
+    private struct AnyClaims: JWTPayload {
+        func verify(using algorithm: some JWTAlgorithm) {}
+    }
+
+    /// jwt-kit reads the header and checks the signature with the key the `kid` names (`signers`); the claims
+    /// rules are Apple's own (a key's `iss` and `bid`, the 60-minute lifetime, `iat` optional) and need the
+    /// simulator's clock, so they are checked here once the signature holds.
+    func verify(_ authorization: String?) async throws(Refusal) -> Key {
         guard let authorization, authorization.lowercased().hasPrefix("bearer ") else {
             throw Refusal("no bearer token")
         }
         let token = authorization.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let headerJSON = Base64URL.decode(parts[0].utf8), let claimsJSON = Base64URL.decode(parts[1].utf8),
-              let signatureBytes = Base64URL.decode(parts[2].utf8)
-        else { throw Refusal("not a compact JWT") }
-        guard let header = try? JSONDecoder().decode(AppStoreServerAPIToken.Header.self, from: headerJSON) else {
-            throw Refusal("the header does not decode")
+        let header: JWTHeader
+        do {
+            header = try DefaultJWTParser().parse(Array(token.utf8), as: AnyClaims.self).header
+        } catch {
+            throw Refusal("not a compact JWT with a JSON header and payload")
         }
+        // jwt-kit verifies with the key's algorithm whatever the header says; Apple also refuses another `alg`.
         guard header.alg == "ES256" else { throw Refusal("alg must be ES256") }
-        guard let key = keys[header.kid] else { throw Refusal("unknown kid") }
-        guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),
-              key.publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8))
-        else { throw Refusal("bad signature") }
-        guard let claims = try? JSONDecoder().decode(AppStoreServerAPIToken.Claims.self, from: claimsJSON) else {
+        guard let kid = header.kid, let key = keys[kid] else { throw Refusal("unknown kid") }
+        let claims: AppStoreServerAPIToken.Claims
+        do {
+            claims = try await signers.verify(token, as: AppStoreServerAPIToken.Claims.self)
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw Refusal("bad signature")
+        } catch {
             throw Refusal("the claims do not decode (iss, exp, aud and bid are required)")
         }
         guard claims.iss == key.issuerId else { throw Refusal("iss does not match the key") }

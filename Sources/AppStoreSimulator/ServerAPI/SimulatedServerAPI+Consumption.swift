@@ -6,7 +6,7 @@ extension SimulatedServerAPI {
     /// `consumptionInformation(transactionID:)`. Only consumables are accepted.
     public func receiveConsumptionInformation(transactionID: String, body: Data, authorization: String?) async
         throws(AppStoreServerAPIError) {
-        let key = try authorize(authorization)
+        let key = try await authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
         guard let purchase = await store.purchase(transactionID: transactionID),
               purchase.transaction.bundleId == key.bundleId

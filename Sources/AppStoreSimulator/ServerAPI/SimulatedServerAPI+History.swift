@@ -7,7 +7,7 @@ extension SimulatedServerAPI {
     /// revisions), filtered by Apple's query parameters.
     public func transactionHistory(transactionID: String, query items: [URLQueryItem], authorization: String?) async
         throws(AppStoreServerAPIError) -> AppStoreServerAPI.HistoryResponse {
-        let key = try authorize(authorization)
+        let key = try await authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
         let (query, revision) = try Self.historyQuery(items)
         let descending = query.sort == .descending
@@ -29,7 +29,7 @@ extension SimulatedServerAPI {
     /// Get Refund History v2: one page of the customer's refunded transactions, oldest first.
     public func refundHistory(transactionID: String, revision: String?, authorization: String?) async
         throws(AppStoreServerAPIError) -> AppStoreServerAPI.RefundHistoryResponse {
-        let key = try authorize(authorization)
+        let key = try await authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
         let position = try revision.map { (revision) throws(AppStoreServerAPIError) in
             try Self.position(in: revision, descending: false)

@@ -6,7 +6,7 @@ extension SimulatedServerAPI {
     /// one transaction's or only the undelivered ones, 20 per page with an opaque pagination token.
     public func notificationHistory(body: Data, paginationToken: String?, authorization: String?) async
         throws(AppStoreServerAPIError) -> AppStoreServerAPI.NotificationHistoryResponse {
-        _ = try authorize(authorization)
+        _ = try await authorize(authorization)
         guard let request = try? JSONDecoder().decode(AppStoreServerAPI.NotificationHistoryRequest.self, from: body) else {
             throw Self.badRequest(.generalBadRequest, "the notification history request does not decode")
         }
@@ -41,7 +41,7 @@ extension SimulatedServerAPI {
     /// Request a Test Notification.
     public func requestTestNotification(authorization: String?) async throws(AppStoreServerAPIError)
         -> AppStoreServerAPI.SendTestNotificationResponse {
-        _ = try authorize(authorization)
+        _ = try await authorize(authorization)
         do {
             return .init(testNotificationToken: try await store.sendTestNotification())
         } catch {

@@ -1,6 +1,7 @@
 import AppStoreVerification
 import Crypto
 import Foundation
+import JWTKit
 
 /// The App Store Server API of the simulator, over `SimulatedAppStore`'s records: Get Transaction Info, Get
 /// Transaction History v2, Look Up Order ID, Get Refund History v2, Send Consumption Information and Set App Account
@@ -39,6 +40,8 @@ public actor SimulatedServerAPI {
     public nonisolated let pageSize: Int
     let now: @Sendable () -> Date
     var keys: [String: Key] = [:]
+    /// The registered keys for jwt-kit, by `kid`.
+    let signers = JWTKeyCollection()
     var faults: [ServerAPIFault] = []
     var consumption: [String: AppStoreServerAPI.ConsumptionRequest] = [:]
 
@@ -49,7 +52,12 @@ public actor SimulatedServerAPI {
     }
 
     /// Accepts tokens signed by `key` from now on (replacing a key with the same `keyId`).
-    public func register(_ key: Key) {
+    public func register(_ key: Key) async {
+        guard let verifying = try? ES256PublicKey(backing: key.publicKey) else {
+            preconditionFailure("a P-256 public key always converts to jwt-kit's")
+        }
+        // jwt-kit first: a token never finds the kid in `keys` before its key is there to check the signature.
+        await signers.add(ecdsa: verifying, kid: JWKIdentifier(string: key.keyId))
         keys[key.keyId] = key
     }
 
@@ -66,7 +74,7 @@ public actor SimulatedServerAPI {
     /// Get Transaction Info.
     public func transactionInfo(transactionID: String, authorization: String?) async throws(AppStoreServerAPIError)
         -> AppStoreServerAPI.TransactionInfoResponse {
-        let key = try authorize(authorization)
+        let key = try await authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
         guard let purchase = await store.purchase(transactionID: transactionID),
               purchase.transaction.bundleId == key.bundleId
@@ -77,7 +85,7 @@ public actor SimulatedServerAPI {
     /// Look Up Order ID: status 0 and the order's transactions, or status 1 when the order is unknown.
     public func lookUpOrder(orderID: String, authorization: String?) async throws(AppStoreServerAPIError)
         -> AppStoreServerAPI.OrderLookupResponse {
-        let key = try authorize(authorization)
+        let key = try await authorize(authorization)
         let matching = await store.purchases().filter {
             $0.appleOrderId == orderID && $0.transaction.bundleId == key.bundleId
         }
@@ -92,7 +100,7 @@ public actor SimulatedServerAPI {
     /// Set App Account Token: puts `{"appAccountToken": UUID}` on every transaction of the original transaction.
     public func setAppAccountToken(originalTransactionID: String, body: Data, authorization: String?) async
         throws(AppStoreServerAPIError) {
-        let key = try authorize(authorization)
+        let key = try await authorize(authorization)
         try Self.requireNumeric(originalTransactionID, else: .invalidOriginalTransactionId)
         guard let request = try? JSONDecoder().decode(AppStoreServerAPI.UpdateAppAccountTokenRequest.self, from: body),
               let token = UUID(uuidString: request.appAccountToken)

@@ -29,8 +29,8 @@ public struct AppStoreServerAPIClient: Sendable {
         let policy = configuration.retryPolicy
         var attempt = 1
         while true {
-            var headers = ["Authorization": "Bearer \(try token.current())", "Accept": "application/json",
-                           "User-Agent": "purser"]
+            let bearer = try await token.current()
+            var headers = ["Authorization": "Bearer \(bearer)", "Accept": "application/json", "User-Agent": "purser"]
             if body != nil { headers["Content-Type"] = "application/json" }
             let request = AppStoreHTTPRequest(method: method, url: url, headers: headers, body: body,
                                               timeout: configuration.timeout)

@@ -1,12 +1,14 @@
 import Crypto
 import Foundation
+import JWTKit
+import PurserCore
 
 /// The bearer token of the App Store Server API: an ES256 JWT signed with an App Store Connect in-app purchase key.
 ///
 /// Header `{"alg":"ES256","kid":KEY_ID,"typ":"JWT"}`, payload
 /// `{"iss":ISSUER_ID,"iat":…,"exp":…,"aud":"appstoreconnect-v1","bid":BUNDLE_ID}`, signature the raw `r‖s` in
-/// base64url. Apple refuses tokens that live longer than 60 minutes. `current()` hands out one cached token and signs
-/// a new one when less than `renewalMargin` of its life remains; it is safe to call from any thread.
+/// base64url; jwt-kit signs it. Apple refuses tokens that live longer than 60 minutes. `current()` hands out one cached
+/// token and signs a new one when less than `renewalMargin` of its life remains; it is safe to call from any task.
 public struct AppStoreServerAPIToken: Sendable {
     /// The `aud` every App Store Server API token carries.
     public static let audience = "appstoreconnect-v1"
@@ -27,6 +29,8 @@ public struct AppStoreServerAPIToken: Sendable {
     private let privateKey: P256.Signing.PrivateKey
     private let now: @Sendable () -> Date
     private let cache = LockedValue<(token: String, issuedAt: Date, expiresAt: Date)?>(nil)
+    /// One renewal at a time, so concurrent callers share one new token.
+    private let renewal = AsyncSerialLock()
 
     /// - Parameters:
     ///   - lifetime: at most 60 minutes (Apple's limit); 30 by default.
@@ -71,53 +75,63 @@ public struct AppStoreServerAPIToken: Sendable {
         }
     }
 
-    /// The token to send now: the cached one, or a fresh one when the cached one is close to expiry.
-    public func current() throws(AppStoreServerAPIError) -> String {
-        let date = now()
-        return try cache.withLock { cached -> Result<String, AppStoreServerAPIError> in
-            if let cached, cached.issuedAt <= date, date + renewalMargin.timeInterval < cached.expiresAt {
-                return .success(cached.token)
-            }
-            let issuedAt = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
-            let token = Result { () throws(AppStoreServerAPIError) in try make(issuedAt: issuedAt) }
-            if case .success(let token) = token { cached = (token, issuedAt, issuedAt + lifetime.timeInterval) }
-            return token
-        }.get()
-    }
-
-    /// Signs a new token issued at `issuedAt` (whole seconds), bypassing the cache.
-    public func make(issuedAt: Date) throws(AppStoreServerAPIError) -> String {
-        let iat = Int64(issuedAt.timeIntervalSince1970.rounded(.down))
-        let exp = iat + Int64(lifetime.timeInterval.rounded(.down))
-        let header = Header(alg: "ES256", kid: keyID, typ: "JWT")
-        let claims = Claims(iss: issuerID, iat: iat, exp: exp, aud: Self.audience, bid: bundleID)
+    /// The token to send now: the cached one, or a fresh one when the cached one is close to expiry. Concurrent
+    /// callers that find no usable token wait for one renewal and share its token.
+    public func current() async throws(AppStoreServerAPIError) -> String {
+        if let token = cached(at: now()) { return token }
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let signingInput = Base64URL.encode(try encoder.encode(header)) + "."
-                + Base64URL.encode(try encoder.encode(claims))
-            let signature = try privateKey.signature(for: Data(signingInput.utf8))
-            return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+            return try await renewal.withLock { [self] in
+                let date = now()
+                if let token = cached(at: date) { return token }
+                let issuedAt = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+                let token = try await make(issuedAt: issuedAt)
+                cache.withLock { $0 = (token, issuedAt, issuedAt + lifetime.timeInterval) }
+                return token
+            }
+        } catch let error as AppStoreServerAPIError {
+            throw error
         } catch {
             throw AppStoreServerAPIError(.invalidKey, "could not sign the App Store Server API token", cause: error)
         }
     }
 
-    /// The JWT header.
-    public struct Header: Codable, Hashable, Sendable {
-        public var alg: String
-        public var kid: String
-        public var typ: String?
+    /// The cached token when it was issued by `date` and more than `renewalMargin` of its life remains.
+    private func cached(at date: Date) -> String? {
+        cache.withLock { cached in
+            guard let cached, cached.issuedAt <= date, date + renewalMargin.timeInterval < cached.expiresAt else {
+                return nil
+            }
+            return cached.token
+        }
     }
 
-    /// The JWT claims, with Apple's names. `iat` and `exp` are seconds since 1970.
-    public struct Claims: Codable, Hashable, Sendable {
+    /// Signs a new token issued at `issuedAt` (whole seconds) with jwt-kit, bypassing the cache.
+    public func make(issuedAt: Date) async throws(AppStoreServerAPIError) -> String {
+        let iat = Int64(issuedAt.timeIntervalSince1970.rounded(.down))
+        let exp = iat + Int64(lifetime.timeInterval.rounded(.down))
+        let claims = Claims(iss: issuerID, iat: iat, exp: exp, aud: Self.audience, bid: bundleID)
+        do {
+            let signingKey = try ES256PrivateKey(backing: privateKey)
+            let keys = await JWTKeyCollection().add(ecdsa: signingKey)
+            // jwt-kit fills in `alg` from the key and `typ` "JWT"; the signature is the raw r‖s.
+            return try await keys.sign(claims, kid: JWKIdentifier(string: keyID))
+        } catch {
+            throw AppStoreServerAPIError(.invalidKey, "could not sign the App Store Server API token", cause: error)
+        }
+    }
+
+    /// The JWT claims, with Apple's names. `iat` and `exp` are whole seconds since 1970.
+    public struct Claims: Codable, Hashable, Sendable, JWTPayload {
         public var iss: String
         /// Optional when decoding: Apple's own libraries leave it out.
         public var iat: Int64?
         public var exp: Int64
         public var aud: String
         public var bid: String
+
+        /// Nothing to check on the signing side; the App Store Server API (or its simulator) checks `iss`, `bid`, `aud`
+        /// and the lifetime against the key and its own clock.
+        public func verify(using algorithm: some JWTAlgorithm) {}
     }
 }
 

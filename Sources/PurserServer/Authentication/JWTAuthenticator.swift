@@ -2,13 +2,19 @@ import AppStoreVerification
 import Crypto
 import Foundation
 import Hummingbird
+import JWTKit
 import PurserCore
 import _CryptoExtras
 
 /// Verifies `Authorization: Bearer <JWT>` issued by the game's own login service. The user is the `sub` claim.
-/// `exp` is required; `nbf`, `iss` and `aud` are checked when present or configured. The header's `alg` must be
-/// the configured one, so a token cannot pick a weaker algorithm.
+/// jwt-kit checks the signature; `exp` is required; `nbf`, `iss` and `aud` are checked when present or configured.
+/// The header's `alg` must be the configured one, so a token cannot pick another algorithm (jwt-kit verifies with
+/// the key's own algorithm whatever the header says; the authenticator also refuses a header that names another).
 public struct JWTAuthenticator: Authenticator {
+    /// The key that verifies tokens, which also fixes the algorithm.
+    ///
+    /// - Precondition: an HS256 secret has at least 32 bytes (RFC 7518 §3.2) and an RSA key at least 2048 bits
+    ///   (jwt-kit's floor); `ServerConfiguration.makeAuthenticator()` checks both before it builds one.
     public enum Key: Sendable {
         case hs256(secret: [UInt8])
         case es256(P256.Signing.PublicKey)
@@ -23,15 +29,25 @@ public struct JWTAuthenticator: Authenticator {
         }
     }
 
-    public var key: Key
+    public let key: Key
     public var issuer: String?
     public var audience: String?
     /// Tolerated clock skew for `exp` and `nbf`.
     public var leeway: TimeInterval
     private let now: @Sendable () -> Date
+    /// jwt-kit's collection holding `key`, made on first use: `JWTKeyCollection.add` is async, this initialiser not.
+    private let collection = LockedValue<JWTKeyCollection?>(nil)
 
     public init(key: Key, issuer: String? = nil, audience: String? = nil, leeway: TimeInterval = 60,
                 now: @escaping @Sendable () -> Date = { Date() }) {
+        switch key {
+        case .hs256(let secret):
+            precondition(secret.count >= 32, "an HS256 secret needs at least 32 bytes")
+        case .es256:
+            break
+        case .rs256(let publicKey):
+            precondition(publicKey.keySizeInBits >= 2048, "an RS256 key needs at least 2048 bits")
+        }
         self.key = key
         self.issuer = issuer
         self.audience = audience
@@ -44,26 +60,17 @@ public struct JWTAuthenticator: Authenticator {
             + (issuer.map { ", issuer \($0)" } ?? "") + (audience.map { ", audience \($0)" } ?? "")
     }
 
-    private struct Header: Decodable { var alg: String }
-    private struct Claims: Decodable {
-        var sub: String?
-        var iss: String?
-        var aud: Audience?
-        var exp: Double?
-        var nbf: Double?
-    }
-    private enum Audience: Decodable {
-        case one(String), many([String])
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let one = try? container.decode(String.self) { self = .one(one) } else { self = .many(try container.decode([String].self)) }
-        }
-        func contains(_ value: String) -> Bool {
-            switch self {
-            case .one(let one): one == value
-            case .many(let many): many.contains(value)
-            }
-        }
+    /// The claims the authenticator reads, as jwt-kit's claim types (`aud` is a string or an array).
+    struct Claims: JWTPayload {
+        var sub: SubjectClaim?
+        var iss: IssuerClaim?
+        var aud: AudienceClaim?
+        var exp: ExpirationClaim?
+        var nbf: NotBeforeClaim?
+
+        /// Nothing here: the time claims depend on the authenticator's clock and leeway, so `authenticate` checks
+        /// them once jwt-kit has verified the signature.
+        func verify(using algorithm: some JWTAlgorithm) {}
     }
 
     public func authenticate(_ headers: HTTPFields) async throws(APIError) -> UserID {
@@ -71,37 +78,51 @@ public struct JWTAuthenticator: Authenticator {
             throw APIError.unauthenticated
         }
         let token = authorization.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerData = Base64URL.decode(parts[0].utf8), let claimsData = Base64URL.decode(parts[1].utf8),
-            let signature = Base64URL.decode(parts[2].utf8),
-            let header = try? JSONDecoder().decode(Header.self, from: headerData),
-            let claims = try? JSONDecoder().decode(Claims.self, from: claimsData)
-        else {
+        let header: JWTHeader
+        do {
+            header = try DefaultJWTParser().parse(Array(token.utf8), as: Claims.self).header
+        } catch {
             throw invalid("the bearer token is not a well-formed JWT")
         }
         guard header.alg == key.algorithm else { throw invalid("the token must be signed with \(key.algorithm)") }
-        let signingInput = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard verify(signature: signature, over: signingInput) else { throw invalid("the token's signature is not valid") }
-        let now = now().timeIntervalSince1970
-        guard let exp = claims.exp else { throw invalid("the token has no exp claim") }
-        guard now <= exp + leeway else { throw invalid("the token has expired") }
-        if let nbf = claims.nbf, now + leeway < nbf { throw invalid("the token is not valid yet") }
-        if let issuer, claims.iss != issuer { throw invalid("the token's issuer is not accepted") }
-        if let audience, claims.aud?.contains(audience) != true { throw invalid("the token's audience is not accepted") }
-        guard let subject = claims.sub, !subject.isEmpty else { throw invalid("the token has no sub claim") }
+        let claims: Claims
+        do {
+            claims = try await keys().verify(token, as: Claims.self)
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw invalid("the token's signature is not valid")
+        } catch {
+            throw invalid("the bearer token is not a well-formed JWT")
+        }
+        try check(claims)
+        guard let subject = claims.sub?.value, !subject.isEmpty else { throw invalid("the token has no sub claim") }
         return UserID(subject)
     }
 
-    private func verify(signature: Data, over input: Data) -> Bool {
-        switch key {
-        case .hs256(let secret):
-            return HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: SymmetricKey(data: secret))
-        case .es256(let publicKey):
-            guard let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
-            return publicKey.isValidSignature(ecdsa, for: input)
-        case .rs256(let publicKey):
-            return publicKey.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: input,
-                                              padding: .insecurePKCS1v1_5)
+    /// `exp` (required) and `nbf` with `leeway` against the clock, then `iss` and `aud` against the configuration.
+    private func check(_ claims: Claims) throws(APIError) {
+        let now = now()
+        guard let exp = claims.exp else { throw invalid("the token has no exp claim") }
+        do { try exp.verifyNotExpired(currentDate: now - leeway) } catch { throw invalid("the token has expired") }
+        do { try claims.nbf?.verifyNotBefore(currentDate: now + leeway) } catch {
+            throw invalid("the token is not valid yet")
+        }
+        if let issuer, claims.iss?.value != issuer { throw invalid("the token's issuer is not accepted") }
+        if let audience {
+            guard let aud = claims.aud else { throw invalid("the token's audience is not accepted") }
+            do { try aud.verifyIntendedAudience(includes: audience) } catch {
+                throw invalid("the token's audience is not accepted")
+            }
+        }
+    }
+
+    /// The collection holding `key`; two first callers may both build one, and the first stored wins.
+    private func keys() async -> JWTKeyCollection {
+        if let ready = collection.withLock({ $0 }) { return ready }
+        let made = await key.collection()
+        return collection.withLock { stored in
+            if let stored { return stored }
+            stored = made
+            return made
         }
     }
 
@@ -111,12 +132,41 @@ public struct JWTAuthenticator: Authenticator {
 }
 
 extension JWTAuthenticator.Key {
-    /// A key from a PEM public key file's contents (ES256: P-256 public key; RS256: RSA public key).
+    /// A key from a PEM public key file's contents (ES256: P-256 public key; RS256: RSA public key of at least
+    /// 2048 bits).
     public static func publicKey(algorithm: String, pem: String) throws -> Self {
         switch algorithm {
-        case "ES256": return .es256(try P256.Signing.PublicKey(pemRepresentation: pem))
-        case "RS256": return .rs256(try _RSA.Signing.PublicKey(pemRepresentation: pem))
-        default: throw APIError(.internalServerError, code: "config", "unsupported JWT algorithm \(algorithm)")
+        case "ES256":
+            return .es256(try P256.Signing.PublicKey(pemRepresentation: pem))
+        case "RS256":
+            let key = try _RSA.Signing.PublicKey(pemRepresentation: pem)
+            guard key.keySizeInBits >= 2048 else {
+                throw APIError(.internalServerError, code: "config", "an RS256 key needs at least 2048 bits")
+            }
+            return .rs256(key)
+        default:
+            throw APIError(.internalServerError, code: "config", "unsupported JWT algorithm \(algorithm)")
         }
+    }
+
+    /// A jwt-kit collection whose only (default) key is this one; its algorithm is the key's.
+    func collection() async -> JWTKeyCollection {
+        let keys = JWTKeyCollection()
+        do {
+            switch self {
+            case .hs256(let secret):
+                await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+            case .es256(let publicKey):
+                let key = try ES256PublicKey(backing: publicKey)
+                await keys.add(ecdsa: key)
+            case .rs256(let publicKey):
+                let key = try Insecure.RSA.PublicKey(backing: publicKey)
+                await keys.add(rsa: key, digestAlgorithm: .sha256)
+            }
+        } catch {
+            // Unreachable: a P-256 key always converts, and `init` made sure the RSA key has 2048 bits or more.
+            preconditionFailure("jwt-kit refused the \(algorithm) key: \(error)")
+        }
+        return keys
     }
 }

@@ -1,0 +1,40 @@
+import AppStoreVerification
+import Configuration
+
+/// An access reporter that keeps what could not be read: a provider's error (a value of the wrong type) or a failed
+/// conversion (a string that is not one of an enumeration's values). swift-configuration's readers with a default
+/// report these and return the default; `ServerConfiguration.load` turns the first one into a `ConfigurationError`.
+/// The messages name the key and its source, never a value.
+
+final class ConfigurationProblems: AccessReporter {
+    /// Readable names of the providers, by `providerName`: "the command line", "the environment", a file's path.
+    private let sources: [String: String]
+    private let problems = LockedValue<[String]>([])
+
+    init(sources: [String: String]) {
+        self.sources = sources
+    }
+
+    /// The first problem reported, if any.
+    var first: String? { problems.withLock { $0.first } }
+
+    func report(_ event: AccessEvent) {
+        let key = event.metadata.key.description
+        var problem: String?
+        for result in event.providerResults {
+            if case .failure(let error) = result.result {
+                problem = "configuration key \(key) from \(source(result.providerName)): \(error)"
+                break
+            }
+        }
+        if problem == nil, let conversionError = event.conversionError {
+            let answered = event.providerResults.first { (try? $0.result.get().value) != nil }
+            problem = "configuration key \(key) from \(source(answered?.providerName)): \(conversionError)"
+        }
+        if let problem { problems.withLock { $0.append(problem) } }
+    }
+
+    private func source(_ providerName: String?) -> String {
+        providerName.map { sources[$0] ?? $0 } ?? "the configuration"
+    }
+}

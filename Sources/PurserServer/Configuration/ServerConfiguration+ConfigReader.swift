@@ -1,0 +1,127 @@
+import Configuration
+import PurserCore
+
+
+extension ServerConfiguration {
+    /// `purser serve` settings from a swift-configuration reader; an absent key keeps its default. A value of the
+    /// wrong type also keeps the default and goes to the reader's access reporter, which is how
+    /// `load(file:environment:flags:logger:)` turns it into a `ConfigurationError` naming the key.
+    ///
+    /// ## Configuration keys
+    /// - `host` (string, default `"127.0.0.1"`), `port` (int, default `8080`): where to listen.
+    /// - `dataDirectory` (string, default `"data"`): the SQLite ledger and the simulator's files.
+    /// - `bundleId` (string, default `"com.example.purser.demo"`): the app's bundle id.
+    /// - `appAppleId` (int, optional): checked on production notifications when set.
+    /// - `environments` (string array, default `["Production", "Sandbox"]`): accepted App Store environments.
+    /// - `catalogFile` (string, optional): the product catalog.
+    /// - `appStore` (string, default `"apple"`): `apple` or `simulator`.
+    /// - `trustedRootFiles` (string array, default `[]`): extra DER roots.
+    /// - `sharedSecret` (string, optional, **secret**): `verifyReceipt`'s app shared secret.
+    /// - `verifyReceiptTimeoutSeconds` (double, default `10`).
+    /// - `auth.mode` (string, default `"jwt"`): `jwt` or `development`.
+    /// - `auth.jwt.algorithm` (string, default `"HS256"`), `auth.jwt.secret` (string, optional, **secret**),
+    ///   `auth.jwt.publicKeyFile`, `auth.jwt.issuer`, `auth.jwt.audience` (strings, optional).
+    /// - `appStoreServerAPI.issuerId`, `.keyId`, `.privateKeyFile`, `.baseURL` (strings, optional),
+    ///   `appStoreServerAPI.environment` (string, default `"Production"`).
+    /// - `consumption.respond`, `consumption.customerConsented` (bools, default `false`).
+    /// - `reconciliation.intervalSeconds` (double, default `600`).
+    /// - `admin.token` (string, optional, **secret**): the support API's bearer token.
+    ///
+    /// ## Environment variables
+    /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
+    /// `EnvironmentVariablesProvider` form of the key: components joined by `_`, a camelCase word boundary becomes
+    /// `_`, everything upper-cased. So `port` is `PURSER_PORT`, `auth.jwt.secret` is `PURSER_AUTH_JWT_SECRET`,
+    /// `dataDirectory` is `PURSER_DATA_DIRECTORY`, `appStoreServerAPI.privateKeyFile` is
+    /// `PURSER_APP_STORE_SERVER_API_PRIVATE_KEY_FILE`, and a nested key such as `database.url` is
+    /// `PURSER_DATABASE_URL`. Arrays are comma-separated (`PURSER_ENVIRONMENTS=Production,Sandbox`); booleans
+    /// are `true`/`false`/`yes`/`no`/`1`/`0`. The older names `PURSER_JWT_SECRET` (`auth.jwt.secret`) and
+    /// `PURSER_APPSTORE_SHARED_SECRET` (`sharedSecret`) still work, below the new names; `PURSER_ADMIN_TOKEN`
+    /// is `admin.token` under both schemes.
+    public init(reader: ConfigReader) {
+        self.init()
+        host = reader.string(forKey: "host", default: host)
+        port = reader.int(forKey: "port", default: port)
+        dataDirectory = reader.string(forKey: "dataDirectory", default: dataDirectory)
+        bundleId = reader.string(forKey: "bundleId", default: bundleId)
+        appAppleId = reader.int(forKey: "appAppleId").map(Int64.init)
+        environments = reader.stringArray(forKey: "environments", as: AppStoreEnvironment.self, default: environments)
+        catalogFile = reader.string(forKey: "catalogFile")
+        appStore = reader.string(forKey: "appStore", as: AppStoreMode.self, default: appStore)
+        trustedRootFiles = reader.stringArray(forKey: "trustedRootFiles", default: trustedRootFiles)
+        sharedSecret = reader.string(forKey: "sharedSecret", isSecret: true)
+        verifyReceiptTimeoutSeconds = reader.double(
+            forKey: "verifyReceiptTimeoutSeconds", default: verifyReceiptTimeoutSeconds)
+        auth = Auth(reader: reader.scoped(to: "auth"))
+        appStoreServerAPI = ServerAPI(reader: reader.scoped(to: "appStoreServerAPI"))
+        consumption = Consumption(reader: reader.scoped(to: "consumption"))
+        reconciliation = Reconciliation(reader: reader.scoped(to: "reconciliation"))
+        admin = Admin(reader: reader.scoped(to: "admin"))
+    }
+
+    /// The keys whose values are secrets, for provider-level marking and redaction.
+    static var secretKeys: Set<String> { ["sharedSecret", "auth.jwt.secret", "admin.token"] }
+}
+
+
+extension ServerConfiguration.Auth {
+    /// `mode` and `jwt.*`, scoped to `auth`.
+    public init(reader: ConfigReader) {
+        self.init()
+        mode = reader.string(forKey: "mode", as: Mode.self, default: mode)
+        jwt = ServerConfiguration.JWT(reader: reader.scoped(to: "jwt"))
+    }
+}
+
+
+extension ServerConfiguration.JWT {
+    /// `algorithm`, `secret` (secret), `publicKeyFile`, `issuer`, `audience`, scoped to `auth.jwt`.
+    public init(reader: ConfigReader) {
+        self.init()
+        algorithm = reader.string(forKey: "algorithm", default: algorithm)
+        secret = reader.string(forKey: "secret", isSecret: true)
+        publicKeyFile = reader.string(forKey: "publicKeyFile")
+        issuer = reader.string(forKey: "issuer")
+        audience = reader.string(forKey: "audience")
+    }
+}
+
+
+extension ServerConfiguration.ServerAPI {
+    /// `issuerId`, `keyId`, `privateKeyFile`, `environment`, `baseURL`, scoped to `appStoreServerAPI`.
+    public init(reader: ConfigReader) {
+        self.init()
+        issuerId = reader.string(forKey: "issuerId")
+        keyId = reader.string(forKey: "keyId")
+        privateKeyFile = reader.string(forKey: "privateKeyFile")
+        environment = reader.string(forKey: "environment", as: AppStoreEnvironment.self, default: environment)
+        baseURL = reader.string(forKey: "baseURL")
+    }
+}
+
+
+extension ServerConfiguration.Consumption {
+    /// `respond` and `customerConsented`, scoped to `consumption`.
+    public init(reader: ConfigReader) {
+        self.init()
+        respond = reader.bool(forKey: "respond", default: respond)
+        customerConsented = reader.bool(forKey: "customerConsented", default: customerConsented)
+    }
+}
+
+
+extension ServerConfiguration.Reconciliation {
+    /// `intervalSeconds`, scoped to `reconciliation`.
+    public init(reader: ConfigReader) {
+        self.init()
+        intervalSeconds = reader.double(forKey: "intervalSeconds", default: intervalSeconds)
+    }
+}
+
+
+extension ServerConfiguration.Admin {
+    /// `token` (secret), scoped to `admin`.
+    public init(reader: ConfigReader) {
+        self.init()
+        token = reader.string(forKey: "token", isSecret: true)
+    }
+}

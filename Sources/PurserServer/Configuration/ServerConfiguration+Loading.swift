@@ -1,0 +1,107 @@
+import Configuration
+import Foundation
+import Logging
+
+
+extension ServerConfiguration {
+    /// The settings of `purser serve` and of the commands that share its configuration: the command line over the
+    /// environment over the JSON file over the defaults, read with swift-configuration through `init(reader:)`.
+    ///
+    /// Relative paths that come from the file (or the defaults, when there is a file) resolve against the file's
+    /// directory; paths given on the command line or in the environment stay relative to the working directory.
+    ///
+    /// - Parameters:
+    ///   - file: a JSON file with the keys `init(reader:)` lists; `nil` for none.
+    ///   - environment: the process environment; only `PURSER_…` names are read (see `init(reader:)`).
+    ///   - flags: command-line values by configuration key, for example `["port": .int(8081)]`.
+    ///   - logger: when given, swift-configuration's `AccessLogger` logs every access at debug level, secrets
+    ///     redacted (`auth.jwt.secret`, `sharedSecret` and `admin.token` are read as secrets).
+    /// - Throws: `ConfigurationError` naming the file (missing, unreadable, not a JSON object) or the key and its
+    ///   source (a value of the wrong type, or not one of an enumeration's values).
+    public static func load(
+        file: URL?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        flags: [AbsoluteConfigKey: ConfigContent] = [:], logger: Logger? = nil
+    ) async throws -> ServerConfiguration {
+        let commandLine = InMemoryProvider(name: "command line", values: flags.mapValues {
+            ConfigValue($0, isSecret: false)
+        })
+        let variables = environmentProvider(environment)
+        let legacy = legacyEnvironmentProvider(environment)
+        let overrides: [any ConfigProvider] = [commandLine, variables, legacy]
+        var sources = [commandLine.providerName: "the command line", variables.providerName: "the environment",
+                       legacy.providerName: "the environment"]
+        var providers = overrides
+        if let file {
+            let provider = try await fileProvider(file)
+            sources[provider.providerName] = file.path
+            providers.append(provider)
+        }
+        let problems = ConfigurationProblems(sources: sources)
+        let reporter: any AccessReporter = logger.map {
+            BroadcastingAccessReporter(upstreams: [problems, AccessLogger(logger: $0)])
+        } ?? problems
+        var configuration = ServerConfiguration(reader: ConfigReader(providers: providers, accessReporter: reporter))
+        if let problem = problems.first { throw ConfigurationError(problem) }
+        if let file {
+            configuration.resolvePaths(against: file.deletingLastPathComponent(),
+                                       unlessSetBy: ConfigReader(providers: overrides))
+        }
+        return configuration
+    }
+
+    /// `PURSER_`-prefixed variables, with keys mapped as swift-configuration's environment provider does
+    /// (`auth.jwt.secret` → `PURSER_AUTH_JWT_SECRET`). Names with SECRET, TOKEN or PASSWORD in them are secrets.
+    static func environmentProvider(_ environment: [String: String]) -> some ConfigProvider {
+        EnvironmentVariablesProvider(
+            environmentVariables: environment.filter { $0.key.hasPrefix("PURSER_") },
+            secretsSpecifier: .dynamic { name, _ in
+                ["SECRET", "TOKEN", "PASSWORD"].contains { name.contains($0) }
+            }
+        ).prefixKeys(with: "purser")
+    }
+
+    /// The names `purser` read before swift-configuration, whose form differs from the keys': below the new names.
+    static func legacyEnvironmentProvider(_ environment: [String: String]) -> InMemoryProvider {
+        let names: [(name: String, key: AbsoluteConfigKey)] = [
+            ("PURSER_JWT_SECRET", "auth.jwt.secret"), ("PURSER_APPSTORE_SHARED_SECRET", "sharedSecret"),
+        ]
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        for (name, key) in names {
+            if let value = environment[name] { values[key] = ConfigValue(.string(value), isSecret: true) }
+        }
+        return InMemoryProvider(name: "legacy environment variables", values: values)
+    }
+
+    /// The JSON file, its secret keys marked. A missing file and a file that is not a JSON object are errors.
+    static func fileProvider(_ file: URL) async throws -> FileProvider<JSONSnapshot> {
+        guard FileManager.default.isReadableFile(atPath: file.path) else {
+            throw ConfigurationError("cannot read \(file.path)")
+        }
+        let secrets = secretKeys
+        let options = JSONSnapshot.ParsingOptions(secretsSpecifier: .dynamic { key, _ in secrets.contains(key) })
+        // The file's path goes in through a reader: the `filePath:` initialiser takes swift-system's `FilePath`.
+        let location = ConfigReader(provider: InMemoryProvider(values: [
+            "filePath": ConfigValue(.string(file.path), isSecret: false),
+        ]))
+        do {
+            return try await FileProvider(parsingOptions: options, config: location)
+        } catch {
+            throw ConfigurationError("\(file.path) is not a valid configuration: \(error)")
+        }
+    }
+
+    /// Makes relative paths absolute against `directory`, except those `overrides` (command line, environment) set.
+    mutating func resolvePaths(against directory: URL, unlessSetBy overrides: ConfigReader) {
+        func resolve(_ path: String) -> String {
+            path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+        }
+        func fromFile(_ key: ConfigKey) -> Bool { overrides.string(forKey: key) == nil }
+        if fromFile("dataDirectory") { dataDirectory = resolve(dataDirectory) }
+        if fromFile("catalogFile") { catalogFile = catalogFile.map(resolve) }
+        if overrides.stringArray(forKey: "trustedRootFiles") == nil { trustedRootFiles = trustedRootFiles.map(resolve) }
+        if fromFile("auth.jwt.publicKeyFile") { auth.jwt.publicKeyFile = auth.jwt.publicKeyFile.map(resolve) }
+        if fromFile("appStoreServerAPI.privateKeyFile") {
+            appStoreServerAPI.privateKeyFile = appStoreServerAPI.privateKeyFile.map(resolve)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import AppStoreSimulator
+import AppStoreVerification
+import Crypto
+import Foundation
+import Testing
+
+/// The simulator's bearer-token check (jwt-kit for the signature, Apple's rules for the claims): each refusal says
+/// why, in the 401's message.
+@Suite struct ServerAPIAuthorizationTests {
+    typealias Fixture = ServerAPIFixture
+
+    /// The fixture with its key registered directly (no HTTP).
+    func fixture() async throws -> Fixture {
+        let fixture = try Fixture()
+        await fixture.api.register(.init(issuerId: Fixture.issuerID, keyId: Fixture.keyID, bundleId: Fixture.bundleID,
+                                         publicKey: fixture.key.publicKey))
+        return fixture
+    }
+
+    /// The refusal's message, or nil when the token was admitted.
+    func refusal(_ api: SimulatedServerAPI, _ token: String?) async -> String? {
+        do {
+            _ = try await api.authorize(token.map { "Bearer \($0)" })
+            return nil
+        } catch {
+            #expect(error.code == .unauthorized && error.httpStatus == 401)
+            return error.message
+        }
+    }
+
+    /// A token with any header, its signature made by `sign` over the signing input.
+    func token(header: [String: Any], claims: [String: Any] = Fixture.claims(),
+               sign: (Data) throws -> Data) throws -> String {
+        let input = Base64URL.encode(try JSONSerialization.data(withJSONObject: header)) + "."
+            + Base64URL.encode(try JSONSerialization.data(withJSONObject: claims))
+        return input + "." + Base64URL.encode(try sign(Data(input.utf8)))
+    }
+
+    @Test func admitsTheClientsTokenAndSaysWhyOthersAreRefused() async throws {
+        let fixture = try await fixture()
+        let client = try AppStoreServerAPIToken(issuerID: Fixture.issuerID, keyID: Fixture.keyID,
+                                                bundleID: Fixture.bundleID, privateKey: fixture.key)
+        #expect(try await fixture.api.authorize("Bearer \(try await client.current())").keyId == Fixture.keyID)
+
+        let es256 = { (data: Data) in try fixture.key.signature(for: data).rawRepresentation }
+        var noBundle = Fixture.claims()
+        noBundle["bid"] = nil
+        var wrongAudience = Fixture.claims()
+        wrongAudience["aud"] = "appstoreconnect-v2"
+        let publicKeyBytes = SymmetricKey(data: Data(fixture.key.publicKey.pemRepresentation.utf8))
+        let cases: [(token: String?, reason: String)] = [
+            (nil, "no bearer token"),
+            ("garbage", "not a compact JWT"),
+            // A correct ES256 signature under another `alg`: jwt-kit would check it with the key's algorithm.
+            (try token(header: ["alg": "ES384", "kid": Fixture.keyID], sign: es256), "alg must be ES256"),
+            (try token(header: ["alg": "none", "kid": Fixture.keyID]) { _ in Data() }, "alg must be ES256"),
+            (try token(header: ["alg": "HS256", "kid": Fixture.keyID]) {
+                Data(HMAC<SHA256>.authenticationCode(for: $0, using: publicKeyBytes))
+            }, "alg must be ES256"),
+            (try token(header: ["alg": "ES256", "kid": "OTHERKEY"], sign: es256), "unknown kid"),
+            (try token(header: ["alg": "ES256"], sign: es256), "unknown kid"),
+            (try token(header: ["alg": "ES256", "kid": Fixture.keyID]) {
+                try P256.Signing.PrivateKey().signature(for: $0).rawRepresentation
+            }, "bad signature"),
+            (try token(header: ["alg": "ES256", "kid": Fixture.keyID], claims: noBundle, sign: es256),
+             "the claims do not decode"),
+            (try token(header: ["alg": "ES256", "kid": Fixture.keyID], claims: wrongAudience, sign: es256),
+             "aud must be appstoreconnect-v1"),
+        ]
+        for (token, reason) in cases {
+            let refused = await refusal(fixture.api, token)
+            #expect(refused?.contains(reason) == true, "expected \(reason), got \(refused ?? "admitted")")
+        }
+    }
+}
