@@ -13,6 +13,7 @@ public struct DecisionResponse: Codable, Sendable, Hashable {
     /// The transaction the decision is about: the submitted one, or for a receipt the one the client named.
     public var transactionId: String?
     /// One of `delivered`, `alreadyDelivered`, `deliveredToOtherAccount`, `pending`, `rejected`, `revoked`.
+    /// `outcome` reads it, with `reason`, as a `Decision`.
     public var decision: String
     public var finish: Bool
     public var orderId: OrderID?
@@ -33,5 +34,29 @@ public struct DecisionResponse: Codable, Sendable, Hashable {
         case .pending(let reason): self.reason = Reason(code: reason.code, message: reason.message)
         default: self.reason = nil
         }
+    }
+}
+
+extension DecisionResponse {
+    /// The typed decision that `decision` and `reason` name, for a client to switch on. `nil` when this build does
+    /// not know the name (a newer server's decision) or a `pending` or `rejected` answer carries no reason: the
+    /// client still obeys `finish` and can report `code`.
+    public var outcome: Decision? {
+        switch decision {
+        case "delivered": return .delivered
+        case "alreadyDelivered": return .alreadyDelivered
+        case "deliveredToOtherAccount": return .deliveredToOtherAccount
+        case "revoked": return .revoked
+        case "pending":
+            return reason.map { .pending(PendingReason(code: $0.code, message: $0.message)) }
+        case "rejected":
+            return reason.map { .rejected(RejectionReason(code: $0.code, message: $0.message)) }
+        default: return nil
+        }
+    }
+
+    /// The decision's stable code, to record or report when it delivers nothing: the reason's code, else the name.
+    public var code: String {
+        reason?.code ?? decision
     }
 }
