@@ -83,7 +83,7 @@ extension Purser {
                                 for index in stride(from: worker, to: prepared.count, by: clients) {
                                     let decision: DecisionResponse = try await Self.post(
                                         client, "\(base)/v1/transactions", user: prepared[index].user, raw: prepared[index].body)
-                                    if decision.decision == "delivered" { count += 1 }
+                                    if decision.outcome == .delivered { count += 1 }
                                 }
                                 return count
                             }
