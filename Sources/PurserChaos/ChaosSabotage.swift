@@ -7,7 +7,7 @@ import AppStoreSimulator
 public struct ChaosSabotage: Sendable {
     /// Wraps the server's ledger.
     public var store: (@Sendable (any LedgerStore) -> any LedgerStore)?
-    /// Wraps each app's StoreKit adapter.
+    /// Wraps each app's StoreKit adapter (a `ForwardingStoreAdapter` implements only what it breaks).
     public var adapter: (@Sendable (any StoreAdapter) -> any StoreAdapter)?
 
     public init(store: (@Sendable (any LedgerStore) -> any LedgerStore)? = nil,

@@ -10,8 +10,7 @@ import Testing
 struct AdapterAndCatalogTests {
     @Test("StoreKit 1: a payment that stays `purchasing` ends as `stalled`, never a hang")
     func stalled() async throws {
-        try await LiveServer.run { server in
-            let app = SimulatedApp(server: server, generation: .storeKit1)
+        try await SimulatedApp.run(.storeKit1) { app, server in
             let first = try await app.launch(user: "alice", crashAt: .paid)
             await #expect(throws: PurchaseError.terminated) { try await first.buy("gold60") }
             // Bypass the coordinator (which settles the old purchase first) to see what StoreKit alone does.
@@ -46,8 +45,7 @@ struct AdapterAndCatalogTests {
     @Test("products: the server's list joined with the store's, refreshed only when the server's list changes",
           arguments: StoreKitGeneration.allCases)
     func catalog(_ generation: StoreKitGeneration) async throws {
-        try await LiveServer.run { server in
-            let app = SimulatedApp(server: server, generation: generation)
+        try await SimulatedApp.run(generation) { app, server in
             let run = try await app.launch(user: "alice")
             let products = try await run.run { try await run.coordinator.products() }
             #expect(products.map(\.id) == ["gold120", "gold60"])

@@ -1,0 +1,43 @@
+import AppStoreVerification
+
+// Finishing transactions (both StoreKit generations), and what tests see of it: how often each was finished, what
+// is left unfinished, and a hook that runs before every finish.
+extension SimulatedDevice {
+    /// Called before a transaction is finished; tests use it to check that the server decided first.
+    public typealias FinishHook = @Sendable (_ transactionID: String) async -> Void
+
+    /// Called before every finish, with the transaction id.
+    public func onFinish(_ hook: @escaping FinishHook) {
+        state.withLock { $0.finishHook = hook }
+    }
+
+    /// How often the app finished this transaction.
+    public func finishCount(of transactionID: String) -> Int {
+        state.withLock { $0.finishCount[transactionID, default: 0] }
+    }
+
+    /// Purchased transactions StoreKit still holds for the app, oldest first.
+    public var unfinishedTransactionIDs: [String] {
+        state.withLock { $0.unfinished.compactMap(\.transactionID) }
+    }
+
+    /// `finishTransaction` (StoreKit 1) or `Transaction.finish()` (StoreKit 2). Ignored from a killed process.
+    public func finishTransaction(_ process: SimulatedProcess, queueID: String) async {
+        guard isRunning(process) else { return }
+        let hook = state.withLock { $0.finishHook }
+        let isPurchase = state.withLock { state in state.unfinished.contains { $0.queueID == queueID } }
+        if isPurchase, let hook { await hook(queueID) }
+        guard isRunning(process) else { return }
+        let removed = state.withLock { state -> DeviceTransaction? in
+            if let index = state.failed.firstIndex(where: { $0.queueID == queueID }) {
+                return state.failed.remove(at: index)
+            }
+            guard let index = state.unfinished.firstIndex(where: { $0.queueID == queueID }) else { return nil }
+            state.finishCount[queueID, default: 0] += 1
+            return state.unfinished.remove(at: index)
+        }
+        guard let transactionID = removed?.transactionID else { return }
+        try? await store.finish(transactionID: transactionID)
+        await writeReceipt()
+    }
+}

@@ -1,0 +1,110 @@
+import AppStoreVerification
+import Foundation
+import PurserCore
+
+// StoreKit 1: `SKPaymentQueue` and its observers. Callbacks may lose `applicationUsername`, and a product whose
+// earlier purchase is unfinished only ever reports `purchasing`.
+extension SimulatedDevice {
+    /// A StoreKit 1 observer callback: `paymentQueue(_:updatedTransactions:)`.
+    public typealias Observer = @Sendable ([DeviceTransaction]) -> Void
+
+    /// Registers a payment-queue observer; StoreKit redelivers every unfinished transaction to it.
+    public func addObserver(_ process: SimulatedProcess, _ observer: @escaping Observer) -> Int? {
+        let registered: (id: Int, queue: [DeviceTransaction])? = state.withLock { state in
+            guard state.running, state.generation == process.generation else { return nil }
+            state.nextID += 1
+            state.observers[state.nextID] = observer
+            return (state.nextID, state.unfinished + state.failed)
+        }
+        guard let registered else { return nil }
+        let redelivered = registered.queue.map { callbackView(of: $0) }
+        if !redelivered.isEmpty { call(process, observer, redelivered) }
+        return registered.id
+    }
+
+    public func removeObserver(_ process: SimulatedProcess, id: Int) {
+        state.withLock { state in
+            guard state.generation == process.generation else { return }
+            state.observers[id] = nil
+        }
+    }
+
+    /// `SKPaymentQueue.add(_:)`: reports `purchasing`, then the outcome. A product with an unfinished purchase only
+    /// ever reports `purchasing`, and nothing is charged. `label` names the payment in `charges`.
+    public func addPayment(_ process: SimulatedProcess, productID: String, quantity: Int, applicationUsername: String?,
+                           label: String? = SimulatedDevice.paymentLabel) async {
+        guard isRunning(process) else { return }
+        let purchasing = DeviceTransaction(queueID: nextLocalID(), state: .purchasing, productID: productID,
+                                           quantity: quantity, applicationUsername: applicationUsername)
+        deliver([purchasing])
+        let blocked = state.withLock { state in
+            state.unfinished.contains { $0.productID == productID && catalog[productID]?.kind != .nonConsumable }
+        }
+        if blocked { return }
+        guard catalog[productID] != nil else {
+            return fail(purchasing, .productUnavailable)
+        }
+        switch await paymentSheet() {
+        case .pay, .payAfter:
+            let token = applicationUsername.flatMap(UUID.init(uuidString:)).map(\.uuidString)
+            guard let entry = try? await charge(productID, quantity: quantity, username: applicationUsername,
+                                                tokenForApple: token, label: label)
+            else { return fail(purchasing, .unknown) }
+            deliverPurchased(entry)
+        case .cancel:
+            fail(purchasing, .cancelled)
+        case .fail(let failure):
+            fail(purchasing, failure)
+        case .askToBuy:
+            var deferred = purchasing
+            deferred.state = .deferred
+            let token = applicationUsername.flatMap(UUID.init(uuidString:)).map(\.uuidString)
+            state.withLock { $0.deferred.append(Deferred(entry: deferred, tokenForApple: token, label: label)) }
+            deliver([deferred])
+        }
+    }
+
+    /// `SKPaymentQueue.transactions`: what the queue holds now.
+    public func queueTransactions(_ process: SimulatedProcess) -> [DeviceTransaction] {
+        let queue = state.withLock { state -> [DeviceTransaction] in
+            guard state.running, state.generation == process.generation else { return [] }
+            return state.unfinished + state.failed + state.deferred.map(\.entry)
+        }
+        return queue.map { callbackView(of: $0) }
+    }
+
+    /// Tells the observers that a purchase was charged (twice, with `duplicateCallbacks`).
+    func deliverPurchased(_ entry: DeviceTransaction) {
+        deliver([callbackView(of: entry)])
+        if configuration.duplicateCallbacks { deliver([callbackView(of: entry)]) }
+    }
+
+    private func fail(_ entry: DeviceTransaction, _ failure: DeviceFailure) {
+        var failed = entry
+        failed.state = .failed
+        failed.failure = failure
+        state.withLock { $0.failed.append(failed) }
+        deliver([failed])
+    }
+
+    /// The entry as a StoreKit 1 callback shows it: `applicationUsername` may be missing.
+    private func callbackView(of entry: DeviceTransaction) -> DeviceTransaction {
+        guard case .onCallback(let rate) = configuration.lostApplicationUsername else { return entry }
+        var view = entry
+        if state.withLock({ Double.random(in: 0..<1, using: &$0.random) < rate }) { view.applicationUsername = nil }
+        return view
+    }
+
+    private func deliver(_ entries: [DeviceTransaction]) {
+        let targets = state.withLock { state -> (SimulatedProcess, [Observer])? in
+            guard state.running else { return nil }
+            return (SimulatedProcess(device: self, generation: state.generation), Array(state.observers.values))
+        }
+        guard let (process, observers) = targets else { return }
+        for observer in observers { call(process, observer, entries) }
+    }
+
+    private func call(_ process: SimulatedProcess, _ observer: Observer, _ entries: [DeviceTransaction]) {
+        SimulatedProcess.$current.withValue(process) { observer(entries) }
+    }
+}

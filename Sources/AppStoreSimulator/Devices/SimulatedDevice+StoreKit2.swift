@@ -1,0 +1,74 @@
+import AppStoreVerification
+import Foundation
+
+// StoreKit 2: `Product.purchase`, `Transaction.updates` and `Transaction.unfinished`.
+extension SimulatedDevice {
+    /// What StoreKit 2's `Product.purchase` answers.
+    public enum PurchaseResult: Sendable, Hashable {
+        case purchased(DeviceTransaction)
+        case pending
+        case userCancelled
+        case failed(DeviceFailure)
+    }
+
+    /// `Product.purchase(options:)`. `label` names the payment in `charges`.
+    public func purchase(_ process: SimulatedProcess, productID: String, quantity: Int, appAccountToken: UUID?,
+                         label: String? = SimulatedDevice.paymentLabel) async -> PurchaseResult {
+        guard isRunning(process) else { return .failed(.unknown) }
+        guard catalog[productID] != nil else { return .failed(.productUnavailable) }
+        switch await paymentSheet() {
+        case .pay, .payAfter:
+            guard let entry = try? await charge(productID, quantity: quantity, username: nil,
+                                                tokenForApple: appAccountToken?.uuidString, label: label)
+            else { return .failed(.unknown) }
+            if configuration.duplicateCallbacks { yieldToListeners(entry) }
+            return .purchased(entry)
+        case .cancel:
+            return .userCancelled
+        case .fail(let failure):
+            return .failed(failure)
+        case .askToBuy:
+            let entry = DeviceTransaction(queueID: nextLocalID(), state: .deferred, productID: productID,
+                                          quantity: quantity)
+            state.withLock {
+                $0.deferred.append(Deferred(entry: entry, tokenForApple: appAccountToken?.uuidString, label: label))
+            }
+            return .pending
+        }
+    }
+
+    /// `Transaction.updates`: unfinished transactions first, then purchases made outside the app (Ask to Buy
+    /// approvals). Ends when the process is killed.
+    public func transactionUpdates(_ process: SimulatedProcess) -> AsyncStream<DeviceTransaction> {
+        let (stream, continuation) = AsyncStream.makeStream(of: DeviceTransaction.self)
+        let backlog: [DeviceTransaction]? = state.withLock { state in
+            guard state.running, state.generation == process.generation else { return nil }
+            state.nextID += 1
+            state.listeners[state.nextID] = continuation
+            return state.unfinished
+        }
+        guard let backlog else {
+            continuation.finish()
+            return stream
+        }
+        for entry in backlog {
+            continuation.yield(entry)
+            if configuration.duplicateCallbacks { continuation.yield(entry) }
+        }
+        return stream
+    }
+
+    /// `Transaction.unfinished`.
+    public func unfinishedTransactions(_ process: SimulatedProcess) -> [DeviceTransaction] {
+        state.withLock { state in
+            guard state.running, state.generation == process.generation else { return [] }
+            return state.unfinished
+        }
+    }
+
+    /// Hands `entry` to every running `Transaction.updates` listener.
+    func yieldToListeners(_ entry: DeviceTransaction) {
+        let listeners = state.withLock { Array($0.listeners.values) }
+        for listener in listeners { listener.yield(entry) }
+    }
+}

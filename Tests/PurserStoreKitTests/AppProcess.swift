@@ -1,0 +1,59 @@
+import AppStoreVerification
+import Foundation
+import Purser
+import PurserChaos
+import PurserCore
+
+/// One run of the SDK tests' app: its coordinator and everything it reported.
+final class AppProcess: Sendable {
+    let app: PurserAppProcess
+    private let recorded = LockedValue<[PurchaseEvent]>([])
+
+    init(_ app: PurserAppProcess) {
+        self.app = app
+        let recorded = self.recorded
+        let events = app.coordinator.events
+        Task {
+            for await event in events { recorded.withLock { $0.append(event) } }
+        }
+    }
+
+    var coordinator: PurchaseCoordinator { app.coordinator }
+    var journal: PurchaseJournal { app.journal }
+
+    /// Runs `body` as this process (StoreKit calls reach its device).
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> T {
+        try await app.run(body)
+    }
+
+    func buy(_ productID: String) async throws(PurchaseError) -> PurchaseEvent {
+        do {
+            return try await run { try await self.coordinator.buy(productID) }
+        } catch let error as PurchaseError {
+            throw error
+        } catch {
+            throw .terminated
+        }
+    }
+
+    func recover(_ trigger: RecoveryTrigger) async {
+        await run { await self.coordinator.recover(trigger) }
+    }
+
+    var events: [PurchaseEvent] { recorded.withLock { $0 } }
+
+    /// Waits for an event matching `predicate`.
+    func event(where predicate: @escaping @Sendable (PurchaseEvent) -> Bool) async -> PurchaseEvent? {
+        guard await eventually({ self.events.contains(where: predicate) }) else { return nil }
+        return events.first(where: predicate)
+    }
+
+    /// Waits for the event about `transactionID`.
+    func event(for transactionID: String) async -> PurchaseEvent? {
+        await event { $0.transactionID == transactionID }
+    }
+
+    func kill() async {
+        await app.kill()
+    }
+}
