@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Purser
 import PurserCore
+import Synchronization
 
 /// The chaos run's app on one device: a `PurserApp` built as the plan says, whose process dies at the step a
 /// purchase's crash plan names.
@@ -15,8 +16,8 @@ final class ChaosApp: Sendable {
     /// How long a slow payment's sheet stays open: longer than the app waits.
     static let slowPaymentSheet = Duration.milliseconds(1_500)
 
-    private let crashAt = LockedValue<PurchaseStep?>(nil)
-    private let running = LockedValue<Running?>(nil)
+    private let crashAt = Mutex<PurchaseStep?>(nil)
+    private let running = Mutex<Running?>(nil)
 
     /// One process of the app, and who is signed in.
     struct Running: Sendable {
@@ -53,13 +54,12 @@ final class ChaosApp: Sendable {
     /// Starts the app and signs `user` in (launch recovery, then login recovery).
     @discardableResult
     func launch(user: String) async throws(JournalStoreError) -> Running {
-        let crashAt = self.crashAt
-        let process = try await app.launch(user: user) { step in
-            crashAt.withLock { armed in
+        let process = try await app.launch(user: user) { [weak self] step in
+            self?.crashAt.withLock { armed in
                 guard armed == step else { return false }
                 armed = nil
                 return true
-            }
+            } ?? false
         }
         let launched = Running(process: process, user: user)
         running.withLock { $0 = launched }

@@ -1,10 +1,11 @@
 import Foundation
 import AppStoreVerification
+import Synchronization
 
 /// The run's clock, shared by the server, the App Store simulator and the apps: real time plus an offset the heal
 /// phase moves forward (a day later, Apple retries its notifications).
 public final class ChaosClock: Sendable {
-    private let offset = LockedValue<TimeInterval>(0)
+    private let offset = Mutex<TimeInterval>(0)
 
     public init() {}
 

@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import Synchronization
 
 /// The progress line while a run goes: purchases done per strategy, the rate, and the phase. Written to standard
 /// error (every second on a terminal, every ten seconds otherwise), so `--json` output stays clean.
@@ -11,7 +12,7 @@ public final class ChaosProgress: Sendable {
         var started = Date()
     }
 
-    private let state = LockedValue(State())
+    private let state = Mutex(State())
     private let sink: (@Sendable (String) -> Void)?
 
     /// - Parameter sink: where lines go; `nil` prints nothing.

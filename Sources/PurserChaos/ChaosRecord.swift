@@ -1,5 +1,6 @@
 import AppStoreSimulator
 import AppStoreVerification
+import Synchronization
 
 /// What the harness saw while a strategy ran: who bought each charged transaction (the truth the invariants are
 /// checked against, next to the simulator's record; every charge names the buy that paid it), finishes that came
@@ -23,7 +24,7 @@ public final class ChaosRecord: Sendable {
         var lateCharges = 0
     }
 
-    private let state = LockedValue(State())
+    private let state = Mutex(State())
 
     public init() {}
 

@@ -2,6 +2,7 @@ import AppStoreSimulator
 import AppStoreVerification
 import Foundation
 import Purser
+import Synchronization
 
 /// The app half of a field flow on one device (StoreKit 1, as most field code is): `addPayment` with the user id as
 /// `applicationUsername`, an observer that sends each purchased transaction's receipt to the server and finishes
@@ -10,9 +11,9 @@ final class FieldApp: Sendable {
     let plan: DevicePlan
     let device: SimulatedDevice
     let server: FieldServer
-    private let inbox = LockedValue<[DeviceTransaction]>([])
-    private let state = LockedValue<(process: SimulatedProcess?, user: String?)>((nil, nil))
-    private let faults = LockedValue<[NetworkFaults.Fault]>([])
+    private let inbox = Mutex<[DeviceTransaction]>([])
+    private let state = Mutex<(process: SimulatedProcess?, user: String?)>((nil, nil))
+    private let faults = Mutex<[NetworkFaults.Fault]>([])
 
     init(plan: DevicePlan, appStore: SimulatedAppStore, server: FieldServer, directory: URL, record: ChaosRecord,
          runSeed: UInt64) {
@@ -38,8 +39,9 @@ final class FieldApp: Sendable {
         let process = device.launch()
         state.withLock { $0 = (process, user) }
         inbox.withLock { $0 = [] }
-        let inbox = self.inbox
-        _ = device.addObserver(process) { updates in inbox.withLock { $0.append(contentsOf: updates) } }
+        _ = device.addObserver(process) { [weak self] updates in
+            self?.inbox.withLock { $0.append(contentsOf: updates) }
+        }
         await drain(crash: nil)
     }
 

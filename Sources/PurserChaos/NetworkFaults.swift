@@ -2,6 +2,7 @@ import AppStoreVerification
 import HTTPTypes
 import Hummingbird
 import PurserServer
+import Synchronization
 
 /// The network between each simulated device and the server: faults armed per device for its next submissions.
 /// Apps name their device in the `X-Chaos-Device` header, so a fault hits the device it was planned for, whatever
@@ -15,8 +16,8 @@ public final class NetworkFaults: Sendable {
     }
 
     public static let deviceHeader = HTTPField.Name("X-Chaos-Device")!
-    private let armed = LockedValue<[String: [Fault]]>([:])
-    private let enabled = LockedValue(true)
+    private let armed = Mutex<[String: [Fault]]>([:])
+    private let enabled = Mutex(true)
 
     public init() {}
 

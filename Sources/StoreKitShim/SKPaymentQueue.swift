@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import AppStoreVerification
 import Foundation
+import Synchronization
 
 /// StoreKit 1's payment queue on a simulated device. Like StoreKit's, every call is asynchronous under the hood
 /// and applied in order; observers hear about changes through `paymentQueue(_:updatedTransactions:)`.
@@ -12,11 +13,11 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         case finish(queueID: String)
     }
 
-    private static let queues = LockedValue<[SimulatedProcess: SKPaymentQueue]>([:])
+    private static let queues = Mutex<[SimulatedProcess: SKPaymentQueue]>([:])
 
     let process: SimulatedProcess
     private let commands: AsyncStream<Command>.Continuation
-    private let observerIDs = LockedValue<[ObjectIdentifier: Int]>([:])
+    private let observerIDs = Mutex<[ObjectIdentifier: Int]>([:])
 
     /// The queue of the app process the calling task runs in (`SimulatedProcess.current`).
     open class func `default`() -> SKPaymentQueue {
@@ -37,7 +38,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: Command.self)
         self.commands = continuation
         super.init()
-        Task { [process, observerIDs] in
+        Task { [process, weak self] in
             for await command in stream {
                 switch command {
                 case .addObserver(let box):
@@ -45,9 +46,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                         guard let self else { return }
                         box.observer?.paymentQueue(self, updatedTransactions: entries.map(SKPaymentTransaction.init))
                     }
-                    if let id { observerIDs.withLock { $0[box.key] = id } }
+                    if let id { self?.observerIDs.withLock { $0[box.key] = id } }
                 case .removeObserver(let key):
-                    if let id = observerIDs.withLock({ $0.removeValue(forKey: key) }) {
+                    if let id = self?.observerIDs.withLock({ $0.removeValue(forKey: key) }) {
                         process.device.removeObserver(process, id: id)
                     }
                 case .addPayment(let productID, let quantity, let username, let label):

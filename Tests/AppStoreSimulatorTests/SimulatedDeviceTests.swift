@@ -3,6 +3,7 @@ import AppStoreVerification
 import Foundation
 import PurserCore
 import Testing
+import Synchronization
 
 /// StoreKit's queue semantics as the simulated device reproduces them, driven directly (no app, no shim).
 @Suite("Simulated device")
@@ -14,7 +15,7 @@ struct SimulatedDeviceTests {
 
     /// Collects StoreKit 1 callbacks.
     final class Callbacks: Sendable {
-        private let received = LockedValue<[DeviceTransaction]>([])
+        private let received = Mutex<[DeviceTransaction]>([])
         var all: [DeviceTransaction] { received.withLock { $0 } }
         func record(_ entries: [DeviceTransaction]) { received.withLock { $0.append(contentsOf: entries) } }
     }

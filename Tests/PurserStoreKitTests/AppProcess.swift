@@ -3,18 +3,18 @@ import Foundation
 import Purser
 import PurserChaos
 import PurserCore
+import Synchronization
 
 /// One run of the SDK tests' app: its coordinator and everything it reported.
 final class AppProcess: Sendable {
     let app: PurserAppProcess
-    private let recorded = LockedValue<[PurchaseEvent]>([])
+    private let recorded = Mutex<[PurchaseEvent]>([])
 
     init(_ app: PurserAppProcess) {
         self.app = app
-        let recorded = self.recorded
         let events = app.coordinator.events
-        Task {
-            for await event in events { recorded.withLock { $0.append(event) } }
+        Task { [weak self] in
+            for await event in events { self?.recorded.withLock { $0.append(event) } }
         }
     }
 

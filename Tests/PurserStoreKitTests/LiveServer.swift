@@ -11,6 +11,7 @@ import NIOHTTP1
 import PurserChaos
 import PurserCore
 import PurserStorage
+import Synchronization
 
 /// A real Purser server (the chaos harness's `ChaosServer`: SQLite ledger, in-process App Store simulator, Apple's
 /// notifications held back) on a loopback port, reached through a `FaultyNetwork` in front of it, so tests can make
@@ -54,9 +55,9 @@ final class FaultyNetwork: Sendable {
     }
 
     let upstream: URL
-    private let faults = LockedValue<[Fault]>([])
-    private let submissions = LockedValue<Int>(0)
-    private let statuses = LockedValue<[String: [Int]]>([:])
+    private let faults = Mutex<[Fault]>([])
+    private let submissions = Mutex<Int>(0)
+    private let statuses = Mutex<[String: [Int]]>([:])
 
     init(upstream: URL) { self.upstream = upstream }
 

@@ -26,7 +26,7 @@ struct SimulatedApp: Sendable {
     let server: LiveServer
     let app: PurserApp
     /// Finishes that happened before the server had a decision (must stay empty: invariant 5).
-    let earlyFinishes: LockedValue<[String]>
+    let earlyFinishes: EarlyFinishLog
 
     /// - Parameters:
     ///   - purchasingTimeout: how long the StoreKit 1 adapter waits in `purchasing`.
@@ -36,7 +36,7 @@ struct SimulatedApp: Sendable {
          configuration: SimulatedDevice.Configuration = .init(), purchasingTimeout: Duration = .seconds(3),
          wrapAdapter: @escaping @Sendable (any StoreAdapter) -> any StoreAdapter = { $0 }) {
         self.server = server
-        let early = LockedValue<[String]>([])
+        let early = EarlyFinishLog()
         self.earlyFinishes = early
         let device = SimulatedDevice(
             id: "device-\(UUID().uuidString.prefix(8))", store: server.appStore, products: ChaosServer.deviceProducts,
@@ -48,7 +48,7 @@ struct SimulatedApp: Sendable {
                 journalInKeychain: journal == .keychain, purchasingTimeout: purchasingTimeout,
                 retry: RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(5), maxDelay: .milliseconds(40)), seed: 42,
                 wrapAdapter: wrapAdapter),
-            onEarlyFinish: { transactionID, _ in early.withLock { $0.append(transactionID) } })
+            onEarlyFinish: { transactionID, _ in early.record(transactionID) })
     }
 
     /// Starts a `LiveServer`, installs the app on a new device against it, and runs `body` with both.
@@ -92,6 +92,6 @@ struct SimulatedApp: Sendable {
         let once = await eventually { device.finishCount(of: transactionID) == 1 }
         #expect(once, "transaction \(transactionID) finished \(device.finishCount(of: transactionID)) times",
                 sourceLocation: sourceLocation)
-        #expect(earlyFinishes.withLock { $0 }.isEmpty, "finished before a decision", sourceLocation: sourceLocation)
+        #expect(earlyFinishes.transactionIDs.isEmpty, "finished before a decision", sourceLocation: sourceLocation)
     }
 }

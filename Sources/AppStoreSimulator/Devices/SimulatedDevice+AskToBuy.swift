@@ -1,4 +1,5 @@
 import AppStoreVerification
+import Synchronization
 
 // Ask to Buy: a payment waits for a parent; when approved, Apple charges and the running app hears about it.
 extension SimulatedDevice {

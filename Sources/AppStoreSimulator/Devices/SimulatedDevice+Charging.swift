@@ -1,6 +1,7 @@
 import AppStoreVerification
 import Foundation
 import PurserCore
+import Synchronization
 
 // Apple charging the user: the purchase joins StoreKit's queue and the receipt, and the device remembers which
 // labelled payment each charge was for.

@@ -1,4 +1,5 @@
 import AppStoreVerification
+import Synchronization
 
 // Finishing transactions (both StoreKit generations), and what tests see of it: how often each was finished, what
 // is left unfinished, and a hook that runs before every finish.

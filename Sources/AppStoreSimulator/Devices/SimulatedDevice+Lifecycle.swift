@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import Synchronization
 
 // The app's life on the device: launch, kill, uninstall. StoreKit's queue outlives all three.
 extension SimulatedDevice {

@@ -1,4 +1,5 @@
 import AppStoreVerification
+import Synchronization
 
 // What the user does with each payment sheet: tests queue outcomes; without one the user pays (or asks a parent).
 extension SimulatedDevice {

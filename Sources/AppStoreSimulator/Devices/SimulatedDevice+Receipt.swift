@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import Synchronization
 
 // The app receipt: a file in the app's container, rewritten whenever the device's purchases change.
 extension SimulatedDevice {

@@ -1,6 +1,7 @@
 import AppStoreVerification
 import Foundation
 import PurserCore
+import Synchronization
 
 // StoreKit 1: `SKPaymentQueue` and its observers. Callbacks may lose `applicationUsername`, and a product whose
 // earlier purchase is unfinished only ever reports `purchasing`.

@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import Synchronization
 
 // StoreKit 2: `Product.purchase`, `Transaction.updates` and `Transaction.unfinished`.
 extension SimulatedDevice {

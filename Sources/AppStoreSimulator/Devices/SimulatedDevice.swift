@@ -1,6 +1,7 @@
 import AppStoreVerification
 import Foundation
 import PurserCore
+import Synchronization
 
 /// A phone as StoreKit behaves on it in the field, paying through a `SimulatedAppStore`: unfinished transactions are
 /// redelivered whenever an observer or listener starts, buying a product whose earlier purchase is unfinished only
@@ -77,7 +78,7 @@ public final class SimulatedDevice: Sendable {
     /// A Keychain-like place that survives uninstall.
     public let keychainDirectory: URL
     let catalog: [String: DeviceProduct]
-    let state: LockedValue<State>
+    let state: Mutex<State>
 
     /// - Parameters:
     ///   - directory: where the device keeps the app's container and its Keychain.
@@ -89,7 +90,7 @@ public final class SimulatedDevice: Sendable {
         self.containerDirectory = directory.appendingPathComponent("container")
         self.keychainDirectory = directory.appendingPathComponent("keychain")
         self.catalog = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        self.state = LockedValue(State(random: SeededGenerator(seed: configuration.seed)))
+        self.state = Mutex(State(random: SeededGenerator(seed: configuration.seed)))
     }
 
     /// `Product.products(for:)` / `SKProductsRequest`: the known ones among `ids`.

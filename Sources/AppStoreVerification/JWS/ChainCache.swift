@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// Chains that already passed full verification, keyed by the exact JWS header segment (which encodes `alg` and
 /// every certificate byte of `x5c`). A hit skips re-parsing and re-verifying the chain but still checks the
@@ -18,7 +19,7 @@ final class ChainCache: Sendable {
     }
 
     private let capacity: Int
-    private let state = LockedValue(State())
+    private let state = Mutex(State())
 
     init(capacity: Int) {
         self.capacity = max(capacity, 0)

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 import PurserCore
+import Synchronization
 
 /// The bearer token of the App Store Server API: an ES256 JWT signed with an App Store Connect in-app purchase key.
 ///
@@ -9,7 +10,7 @@ import PurserCore
 /// `{"iss":ISSUER_ID,"iat":…,"exp":…,"aud":"appstoreconnect-v1","bid":BUNDLE_ID}`, signature the raw `r‖s` in
 /// base64url; jwt-kit signs it. Apple refuses tokens that live longer than 60 minutes. `current()` hands out one cached
 /// token and signs a new one when less than `renewalMargin` of its life remains; it is safe to call from any task.
-public struct AppStoreServerAPIToken: Sendable {
+public final class AppStoreServerAPIToken: Sendable {
     /// The `aud` every App Store Server API token carries.
     public static let audience = "appstoreconnect-v1"
     /// The longest lifetime Apple accepts.
@@ -28,7 +29,7 @@ public struct AppStoreServerAPIToken: Sendable {
 
     private let privateKey: P256.Signing.PrivateKey
     private let now: @Sendable () -> Date
-    private let cache = LockedValue<(token: String, issuedAt: Date, expiresAt: Date)?>(nil)
+    private let cache = Mutex<(token: String, issuedAt: Date, expiresAt: Date)?>(nil)
     /// One renewal at a time, so concurrent callers share one new token.
     private let renewal = AsyncSerialLock()
 
@@ -58,7 +59,7 @@ public struct AppStoreServerAPIToken: Sendable {
 
     /// Like `init(issuerID:keyID:bundleID:privateKey:…)`, with the key as App Store Connect's `.p8` PEM text.
     /// - Throws: `invalid_key` when the text is not a P-256 private key.
-    public init(issuerID: String, keyID: String, bundleID: String, privateKeyPEM: String,
+    public convenience init(issuerID: String, keyID: String, bundleID: String, privateKeyPEM: String,
                 lifetime: Duration = .seconds(30 * 60), renewalMargin: Duration = .seconds(5 * 60),
                 now: @escaping @Sendable () -> Date = { Date() }) throws(AppStoreServerAPIError) {
         try self.init(issuerID: issuerID, keyID: keyID, bundleID: bundleID,

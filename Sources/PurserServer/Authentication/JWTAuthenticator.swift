@@ -5,12 +5,13 @@ import Hummingbird
 import JWTKit
 import PurserCore
 import _CryptoExtras
+import Synchronization
 
 /// Verifies `Authorization: Bearer <JWT>` issued by the game's own login service. The user is the `sub` claim.
 /// jwt-kit checks the signature; `exp` is required; `nbf`, `iss` and `aud` are checked when present or configured.
 /// The header's `alg` must be the configured one, so a token cannot pick another algorithm (jwt-kit verifies with
 /// the key's own algorithm whatever the header says; the authenticator also refuses a header that names another).
-public struct JWTAuthenticator: Authenticator {
+public final class JWTAuthenticator: Authenticator {
     /// The key that verifies tokens, which also fixes the algorithm.
     ///
     /// - Precondition: an HS256 secret has at least 32 bytes (RFC 7518 §3.2) and an RSA key at least 2048 bits
@@ -30,13 +31,13 @@ public struct JWTAuthenticator: Authenticator {
     }
 
     public let key: Key
-    public var issuer: String?
-    public var audience: String?
+    public let issuer: String?
+    public let audience: String?
     /// Tolerated clock skew for `exp` and `nbf`.
-    public var leeway: TimeInterval
+    public let leeway: TimeInterval
     private let now: @Sendable () -> Date
     /// jwt-kit's collection holding `key`, made on first use: `JWTKeyCollection.add` is async, this initialiser not.
-    private let collection = LockedValue<JWTKeyCollection?>(nil)
+    private let collection = Mutex<JWTKeyCollection?>(nil)
 
     public init(key: Key, issuer: String? = nil, audience: String? = nil, leeway: TimeInterval = 60,
                 now: @escaping @Sendable () -> Date = { Date() }) {

@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Configuration
+import Synchronization
 
 /// An access reporter that keeps what could not be read: a provider's error (a value of the wrong type) or a failed
 /// conversion (a string that is not one of an enumeration's values). swift-configuration's readers with a default
@@ -9,7 +10,7 @@ import Configuration
 final class ConfigurationProblems: AccessReporter {
     /// Readable names of the providers, by `providerName`: "the command line", "the environment", a file's path.
     private let sources: [String: String]
-    private let problems = LockedValue<[String]>([])
+    private let problems = Mutex<[String]>([])
 
     init(sources: [String: String]) {
         self.sources = sources
