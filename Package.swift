@@ -136,7 +136,9 @@ let package = Package(
             swiftSettings: strict
         ),
         // StoreKit's names for the subset the adapters use, driven by AppStoreSimulator's devices (Linux only).
-        .target(name: "StoreKitShim", dependencies: ["AppStoreSimulator", "AppStoreVerification", "PurserCore"], swiftSettings: strict),
+        .target(
+            name: "StoreKitShim", dependencies: ["AppStoreSimulator", "AppStoreVerification", "PurserCore"],
+            swiftSettings: strict),
         // The fault-injection harness: simulated devices, a real server, the invariant check, field baselines.
         .target(
             name: "PurserChaos",
@@ -188,7 +190,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PurserStorageTests",
-            dependencies: ["PurserStorage", "PurserStorageTesting", "PurserCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PurserStorage", "PurserStorageTesting", "PurserCore", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -11,6 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 echo "== layout"
 bash scripts/check-layout.sh
+echo "== swift format lint (.swift-format)"
+swift format lint --strict --parallel -r Sources Tests Package.swift
 echo "== swift build --build-tests (warnings are errors in Purser's targets)"
 export PURSER_WARNINGS_AS_ERRORS=1
 swift build --build-tests

@@ -4,14 +4,17 @@ extension SimulatedAppStore {
     /// The simulator kept in `directory` (`DATA/appstore-sim` for `purser serve` and `purser appstore-sim`): its
     /// certificate authority in `ca/` (made on first start), its purchases in `transactions.jsonl`, so transaction
     /// ids never repeat and its root stays trusted across restarts.
-    public static func persistent(in directory: URL, bundleID: String, appAppleID: Int64?,
-                                  now: @escaping @Sendable () -> Date = { Date() }) throws -> SimulatedAppStore {
+    public static func persistent(
+        in directory: URL, bundleID: String, appAppleID: Int64?,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> SimulatedAppStore {
         let authority = try SimulatorCertificateAuthority.loadOrCreate(
             in: directory.appendingPathComponent("ca"), now: now())
         return try SimulatedAppStore(
             signer: JWSSigner(authority: authority),
-            configuration: .init(defaultBundleID: bundleID, appAppleID: appAppleID,
-                                 journalFile: directory.appendingPathComponent("transactions.jsonl")),
+            configuration: .init(
+                defaultBundleID: bundleID, appAppleID: appAppleID,
+                journalFile: directory.appendingPathComponent("transactions.jsonl")),
             now: now)
     }
 }

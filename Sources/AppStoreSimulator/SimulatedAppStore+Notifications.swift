@@ -4,8 +4,10 @@ import PurserCore
 
 extension SimulatedAppStore {
     /// Sends notifications to `url` through `transport` from now on (Purser's `/v1/appstore/notifications`).
-    public func deliverNotifications(to url: URL, transport: any AppStoreHTTPTransport,
-                                     schedule: NotificationRetrySchedule = .init()) {
+    public func deliverNotifications(
+        to url: URL, transport: any AppStoreHTTPTransport,
+        schedule: NotificationRetrySchedule = .init()
+    ) {
         notificationTarget = (url, transport)
         notificationSchedule = schedule
     }
@@ -21,15 +23,19 @@ extension SimulatedAppStore {
 
     /// Signs and queues a notification about `transaction`; returns its signed payload.
     @discardableResult
-    func enqueueNotification(type: String, subtype: String? = nil, for transaction: JWSTransaction,
-                             signedTransaction: String) throws(SimulatorError) -> String {
-        let (uuid, signed) = try notification(type: type, subtype: subtype, for: transaction,
-                                              signedTransaction: signedTransaction)
+    func enqueueNotification(
+        type: String, subtype: String? = nil, for transaction: JWSTransaction,
+        signedTransaction: String
+    ) throws(SimulatorError) -> String {
+        let (uuid, signed) = try notification(
+            type: type, subtype: subtype, for: transaction,
+            signedTransaction: signedTransaction)
         undeliveredNotifications.append(notificationLog.count)
-        notificationLog.append(SentNotification(
-            notificationUUID: uuid, notificationType: type, subtype: subtype,
-            transactionId: transaction.transactionId, signedPayload: signed, createdAt: now(), attempts: [],
-            delivered: false, nextAttemptAt: now()))
+        notificationLog.append(
+            SentNotification(
+                notificationUUID: uuid, notificationType: type, subtype: subtype,
+                transactionId: transaction.transactionId, signedPayload: signed, createdAt: now(), attempts: [],
+                delivered: false, nextAttemptAt: now()))
         return signed
     }
 
@@ -38,14 +44,16 @@ extension SimulatedAppStore {
         let environment = configuration.defaultEnvironment.rawValue
         let payload = JWSNotification(
             notificationType: "TEST", notificationUUID: UUID().uuidString.lowercased(),
-            data: .init(appAppleId: configuration.appAppleID, bundleId: configuration.defaultBundleID,
-                        environment: environment, signedTransactionInfo: nil),
+            data: .init(
+                appAppleId: configuration.appAppleID, bundleId: configuration.defaultBundleID,
+                environment: environment, signedTransactionInfo: nil),
             signedDate: now().appStoreMilliseconds)
         let signed = try sign(payload)
         undeliveredNotifications.append(notificationLog.count)
-        notificationLog.append(SentNotification(
-            notificationUUID: payload.notificationUUID, notificationType: "TEST", subtype: nil, transactionId: nil,
-            signedPayload: signed, createdAt: now(), attempts: [], delivered: false, nextAttemptAt: now()))
+        notificationLog.append(
+            SentNotification(
+                notificationUUID: payload.notificationUUID, notificationType: "TEST", subtype: nil, transactionId: nil,
+                signedPayload: signed, createdAt: now(), attempts: [], delivered: false, nextAttemptAt: now()))
         return payload.notificationUUID
     }
 
@@ -97,9 +105,10 @@ extension SimulatedAppStore {
                 let payload = notificationLog[index].signedPayload
                 group.addTask {
                     let body = (try? JSONEncoder().encode(["signedPayload": payload])) ?? Data()
-                    let request = AppStoreHTTPRequest(method: "POST", url: target.url,
-                                                      headers: ["Content-Type": "application/json"],
-                                                      body: body, timeout: .seconds(10))
+                    let request = AppStoreHTTPRequest(
+                        method: "POST", url: target.url,
+                        headers: ["Content-Type": "application/json"],
+                        body: body, timeout: .seconds(10))
                     return (index, (try? await target.transport.send(request))?.status ?? 0)
                 }
             }

@@ -5,7 +5,9 @@ import PurserCore
 extension SimulatedAppStore {
     /// The app receipt a device holds now, as StoreKit builds it: every unfinished consumable of the device plus all
     /// its non-consumables; finished consumables have dropped out. Sandbox devices get "ProductionSandbox" receipts.
-    public func receipt(deviceId: String, bundleID: String? = nil) throws(SimulatorError) -> (der: [UInt8], transactionIDs: [String]) {
+    public func receipt(deviceId: String, bundleID: String? = nil) throws(SimulatorError) -> (
+        der: [UInt8], transactionIDs: [String]
+    ) {
         let kept = receiptPurchases(deviceId: deviceId)
         let last = orderByDevice[deviceId]?.last.flatMap { records[order[$0]] }
         let environment = last?.transaction.environment ?? configuration.defaultEnvironment.rawValue
@@ -35,11 +37,14 @@ extension SimulatedAppStore {
 
     /// Answers a `verifyReceipt` call at the production or sandbox endpoint the way Apple does. Returns the HTTP
     /// answer and how long to wait before sending it.
-    public func verifyReceipt(body: Data, endpoint: AppStoreEnvironment) async -> (response: AppStoreHTTPResponse, delay: Duration) {
+    public func verifyReceipt(body: Data, endpoint: AppStoreEnvironment) async -> (
+        response: AppStoreHTTPResponse, delay: Duration
+    ) {
         var delay = Duration.zero
         if !verifyReceiptFaults.isEmpty {
             switch verifyReceiptFaults.removeFirst() {
-            case .status(let status): return (Self.answer(VerifyReceiptResponse(status: status, environment: nil, receipt: nil)), .zero)
+            case .status(let status):
+                return (Self.answer(VerifyReceiptResponse(status: status, environment: nil, receipt: nil)), .zero)
             case .http(let status): return (AppStoreHTTPResponse(status: status, body: Data()), .zero)
             case .delay(let seconds): delay = .milliseconds(Int64(seconds * 1000))
             }
@@ -66,17 +71,19 @@ extension SimulatedAppStore {
             // Apple answers with its current record: a refund after the receipt was issued shows up here.
             let known = records[entry.transactionId]?.transaction
             return VerifyReceiptResponse.InApp(
-                quantity: String(entry.quantity), product_id: entry.productId, transaction_id: entry.transactionId,
-                original_transaction_id: entry.originalTransactionId, purchase_date_ms: Self.milliseconds(entry.purchaseDate),
-                original_purchase_date_ms: Self.milliseconds(entry.originalPurchaseDate),
-                cancellation_date_ms: known?.revocationDate.map(String.init) ?? Self.milliseconds(entry.cancellationDate),
-                cancellation_reason: known?.revocationReason.map(String.init),
-                app_account_token: known?.appAccountToken)
+                quantity: String(entry.quantity), productId: entry.productId, transactionId: entry.transactionId,
+                originalTransactionId: entry.originalTransactionId,
+                purchaseDateMs: Self.milliseconds(entry.purchaseDate),
+                originalPurchaseDateMs: Self.milliseconds(entry.originalPurchaseDate),
+                cancellationDateMs: known?.revocationDate.map(String.init)
+                    ?? Self.milliseconds(entry.cancellationDate),
+                cancellationReason: known?.revocationReason.map(String.init),
+                appAccountToken: known?.appAccountToken)
         }
         let receipt = VerifyReceiptResponse.Receipt(
-            bundle_id: parsed.bundleId, application_version: parsed.applicationVersion,
-            original_application_version: parsed.originalApplicationVersion,
-            receipt_creation_date_ms: Self.milliseconds(parsed.creationDate), in_app: inApp)
+            bundleId: parsed.bundleId, applicationVersion: parsed.applicationVersion,
+            originalApplicationVersion: parsed.originalApplicationVersion,
+            receiptCreationDateMs: Self.milliseconds(parsed.creationDate), inApp: inApp)
         return (Self.answer(VerifyReceiptResponse(status: 0, environment: endpoint.rawValue, receipt: receipt)), delay)
     }
 

@@ -19,7 +19,8 @@ public actor SimulatedAppStore {
 
         public init(
             defaultBundleID: String = "com.example.purser.demo", defaultEnvironment: AppStoreEnvironment = .sandbox,
-            appAppleID: Int64? = nil, storefront: String = "USA", storefrontID: String = "143441", journalFile: URL? = nil
+            appAppleID: Int64? = nil, storefront: String = "USA", storefrontID: String = "143441",
+            journalFile: URL? = nil
         ) {
             self.defaultBundleID = defaultBundleID
             self.defaultEnvironment = defaultEnvironment
@@ -45,8 +46,10 @@ public actor SimulatedAppStore {
         /// The simulated device that pays; its app receipt will carry the purchase. Default `device-1`.
         public var deviceId: String?
 
-        public init(productId: String, bundleId: String? = nil, quantity: Int? = nil, appAccountToken: String? = nil,
-                    environment: AppStoreEnvironment? = nil, type: String? = nil, deviceId: String? = nil) {
+        public init(
+            productId: String, bundleId: String? = nil, quantity: Int? = nil, appAccountToken: String? = nil,
+            environment: AppStoreEnvironment? = nil, type: String? = nil, deviceId: String? = nil
+        ) {
             self.deviceId = deviceId
             self.productId = productId
             self.bundleId = bundleId
@@ -87,7 +90,9 @@ public actor SimulatedAppStore {
     /// The first transaction id; ids count up from here, as Apple's 16-digit ids do.
     static let firstTransactionID: Int64 = 2_000_000_000_000_001
 
-    public init(signer: JWSSigner, configuration: Configuration = .init(), now: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(
+        signer: JWSSigner, configuration: Configuration = .init(), now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         self.signer = signer
         self.configuration = configuration
         self.now = now
@@ -101,7 +106,8 @@ public actor SimulatedAppStore {
                     }
                 }
             } else {
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 _ = FileManager.default.createFile(atPath: file.path, contents: nil)
             }
             for (position, id) in order.enumerated() {
@@ -115,7 +121,9 @@ public actor SimulatedAppStore {
     }
 
     /// Charges the (simulated) user and returns the signed transaction.
-    public func purchase(_ request: PurchaseRequest) throws(SimulatorError) -> (transaction: JWSTransaction, signed: String) {
+    public func purchase(_ request: PurchaseRequest) throws(SimulatorError) -> (
+        transaction: JWSTransaction, signed: String
+    ) {
         guard !request.productId.isEmpty else { throw SimulatorError(.invalidRequest, "productId is required") }
         let quantity = request.quantity ?? 1
         guard (1...10).contains(quantity) else { throw SimulatorError(.invalidRequest, "quantity must be 1...10") }
@@ -124,8 +132,9 @@ public actor SimulatedAppStore {
         }
         let at = now().appStoreMilliseconds
         let id = String(Self.firstTransactionID + Int64(order.count))
-        var transaction = JWSTransaction(transactionId: id, bundleId: request.bundleId ?? configuration.defaultBundleID,
-                                         productId: request.productId)
+        var transaction = JWSTransaction(
+            transactionId: id, bundleId: request.bundleId ?? configuration.defaultBundleID,
+            productId: request.productId)
         transaction.originalTransactionId = id
         transaction.purchaseDate = at
         transaction.originalPurchaseDate = at
@@ -140,8 +149,10 @@ public actor SimulatedAppStore {
         transaction.storefrontId = configuration.storefrontID
         transaction.price = request.price ?? 990 * Int64(quantity)
         transaction.currency = request.currency ?? "USD"
-        try store(SimulatedPurchase(transaction: transaction, deviceId: request.deviceId ?? "device-1", finished: false,
-                                    appleOrderId: Self.appleOrderID(sequence: order.count)))
+        try store(
+            SimulatedPurchase(
+                transaction: transaction, deviceId: request.deviceId ?? "device-1", finished: false,
+                appleOrderId: Self.appleOrderID(sequence: order.count)))
         let signed = try sign(transaction)
         try enqueueNotification(type: "ONE_TIME_CHARGE", for: transaction, signedTransaction: signed)
         return (transaction, signed)
@@ -149,14 +160,18 @@ public actor SimulatedAppStore {
 
     /// The device finished the transaction (StoreKit's `finishTransaction`): a consumable leaves its receipt.
     public func finish(transactionID: String) throws(SimulatorError) {
-        guard var record = records[transactionID] else { throw SimulatorError(.notFound, "no transaction \(transactionID)") }
+        guard var record = records[transactionID] else {
+            throw SimulatorError(.notFound, "no transaction \(transactionID)")
+        }
         guard !record.finished else { return }
         record.finished = true
         try store(record)
     }
 
     /// Refunds a transaction: its record gains `revocationDate`, and a signed REFUND notification is returned.
-    public func refund(transactionID: String, reason: Int = 0) throws(SimulatorError) -> (transaction: JWSTransaction, signed: String, notification: String) {
+    public func refund(transactionID: String, reason: Int = 0) throws(SimulatorError) -> (
+        transaction: JWSTransaction, signed: String, notification: String
+    ) {
         guard var record = records[transactionID] else {
             throw SimulatorError(.notFound, "no transaction \(transactionID)")
         }
@@ -178,14 +193,16 @@ public actor SimulatedAppStore {
     /// A signed Notifications V2 payload about `transaction`, with its new UUID (queued for sending by
     /// `enqueueNotification`).
     func notification(type: String, subtype: String? = nil, for transaction: JWSTransaction, signedTransaction: String)
-        throws(SimulatorError) -> (uuid: String, signed: String) {
+        throws(SimulatorError) -> (uuid: String, signed: String)
+    {
         let environment = transaction.environment ?? configuration.defaultEnvironment.rawValue
         let data = JWSNotification.NotificationData(
             appAppleId: environment == AppStoreEnvironment.production.rawValue ? configuration.appAppleID : nil,
             bundleId: transaction.bundleId, environment: environment, signedTransactionInfo: signedTransaction)
         let uuid = UUID().uuidString.lowercased()
-        let payload = JWSNotification(notificationType: type, subtype: subtype, notificationUUID: uuid,
-                                      data: data, signedDate: now().appStoreMilliseconds)
+        let payload = JWSNotification(
+            notificationType: type, subtype: subtype, notificationUUID: uuid,
+            data: data, signedDate: now().appStoreMilliseconds)
         return (uuid, try sign(payload))
     }
 
@@ -216,10 +233,11 @@ public actor SimulatedAppStore {
     static func appleOrderID(sequence: Int) -> String {
         let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
         var value = UInt64(sequence) &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678
-        return String((0..<10).map { _ in
-            defer { value /= UInt64(alphabet.count) }
-            return alphabet[Int(value % UInt64(alphabet.count))]
-        })
+        return String(
+            (0..<10).map { _ in
+                defer { value /= UInt64(alphabet.count) }
+                return alphabet[Int(value % UInt64(alphabet.count))]
+            })
     }
 
     /// Every transaction, oldest first.

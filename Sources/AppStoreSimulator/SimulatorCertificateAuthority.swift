@@ -25,8 +25,9 @@ public struct SimulatorCertificateAuthority: Sendable {
         /// chain at `signedDate`, so the start is backdated).
         public static func standard(now: Date) -> Validity {
             let day: TimeInterval = 86_400
-            return Validity(notBefore: now - day, rootNotAfter: now + 20 * 365 * day,
-                            intermediateNotAfter: now + 10 * 365 * day, leafNotAfter: now + 5 * 365 * day)
+            return Validity(
+                notBefore: now - day, rootNotAfter: now + 20 * 365 * day,
+                intermediateNotAfter: now + 10 * 365 * day, leafNotAfter: now + 5 * 365 * day)
         }
 
         public init(notBefore: Date, rootNotAfter: Date, intermediateNotAfter: Date, leafNotAfter: Date) {

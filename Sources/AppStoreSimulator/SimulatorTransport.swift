@@ -6,8 +6,10 @@ import PurserCore
 /// It honours the caller's time-out: an injected delay longer than it throws, as a real time-out would.
 public struct SimulatorTransport: AppStoreHTTPTransport {
     /// URLs to configure `VerifyReceiptClient` with; any URL whose path contains `/sandbox/` is the sandbox.
-    public static let productionVerifyReceiptURL = URL(string: "http://appstore-simulator.invalid/simulator/production/verifyReceipt")!
-    public static let sandboxVerifyReceiptURL = URL(string: "http://appstore-simulator.invalid/simulator/sandbox/verifyReceipt")!
+    public static let productionVerifyReceiptURL = URL(
+        string: "http://appstore-simulator.invalid/simulator/production/verifyReceipt")!
+    public static let sandboxVerifyReceiptURL = URL(
+        string: "http://appstore-simulator.invalid/simulator/sandbox/verifyReceipt")!
 
     /// A request that took longer than its time-out.
     public struct TimeoutError: Error {}

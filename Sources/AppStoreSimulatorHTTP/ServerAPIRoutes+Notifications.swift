@@ -13,8 +13,9 @@ extension ServerAPIRoutes {
             let token = request.uri.queryParameters["paginationToken"].map(String.init)
             let body = Data(try await request.body.collect(upTo: 64 * 1024).readableBytesView)
             return await Self.answer { () async throws(AppStoreServerAPIError) in
-                try await api.notificationHistory(body: body, paginationToken: token,
-                                                  authorization: request.headers[.authorization])
+                try await api.notificationHistory(
+                    body: body, paginationToken: token,
+                    authorization: request.headers[.authorization])
             }
         }
         router.post("inApps/v1/notifications/test") { request, _ in

@@ -55,8 +55,9 @@ public struct ServerAPIRoutes: Sendable {
             let id = try context.parameters.require("transactionId")
             let query = request.uri.queryParameters.map { URLQueryItem(name: String($0.key), value: String($0.value)) }
             return await Self.answer { () async throws(AppStoreServerAPIError) in
-                try await api.transactionHistory(transactionID: id, query: query,
-                                                 authorization: request.headers[.authorization])
+                try await api.transactionHistory(
+                    transactionID: id, query: query,
+                    authorization: request.headers[.authorization])
             }
         }
         router.get("inApps/v1/lookup/{orderId}") { request, context in
@@ -69,16 +70,18 @@ public struct ServerAPIRoutes: Sendable {
             let id = try context.parameters.require("transactionId")
             let revision = request.uri.queryParameters["revision"].map(String.init)
             return await Self.answer { () async throws(AppStoreServerAPIError) in
-                try await api.refundHistory(transactionID: id, revision: revision,
-                                            authorization: request.headers[.authorization])
+                try await api.refundHistory(
+                    transactionID: id, revision: revision,
+                    authorization: request.headers[.authorization])
             }
         }
         router.put("inApps/v1/transactions/consumption/{transactionId}") { request, context in
             let id = try context.parameters.require("transactionId")
             let body = Data(try await request.body.collect(upTo: 64 * 1024).readableBytesView)
             return await Self.answer(status: .accepted) { () async throws(AppStoreServerAPIError) in
-                try await api.receiveConsumptionInformation(transactionID: id, body: body,
-                                                            authorization: request.headers[.authorization])
+                try await api.receiveConsumptionInformation(
+                    transactionID: id, body: body,
+                    authorization: request.headers[.authorization])
             }
         }
         // Apple's `{originalTransactionId}`; Hummingbird wants one parameter name per position in the path.
@@ -86,8 +89,9 @@ public struct ServerAPIRoutes: Sendable {
             let id = try context.parameters.require("transactionId")
             let body = Data(try await request.body.collect(upTo: 64 * 1024).readableBytesView)
             return await Self.answer { () async throws(AppStoreServerAPIError) in
-                try await api.setAppAccountToken(originalTransactionID: id, body: body,
-                                                 authorization: request.headers[.authorization])
+                try await api.setAppAccountToken(
+                    originalTransactionID: id, body: body,
+                    authorization: request.headers[.authorization])
             }
         }
         addNotificationRoutes(to: router)
@@ -105,8 +109,10 @@ public struct ServerAPIRoutes: Sendable {
             guard !registration.keyId.isEmpty, !registration.issuerId.isEmpty, !registration.bundleId.isEmpty else {
                 throw SimulatorError(.invalidRequest, "issuerId, keyId and bundleId are required")
             }
-            await api.register(.init(issuerId: registration.issuerId, keyId: registration.keyId,
-                                     bundleId: registration.bundleId, publicKey: publicKey))
+            await api.register(
+                .init(
+                    issuerId: registration.issuerId, keyId: registration.keyId,
+                    bundleId: registration.bundleId, publicKey: publicKey))
             return .noContent
         }
         group.post("faults") { request, _ -> HTTPResponse.Status in
@@ -130,8 +136,10 @@ public struct ServerAPIRoutes: Sendable {
     }
 
     /// Runs one endpoint and renders its answer, or its error in Apple's shape.
-    public static func answer(status: HTTPResponse.Status = .ok,
-                              _ body: () async throws(AppStoreServerAPIError) -> some Encodable) async -> Response {
+    public static func answer(
+        status: HTTPResponse.Status = .ok,
+        _ body: () async throws(AppStoreServerAPIError) -> some Encodable
+    ) async -> Response {
         do {
             return json(try await body(), status: status)
         } catch {
@@ -140,8 +148,10 @@ public struct ServerAPIRoutes: Sendable {
     }
 
     /// Runs one endpoint that answers with no body.
-    public static func answer(status: HTTPResponse.Status = .ok,
-                              _ body: () async throws(AppStoreServerAPIError) -> Void) async -> Response {
+    public static func answer(
+        status: HTTPResponse.Status = .ok,
+        _ body: () async throws(AppStoreServerAPIError) -> Void
+    ) async -> Response {
         do {
             try await body()
             return Response(status: status)
@@ -157,8 +167,9 @@ public struct ServerAPIRoutes: Sendable {
         guard let body = try? encoder.encode(value) else {
             return response(for: .init(.generalInternal, "An unknown error occurred.", httpStatus: 500))
         }
-        return Response(status: status, headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// An error as Apple answers it: a bare 401 with `WWW-Authenticate`, or `{"errorCode", "errorMessage"}`, with
@@ -176,8 +187,11 @@ public struct ServerAPIRoutes: Sendable {
             headers[.retryAfter] = String(seconds + (attoseconds > 0 ? 1 : 0))
         }
         let errorCode = error.apiErrorCode ?? (status >= 500 ? 5_000_000 : 4_000_000)
-        let body = (try? JSONEncoder().encode(AppStoreServerAPI.ErrorResponse(errorCode: errorCode,
-                                                                             errorMessage: error.message))) ?? Data()
+        let body =
+            (try? JSONEncoder().encode(
+                AppStoreServerAPI.ErrorResponse(
+                    errorCode: errorCode,
+                    errorMessage: error.message))) ?? Data()
         return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -25,7 +25,8 @@ struct SimulatorErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func response(for error: SimulatorError) -> Response {
-        let body = (try? JSONEncoder().encode(ErrorBody(error: .init(code: "\(error.code)", message: error.message))))
+        let body =
+            (try? JSONEncoder().encode(ErrorBody(error: .init(code: "\(error.code)", message: error.message))))
             ?? Data()
         return Response(
             status: status(of: error.code), headers: [.contentType: "application/json"],

@@ -70,15 +70,22 @@ public struct SimulatorRoutes: Sendable {
         group.post("purchases") { request, context -> EditedResponse<SignedTransactionResponse> in
             let purchase = try await ControlRequestBody.decode(SimulatedAppStore.PurchaseRequest.self, from: request)
             let (transaction, signed) = try await store.purchase(purchase)
-            return EditedResponse(status: .created, response: .init(
-                transactionId: transaction.transactionId, signedTransaction: signed, transaction: transaction))
+            return EditedResponse(
+                status: .created,
+                response: .init(
+                    transactionId: transaction.transactionId, signedTransaction: signed, transaction: transaction))
         }
         group.post("transactions/{id}/refund") { request, context -> SignedTransactionResponse in
             let id = try context.parameters.require("id")
             let body = try await request.body.collect(upTo: ControlRequestBody.limit)
-            let refund = body.readableBytes == 0 ? RefundRequest() : try ControlRequestBody.decode(RefundRequest.self, from: body)
-            let (transaction, signed, notification) = try await store.refund(transactionID: id, reason: refund.reason ?? 0)
-            return .init(transactionId: id, signedTransaction: signed, transaction: transaction, signedNotification: notification)
+            let refund =
+                body.readableBytes == 0
+                ? RefundRequest() : try ControlRequestBody.decode(RefundRequest.self, from: body)
+            let (transaction, signed, notification) = try await store.refund(
+                transactionID: id, reason: refund.reason ?? 0)
+            return .init(
+                transactionId: id, signedTransaction: signed, transaction: transaction, signedNotification: notification
+            )
         }
         group.get("transactions") { _, _ in
             TransactionList(transactions: await store.transactions())
@@ -102,14 +109,17 @@ public struct SimulatorRoutes: Sendable {
             await store.injectVerifyReceiptFaults(body.faults)
             return .noContent
         }
-        for (path, endpoint) in [("simulator/production/verifyReceipt", AppStoreEnvironment.production),
-                                 ("simulator/sandbox/verifyReceipt", .sandbox)] {
+        for (path, endpoint) in [
+            ("simulator/production/verifyReceipt", AppStoreEnvironment.production),
+            ("simulator/sandbox/verifyReceipt", .sandbox),
+        ] {
             router.post(RouterPath(path)) { request, _ -> Response in
                 let body = try await request.body.collect(upTo: 8 * 1024 * 1024)
                 let (answer, delay) = await store.verifyReceipt(body: Data(body.readableBytesView), endpoint: endpoint)
                 if delay > .zero { try await Task.sleep(for: delay) }
-                return Response(status: .init(code: answer.status), headers: [.contentType: "application/json"],
-                                body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+                return Response(
+                    status: .init(code: answer.status), headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
             }
         }
         for (path, type) in [("refund-decline", "REFUND_DECLINED"), ("consumption-request", "CONSUMPTION_REQUEST")] {
@@ -135,8 +145,9 @@ public struct SimulatorRoutes: Sendable {
             return .noContent
         }
         group.get("root-certificate") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/pkix-cert"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: store.signer.authority.rootDER)))
+            Response(
+                status: .ok, headers: [.contentType: "application/pkix-cert"],
+                body: .init(byteBuffer: ByteBuffer(bytes: store.signer.authority.rootDER)))
         }
     }
 }

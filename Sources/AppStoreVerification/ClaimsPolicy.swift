@@ -25,7 +25,10 @@ public struct ClaimsPolicy: Sendable, Hashable {
         if let appAppleID, notification.environment == AppStoreEnvironment.production.rawValue,
             notification.appAppleId != appAppleID
         {
-            throw VerificationError(.wrongApp, "the notification is for app \(notification.appAppleId.map(String.init) ?? "(none)"), not \(appAppleID)")
+            throw VerificationError(
+                .wrongApp,
+                "the notification is for app \(notification.appAppleId.map(String.init) ?? "(none)"), not \(appAppleID)"
+            )
         }
     }
 
@@ -38,7 +41,8 @@ public struct ClaimsPolicy: Sendable, Hashable {
             guard let claimedEnvironment, let environment = AppStoreEnvironment(rawValue: claimedEnvironment),
                 environments.contains(environment)
             else {
-                throw VerificationError(.wrongEnvironment, "environment \(claimedEnvironment ?? "(none)") is not accepted")
+                throw VerificationError(
+                    .wrongEnvironment, "environment \(claimedEnvironment ?? "(none)") is not accepted")
             }
         }
     }

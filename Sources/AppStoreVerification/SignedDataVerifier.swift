@@ -1,8 +1,8 @@
-@_spi(FixedExpiryValidationTime) import X509
 import Crypto
 import Foundation
 import PurserCore
 import SwiftASN1
+@_spi(FixedExpiryValidationTime) import X509
 
 /// Verifies and decodes JWS payloads signed by the App Store: ES256, an `x5c` chain of exactly three certificates
 /// to a trusted root with Apple's OIDs, every certificate valid at the payload's `signedDate`, then the claims.
@@ -102,7 +102,8 @@ public struct SignedDataVerifier: Sendable {
     }
 
     /// The cached chain for this header, or a full verification of it at `date` on a miss.
-    private func trustedChain(for parts: CompactJWS, at date: Date) async throws(VerificationError) -> ChainCache.Entry {
+    private func trustedChain(for parts: CompactJWS, at date: Date) async throws(VerificationError) -> ChainCache.Entry
+    {
         if let cached = cache.entry(for: parts.headerSegment) { return cached }
         let header = try parts.decodeHeader()
         guard header.alg == "ES256" else {
@@ -114,7 +115,8 @@ public struct SignedDataVerifier: Sendable {
         }
         var certificates: [Certificate] = []
         for (index, base64) in x5c.enumerated() {
-            guard let der = Data(base64Encoded: base64), let certificate = try? Certificate(derEncoded: Array(der)) else {
+            guard let der = Data(base64Encoded: base64), let certificate = try? Certificate(derEncoded: Array(der))
+            else {
                 throw VerificationError(.malformed, "x5c[\(index)] is not a base64 DER certificate")
             }
             certificates.append(certificate)

@@ -16,12 +16,15 @@ extension Purser {
 
         @Option(help: "Address to listen on.") var host = "127.0.0.1"
         @Option(help: "Port to listen on.") var port = 8081
-        @Option(name: .customLong("data-dir"), help: "Directory for the simulator's CA and purchases.") var dataDirectory = "data"
+        @Option(name: .customLong("data-dir"), help: "Directory for the simulator's CA and purchases.")
+        var dataDirectory = "data"
         @Option(name: .customLong("bundle-id"), help: "Bundle id used when a purchase names none.")
         var bundleID = "com.example.purser.demo"
-        @Option(name: .customLong("app-apple-id"), help: "App Apple id put in production notifications.") var appAppleID: Int64?
-        @Option(name: .customLong("notification-url"),
-                help: "Where to send Notifications V2 (a Purser server's /v1/appstore/notifications); none: keep them.")
+        @Option(name: .customLong("app-apple-id"), help: "App Apple id put in production notifications.")
+        var appAppleID: Int64?
+        @Option(
+            name: .customLong("notification-url"),
+            help: "Where to send Notifications V2 (a Purser server's /v1/appstore/notifications); none: keep them.")
         var notificationURL: String?
 
         func validate() throws {
@@ -39,15 +42,19 @@ extension Purser {
             SimulatorRoutes(store: store).addRoutes(to: router)
             ServerAPIRoutes(api: SimulatedServerAPI(store: store)).addRoutes(to: router)
             let rootPath = URL(fileURLWithPath: dataDirectory).appendingPathComponent("appstore-sim/ca/root.der").path
-            logger.warning("App Store simulator: signs with its own CA (root: \(rootPath)); trust it only in tests and demos.")
+            logger.warning(
+                "App Store simulator: signs with its own CA (root: \(rootPath)); trust it only in tests and demos.")
             var services: [any Service] = []
             if let target = notificationURL.flatMap(URL.init(string:)) {
                 await store.deliverNotifications(to: target, transport: HTTPClientTransport())
                 services.append(NotificationSenderService(store: store))
             }
-            let app = Application(router: router, configuration: .init(address: .hostname(host, port: port),
-                                                                       serverName: "Purser App Store Simulator"),
-                                  services: services, logger: logger)
+            let app = Application(
+                router: router,
+                configuration: .init(
+                    address: .hostname(host, port: port),
+                    serverName: "Purser App Store Simulator"),
+                services: services, logger: logger)
             try await app.runService()
         }
     }

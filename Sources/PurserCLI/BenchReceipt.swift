@@ -44,8 +44,10 @@ extension Purser {
                 print(line)
             }
             for (index, size) in sizes.enumerated() {
-                print(String(format: "%3d in-app purchases (%5d bytes): %8.2f µs per receipt, %.2f µs per purchase",
-                             size, receipts[index].count, best[index], best[index] / Double(size)))
+                print(
+                    String(
+                        format: "%3d in-app purchases (%5d bytes): %8.2f µs per receipt, %.2f µs per purchase",
+                        size, receipts[index].count, best[index], best[index] / Double(size)))
             }
             print("goal: ≤ 10 µs for one purchase (\(best[0] <= 10 ? "met" : "missed"))")
         }
@@ -66,12 +68,14 @@ extension Purser {
             let entries = (0..<purchases).map { (index: Int) -> InAppPurchaseReceipt in
                 let id = String(2_000_000_000_000_000 + index)
                 let date = second.addingTimeInterval(Double(index))
-                return InAppPurchaseReceipt(quantity: 1, productId: "com.example.purser.gold60", transactionId: id,
-                                            originalTransactionId: id, purchaseDate: date, originalPurchaseDate: date)
+                return InAppPurchaseReceipt(
+                    quantity: 1, productId: "com.example.purser.gold60", transactionId: id,
+                    originalTransactionId: id, purchaseDate: date, originalPurchaseDate: date)
             }
-            return AppReceipt(bundleId: "com.example.purser.demo", applicationVersion: "42",
-                              originalApplicationVersion: "1.0", creationDate: second, environment: "Production",
-                              inAppPurchases: entries)
+            return AppReceipt(
+                bundleId: "com.example.purser.demo", applicationVersion: "42",
+                originalApplicationVersion: "1.0", creationDate: second, environment: "Production",
+                inAppPurchases: entries)
         }
     }
 }

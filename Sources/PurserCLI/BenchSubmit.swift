@@ -24,7 +24,9 @@ extension Purser {
         @Option(help: "Concurrent HTTP clients.") var clients = 8
 
         func validate() throws {
-            guard purchases > 0, clients > 0 else { throw ValidationError("--purchases and --clients must be positive") }
+            guard purchases > 0, clients > 0 else {
+                throw ValidationError("--purchases and --clients must be positive")
+            }
         }
 
         func run() async throws {
@@ -47,8 +49,9 @@ extension Purser {
                 path: directory.appendingPathComponent("purser.sqlite").path, logger: logger)
             let assembly = try PurserAssembly(
                 configuration: settings, catalog: catalog, store: ledger,
-                appStore: try await .simulator(appStore, serverAPI: SimulatedServerAPI(store: appStore),
-                                               configuration: settings, placement: .hosted(notifications: .kept)),
+                appStore: try await .simulator(
+                    appStore, serverAPI: SimulatedServerAPI(store: appStore),
+                    configuration: settings, placement: .hosted(notifications: .kept)),
                 logger: logger)
             let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
             let app = assembly.application(onServerRunning: { portContinuation.yield($0) })
@@ -59,19 +62,26 @@ extension Purser {
                 var ports = portStream.makeAsyncIterator()
                 guard let port = await ports.next() else { throw ValidationError("the server did not start") }
                 let base = "http://127.0.0.1:\(port)"
-                let client = HTTPClient(eventLoopGroupProvider: .singleton,
-                                        configuration: .init(connectionPool: .init(idleTimeout: .seconds(30),
-                                                                                   concurrentHTTP1ConnectionsPerHostSoftLimit: clients)))
+                let client = HTTPClient(
+                    eventLoopGroupProvider: .singleton,
+                    configuration: .init(
+                        connectionPool: .init(
+                            idleTimeout: .seconds(30),
+                            concurrentHTTP1ConnectionsPerHostSoftLimit: clients)))
                 do {
                     print("preparing \(purchases) orders and signed purchases…")
                     var bodies: [(user: String, body: Data)] = []
                     for index in 0..<purchases {
                         let user = "bench-user-\(index % 100)"
-                        let order: OrderResponse = try await Self.post(client, "\(base)/v1/orders", user: user,
-                                                                       body: CreateOrderRequest(productId: "com.example.gold60"))
-                        let (_, jws) = try await appStore.purchase(.init(productId: "com.example.gold60",
-                                                                         appAccountToken: order.appAccountToken))
-                        bodies.append((user, try JSONEncoder().encode(SubmitTransactionRequest(signedTransaction: jws))))
+                        let order: OrderResponse = try await Self.post(
+                            client, "\(base)/v1/orders", user: user,
+                            body: CreateOrderRequest(productId: "com.example.gold60"))
+                        let (_, jws) = try await appStore.purchase(
+                            .init(
+                                productId: "com.example.gold60",
+                                appAccountToken: order.appAccountToken))
+                        bodies.append(
+                            (user, try JSONEncoder().encode(SubmitTransactionRequest(signedTransaction: jws))))
                     }
                     let prepared = bodies
                     print("submitting with \(clients) concurrent clients…")
@@ -82,7 +92,8 @@ extension Purser {
                                 var count = 0
                                 for index in stride(from: worker, to: prepared.count, by: clients) {
                                     let decision: DecisionResponse = try await Self.post(
-                                        client, "\(base)/v1/transactions", user: prepared[index].user, raw: prepared[index].body)
+                                        client, "\(base)/v1/transactions", user: prepared[index].user,
+                                        raw: prepared[index].body)
                                     if decision.outcome == .delivered { count += 1 }
                                 }
                                 return count
@@ -92,10 +103,15 @@ extension Purser {
                     }
                     let seconds = (ContinuousClock.now - start).microseconds / 1_000_000
                     let statistics = try await ledger.statistics()
-                    print(String(format: "submitted %d purchases in %.2f s with %d clients over loopback HTTP (SQLite, synchronous=FULL)",
-                                 purchases, seconds, clients))
+                    print(
+                        String(
+                            format:
+                                "submitted %d purchases in %.2f s with %d clients over loopback HTTP (SQLite, synchronous=FULL)",
+                            purchases, seconds, clients))
                     print(String(format: "credited submissions per second: %.0f", Double(delivered) / seconds))
-                    print("delivered \(delivered), ledger credited \(statistics.creditedTransactions), grants \(statistics.grants)")
+                    print(
+                        "delivered \(delivered), ledger credited \(statistics.creditedTransactions), grants \(statistics.grants)"
+                    )
                     try await client.shutdown()
                     guard delivered == purchases, statistics.creditedTransactions == purchases else {
                         throw ValidationError("not every purchase was credited exactly once")
@@ -116,7 +132,9 @@ extension Purser {
             try await post(client, url, user: user, raw: try JSONEncoder().encode(body))
         }
 
-        static func post<Response: Decodable>(_ client: HTTPClient, _ url: String, user: String, raw: Data) async throws -> Response {
+        static func post<Response: Decodable>(_ client: HTTPClient, _ url: String, user: String, raw: Data) async throws
+            -> Response
+        {
             var request = HTTPClientRequest(url: url)
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")

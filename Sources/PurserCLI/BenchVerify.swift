@@ -17,9 +17,11 @@ extension Purser {
         func run() async throws {
             let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
             let store = try SimulatedAppStore(signer: JWSSigner(authority: authority))
-            let (_, jws) = try await store.purchase(.init(productId: "com.example.gold60", appAccountToken: UUID().uuidString))
+            let (_, jws) = try await store.purchase(
+                .init(productId: "com.example.gold60", appAccountToken: UUID().uuidString))
             let verifier = SignedDataVerifier(configuration: .init(trustedRoots: [authority.root]))
-            let uncached = SignedDataVerifier(configuration: .init(trustedRoots: [authority.root], chainCacheCapacity: 0))
+            let uncached = SignedDataVerifier(
+                configuration: .init(trustedRoots: [authority.root], chainCacheCapacity: 0))
             _ = try await verifier.verifyTransaction(jws)
 
             let parts = jws.split(separator: ".")
@@ -31,15 +33,22 @@ extension Purser {
             for round in 1...rounds {
                 let raw = measure(iterations) { precondition(key.isValidSignature(signature, for: message)) }
                 let warm = try await measureAsync(iterations) { _ = try await verifier.verifyTransaction(jws) }
-                let cold = try await measureAsync(max(iterations / 50, 20)) { _ = try await uncached.verifyTransaction(jws) }
+                let cold = try await measureAsync(max(iterations / 50, 20)) {
+                    _ = try await uncached.verifyTransaction(jws)
+                }
                 best = (min(best.jws, warm), min(best.raw, raw), min(best.cold, cold))
-                print(String(format: "round %d/%d: verify+decode %.1f µs, raw P-256 verify %.1f µs, uncached chain %.1f µs",
-                             round, rounds, warm, raw, cold))
+                print(
+                    String(
+                        format: "round %d/%d: verify+decode %.1f µs, raw P-256 verify %.1f µs, uncached chain %.1f µs",
+                        round, rounds, warm, raw, cold))
             }
             print(String(format: "verify+decode (chain cached): %.1f µs per JWS", best.jws))
             print(String(format: "raw P-256 signature verify:   %.1f µs", best.raw))
             print(String(format: "ratio:                        %.2f (goal ≤ 2.0)", best.jws / best.raw))
-            print(String(format: "uncached chain, for scale:    %.1f µs per JWS (%.1f× raw)", best.cold, best.cold / best.raw))
+            print(
+                String(
+                    format: "uncached chain, for scale:    %.1f µs per JWS (%.1f× raw)", best.cold, best.cold / best.raw
+                ))
         }
 
         /// Mean µs per call of `body` over `count` calls.

@@ -21,12 +21,16 @@ extension Purser {
         @Option(help: "Purchases in the fault phase.") var purchases = 1_000
         @Option(help: "The seed (a number, or 'random'); the same seed replays the same plan.") var seed = "1"
         @Option(help: "Fault families to switch on: 'all', 'none', or a comma-separated list.") var faults = "all"
-        @Option(name: .customLong("rate"), help: "A family's rate, as family=0.1 (repeatable).") var rates: [String] = []
+        @Option(name: .customLong("rate"), help: "A family's rate, as family=0.1 (repeatable).") var rates: [String] =
+            []
         @Option(help: "Ledger backend: sqlite.") var storage = "sqlite"
         @Option(help: "Where the run keeps its files (default: a temporary directory, removed afterwards).")
         var directory: String?
         @Option(help: "Devices acting at the same time.") var concurrency = 8
-        @Option(help: "Baselines to run next to Purser: 'all', 'none', or a list of \(ChaosStrategy.baselines.map(\.rawValue).joined(separator: ", ")).")
+        @Option(
+            help:
+                "Baselines to run next to Purser: 'all', 'none', or a list of \(ChaosStrategy.baselines.map(\.rawValue).joined(separator: ", "))."
+        )
         var baselines = "all"
         @Option(help: "Baselines replay only the first N purchases of the plan (default: all).")
         var baselinePurchases: Int?
@@ -35,7 +39,8 @@ extension Purser {
 
         func run() async throws {
             let configuration = try makeConfiguration()
-            let run = ChaosRun(configuration: configuration, progress: quiet ? ChaosProgress(sink: nil) : .standardError)
+            let run = ChaosRun(
+                configuration: configuration, progress: quiet ? ChaosProgress(sink: nil) : .standardError)
             FileHandle.standardError.write(Data("chaos: seed \(configuration.seed)\n".utf8))
             let report: ChaosReport
             do {
@@ -72,8 +77,9 @@ extension Purser {
             default:
                 for name in faults.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
                     guard let family = FaultFamily(rawValue: name) else {
-                        throw ValidationError("unknown fault family '\(name)'; known: "
-                                              + FaultFamily.allCases.map(\.rawValue).joined(separator: ", "))
+                        throw ValidationError(
+                            "unknown fault family '\(name)'; known: "
+                                + FaultFamily.allCases.map(\.rawValue).joined(separator: ", "))
                     }
                     rates[family] = family.defaultRate
                 }
@@ -86,8 +92,9 @@ extension Purser {
                 rates[family] = rate
             }
             guard let storage = ChaosStorage(rawValue: storage) else {
-                throw ValidationError("--storage must be one of \(ChaosStorage.allCases.map(\.rawValue)); "
-                                      + "PostgreSQL is not built yet")
+                throw ValidationError(
+                    "--storage must be one of \(ChaosStorage.allCases.map(\.rawValue)); "
+                        + "PostgreSQL is not built yet")
             }
             let baselines: [ChaosStrategy]
             switch self.baselines {
@@ -96,8 +103,9 @@ extension Purser {
             default:
                 baselines = try self.baselines.split(separator: ",").map { name in
                     guard let strategy = ChaosStrategy(rawValue: String(name)), strategy != .purser else {
-                        throw ValidationError("unknown baseline '\(name)'; known: "
-                                              + ChaosStrategy.baselines.map(\.rawValue).joined(separator: ", "))
+                        throw ValidationError(
+                            "unknown baseline '\(name)'; known: "
+                                + ChaosStrategy.baselines.map(\.rawValue).joined(separator: ", "))
                     }
                     return strategy
                 }

@@ -17,15 +17,18 @@ extension Purser {
         var operatorName = ProcessInfo.processInfo.environment["USER"] ?? "operator"
 
         func validate() throws {
-            guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--reason is required") }
+            guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ValidationError("--reason is required")
+            }
             guard !user.isEmpty else { throw ValidationError("--user is required") }
         }
 
         func run() async throws {
             do {
                 let view = try await options.withServer(label: "purser.grant") { assembly in
-                    try await assembly.support.grant(transactionID: transactionID, to: UserID(user), reason: reason,
-                                                   operator: operatorName)
+                    try await assembly.support.grant(
+                        transactionID: transactionID, to: UserID(user), reason: reason,
+                        operator: operatorName)
                 }
                 printJSON(view)
             } catch let error as ServiceError {

@@ -6,7 +6,8 @@ extension Purser {
     /// `purser lookup`: what happened to a customer's purchase, by the order id on Apple's e-mail receipt.
     struct Lookup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a customer's transactions by Apple order id (or one transaction), with ledger state and owner.")
+            abstract:
+                "Show a customer's transactions by Apple order id (or one transaction), with ledger state and owner.")
 
         @OptionGroup var options: SupportCommandOptions
         @Option(name: .customLong("order-id"), help: "The order id on the customer's e-mail receipt from Apple.")

@@ -6,6 +6,9 @@ struct Purser: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purser",
         abstract: "Every in-app purchase credited exactly once, to the right account.",
-        subcommands: [Serve.self, AppStoreSim.self, Verify.self, Receipt.self, Reconcile.self, Lookup.self, Grant.self, Chaos.self, Bench.self]
+        subcommands: [
+            Serve.self, AppStoreSim.self, Verify.self, Receipt.self, Reconcile.self, Lookup.self, Grant.self,
+            Chaos.self, Bench.self,
+        ]
     )
 }

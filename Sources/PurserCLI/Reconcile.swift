@@ -6,7 +6,8 @@ extension Purser {
     /// `purser reconcile`: one reconciliation run with the App Store Server API, with a summary.
     struct Reconcile: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Credit what devices and notifications missed, from Apple's Notification and Transaction History.",
+            abstract:
+                "Credit what devices and notifications missed, from Apple's Notification and Transaction History.",
             discussion: "Idempotent and resumable. With the simulator, the server of --config must be running.")
 
         @OptionGroup var options: SupportCommandOptions

@@ -22,7 +22,8 @@ extension Purser {
         @Option(help: "The product catalog file (JSON).") var catalog: String?
         @Option(name: .customLong("bundle-id"), help: "The app's bundle id.") var bundleID: String?
         @Option(
-            name: .customLong("appstore"), help: "apple, or simulator to run and trust the built-in App Store simulator.")
+            name: .customLong("appstore"),
+            help: "apple, or simulator to run and trust the built-in App Store simulator.")
         var appStore: String?
         @Option(help: "jwt (default), or development to trust the X-Purser-User header.") var auth: String?
         @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
@@ -49,8 +50,9 @@ extension Purser {
             var logger = Logger(label: "purser")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
             let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags, logger: logger)
-            let assembly = try await PurserAssembly.open(settings, appStore: { try await .configured($0) },
-                                                         logger: logger)
+            let assembly = try await PurserAssembly.open(
+                settings, appStore: { try await .configured($0) },
+                logger: logger)
             try await assembly.application().runService()
         }
     }

@@ -22,7 +22,8 @@ extension Purser {
 
         func validate() throws {
             if let environment, AppStoreEnvironment(rawValue: environment) == nil {
-                throw ValidationError("--environment must be Production or Sandbox (Xcode and LocalTesting are not signed by Apple)")
+                throw ValidationError(
+                    "--environment must be Production or Sandbox (Xcode and LocalTesting are not signed by Apple)")
             }
         }
 
@@ -35,8 +36,9 @@ extension Purser {
                 trusted.append(root)
             }
             let input = try readInput(file)
-            let claims = ClaimsPolicy(bundleID: bundleID, environments: environment.flatMap(AppStoreEnvironment.init).map { [$0] },
-                                      appAppleID: appAppleID)
+            let claims = ClaimsPolicy(
+                bundleID: bundleID, environments: environment.flatMap(AppStoreEnvironment.init).map { [$0] },
+                appAppleID: appAppleID)
             let verifier = SignedDataVerifier(configuration: .init(trustedRoots: trusted, claims: claims))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -46,8 +48,10 @@ extension Purser {
                 case .transaction(let transaction):
                     output = try encoder.encode(VerifyOutput(kind: "transaction", transaction: transaction))
                 case .notification(let verified):
-                    output = try encoder.encode(VerifyOutput(kind: "notification", notification: verified.notification,
-                                                             transaction: verified.transaction))
+                    output = try encoder.encode(
+                        VerifyOutput(
+                            kind: "notification", notification: verified.notification,
+                            transaction: verified.transaction))
                 }
                 print(String(decoding: output, as: UTF8.self))
             } catch let error as VerificationError {

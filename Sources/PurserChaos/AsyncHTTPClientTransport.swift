@@ -5,7 +5,7 @@ import NIOHTTP1
 import Purser
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The apps' HTTP in a chaos run: real HTTP over loopback, through one shared AsyncHTTPClient with a connection
@@ -27,12 +27,16 @@ struct AsyncHTTPClientTransport: PurserHTTPTransport {
     }
 
     /// Runs `body` with a transport whose pool allows `connections` at once, and shuts the client down after.
-    static func with<T: Sendable>(connections: Int, timeout: Duration,
-                                  _ body: (AsyncHTTPClientTransport) async throws -> T) async throws -> T {
+    static func with<T: Sendable>(
+        connections: Int, timeout: Duration,
+        _ body: (AsyncHTTPClientTransport) async throws -> T
+    ) async throws -> T {
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: .init(connectionPool: .init(idleTimeout: .seconds(30),
-                                                       concurrentHTTP1ConnectionsPerHostSoftLimit: connections)))
+            configuration: .init(
+                connectionPool: .init(
+                    idleTimeout: .seconds(30),
+                    concurrentHTTP1ConnectionsPerHostSoftLimit: connections)))
         do {
             let (seconds, attoseconds) = timeout.components
             let amount = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)

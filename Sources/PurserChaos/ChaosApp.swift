@@ -25,14 +25,17 @@ final class ChaosApp: Sendable {
         var user: String?
     }
 
-    init(plan: DevicePlan, server: ChaosServer, directory: URL, record: ChaosRecord, sabotage: ChaosSabotage,
-         runSeed: UInt64, transport: any PurserHTTPTransport) {
+    init(
+        plan: DevicePlan, server: ChaosServer, directory: URL, record: ChaosRecord, sabotage: ChaosSabotage,
+        runSeed: UInt64, transport: any PurserHTTPTransport
+    ) {
         self.plan = plan
         self.app = PurserApp(
             device: plan.makeDevice(store: server.appStore, directory: directory, runSeed: runSeed),
             generation: plan.generation,
-            api: PurserAPIClient(baseURL: server.url, headers: [NetworkFaults.deviceHeader.rawName: plan.id],
-                                 transport: transport),
+            api: PurserAPIClient(
+                baseURL: server.url, headers: [NetworkFaults.deviceHeader.rawName: plan.id],
+                transport: transport),
             ledger: server.store, clock: server.clock,
             configuration: .init(
                 journalInKeychain: plan.keychainJournal, journalRetention: 1, purchasingTimeout: Self.purchasingTimeout,

@@ -1,5 +1,5 @@
-import Foundation
 import AppStoreVerification
+import Foundation
 import Synchronization
 
 /// The run's clock, shared by the server, the App Store simulator and the apps: real time plus an offset the heal

@@ -18,10 +18,11 @@ public struct ChaosPlan: Sendable {
         }
         let users = (0..<configuration.users).map { "user-\($0 + 1)" }
         var devices: [DevicePlan] = (0..<configuration.devices).map { index in
-            DevicePlan(index: index, id: "device-\(index + 1)",
-                       generation: index.isMultiple(of: 2) ? .storeKit1 : .storeKit2,
-                       keychainJournal: (index / 2).isMultiple(of: 2), losesApplicationUsername: false,
-                       duplicateCallbacks: false, returnsAfterFaults: true, purchases: [])
+            DevicePlan(
+                index: index, id: "device-\(index + 1)",
+                generation: index.isMultiple(of: 2) ? .storeKit1 : .storeKit2,
+                keychainJournal: (index / 2).isMultiple(of: 2), losesApplicationUsername: false,
+                duplicateCallbacks: false, returnsAfterFaults: true, purchases: [])
         }
         /// A device family's share of devices, rounded, and at least one device when it is on.
         func chosenDevices(_ family: FaultFamily, among candidates: [Int]) -> Set<Int> {
@@ -31,8 +32,9 @@ public struct ChaosPlan: Sendable {
             return Set(candidates.shuffled(using: &random).prefix(count))
         }
         // applicationUsername is a StoreKit 1 field: StoreKit 2 hands the account token back signed.
-        let losing = chosenDevices(.nilApplicationUsername,
-                                   among: devices.indices.filter { devices[$0].generation == .storeKit1 })
+        let losing = chosenDevices(
+            .nilApplicationUsername,
+            among: devices.indices.filter { devices[$0].generation == .storeKit1 })
         let duplicating = chosenDevices(.duplicateCallbacks, among: Array(devices.indices))
         let lost = chosenDevices(.deviceNeverReturns, among: Array(devices.indices))
         for index in devices.indices {

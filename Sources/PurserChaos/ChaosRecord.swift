@@ -31,16 +31,19 @@ public final class ChaosRecord: Sendable {
     private func charged(_ transactionID: String, buyer: String, productID: String, purchase: Int) {
         state.withLock { state in
             guard state.charges[transactionID] == nil else { return }
-            state.charges[transactionID] = Charge(transactionID: transactionID, buyer: buyer, productID: productID,
-                                                  purchase: purchase)
+            state.charges[transactionID] = Charge(
+                transactionID: transactionID, buyer: buyer, productID: productID,
+                purchase: purchase)
             state.order.append(transactionID)
         }
     }
 
     /// Runs `purchase`'s taps on "buy" with the purchase's payment label, and notes how many of its charges had
     /// landed when they answered (any later one is a late charge). Returns the latest of those charges.
-    func buy(_ purchase: PlannedPurchase, on device: SimulatedDevice,
-             _ taps: () async throws -> Void) async rethrows -> String? {
+    func buy(
+        _ purchase: PlannedPurchase, on device: SimulatedDevice,
+        _ taps: () async throws -> Void
+    ) async rethrows -> String? {
         let label = Self.label(of: purchase)
         try await SimulatedDevice.$paymentLabel.withValue(label, operation: taps)
         let charged = device.chargedTransactionIDs(labelled: label)

@@ -52,33 +52,42 @@ public struct ChaosReport: Codable, Sendable {
     /// The report as a person reads it.
     public var text: String {
         var lines: [String] = []
-        lines.append("purser chaos: seed \(seed), \(purchases) purchases by \(users) users on \(devices) devices, "
-                     + "storage \(storage.rawValue)")
+        lines.append(
+            "purser chaos: seed \(seed), \(purchases) purchases by \(users) users on \(devices) devices, "
+                + "storage \(storage.rawValue)")
         lines.append("")
         lines.append("Fault families (Purser)")
         let familyRows = families.map { row in
-            [row.family.rawValue, String(format: "%.2f/%@", row.rate, row.unit.rawValue), String(row.injected),
-             String(row.healed), String(row.violations)]
+            [
+                row.family.rawValue, String(format: "%.2f/%@", row.rate, row.unit.rawValue), String(row.injected),
+                String(row.healed), String(row.violations),
+            ]
         }
         lines += Self.table(["family", "rate", "injected", "healed", "violations"], familyRows)
         lines.append("")
         lines.append("Strategies (same seed, same faults)")
         let strategyRows = strategies.map { result in
-            [result.title, String(result.purchases), String(result.charged), String(result.lateCharges),
-             String(result.count(.lost)),
-             String(result.count(.doubled)), String(result.count(.misattributed)),
-             String(result.count(.creditedWithoutCharge)), String(result.count(.finishedBeforeDecision)),
-             String(format: "%.0f", result.purchasesPerSecond), String(format: "%.1f", result.healSeconds)]
+            [
+                result.title, String(result.purchases), String(result.charged), String(result.lateCharges),
+                String(result.count(.lost)),
+                String(result.count(.doubled)), String(result.count(.misattributed)),
+                String(result.count(.creditedWithoutCharge)), String(result.count(.finishedBeforeDecision)),
+                String(format: "%.0f", result.purchasesPerSecond), String(format: "%.1f", result.healSeconds),
+            ]
         }
-        lines += Self.table(["strategy", "purchases", "charged", "late", "lost", "doubled", "misattributed",
-                             "without charge", "finished early", "purchases/s", "heal s"], strategyRows)
+        lines += Self.table(
+            [
+                "strategy", "purchases", "charged", "late", "lost", "doubled", "misattributed",
+                "without charge", "finished early", "purchases/s", "heal s",
+            ], strategyRows)
         lines.append("")
         lines.append("Reconciliation: \(reconciliation)")
         if let purser {
             if passed {
                 lines.append("PASS: Purser broke no invariant (seed \(seed)).")
             } else {
-                lines.append("FAIL: Purser broke \(purser.violationCount) invariant checks. Replay with --seed \(seed).")
+                lines.append(
+                    "FAIL: Purser broke \(purser.violationCount) invariant checks. Replay with --seed \(seed).")
                 for violation in purser.violations { lines.append("  \(violation)") }
             }
         }
@@ -91,7 +100,8 @@ public struct ChaosReport: Codable, Sendable {
         }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
-                column == 0 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column == 0
+                    ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[column] - cell.count) + cell
             }.joined(separator: "  ")
         }

@@ -17,7 +17,8 @@ public struct ChaosRun: Sendable {
     public func run() async throws -> ChaosReport {
         try configuration.validate()
         let plan = ChaosPlan(configuration: configuration)
-        let base = configuration.directory
+        let base =
+            configuration.directory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("purser-chaos-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         defer { if configuration.directory == nil { try? FileManager.default.removeItem(at: base) } }
@@ -29,8 +30,10 @@ public struct ChaosRun: Sendable {
         results.append(purser.result)
         for strategy in configuration.baselines {
             let sample = plan.prefix(configuration.baselinePurchases ?? plan.purchaseCount)
-            results.append(try await runBaseline(strategy, plan: sample,
-                                                 directory: base.appendingPathComponent(strategy.rawValue)))
+            results.append(
+                try await runBaseline(
+                    strategy, plan: sample,
+                    directory: base.appendingPathComponent(strategy.rawValue)))
         }
         return ChaosReport(
             seed: configuration.seed, users: configuration.users, devices: configuration.devices,
@@ -40,23 +43,29 @@ public struct ChaosRun: Sendable {
     }
 
     private func runPurser(_ plan: ChaosPlan, directory: URL) async throws
-        -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing) {
+        -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing)
+    {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let clock = ChaosClock()
-        return try await ChaosServer.run(directory: directory, clock: clock, sabotage: configuration.sabotage) { server in
+        return try await ChaosServer.run(directory: directory, clock: clock, sabotage: configuration.sabotage) {
+            server in
             try await AsyncHTTPClientTransport.with(connections: configuration.concurrency * 2, timeout: .seconds(10)) {
                 try await runPurser(plan, on: server, directory: directory, transport: $0)
             }
         }
     }
 
-    private func runPurser(_ plan: ChaosPlan, on server: ChaosServer, directory: URL,
-                           transport: any PurserHTTPTransport) async throws
-        -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing) {
+    private func runPurser(
+        _ plan: ChaosPlan, on server: ChaosServer, directory: URL,
+        transport: any PurserHTTPTransport
+    ) async throws
+        -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing)
+    {
         let record = ChaosRecord()
-        let driver = PurserDriver(server: server, plan: plan, configuration: configuration, record: record,
-                                  progress: progress, directory: directory.appendingPathComponent("devices"),
-                                  transport: transport)
+        let driver = PurserDriver(
+            server: server, plan: plan, configuration: configuration, record: record,
+            progress: progress, directory: directory.appendingPathComponent("devices"),
+            transport: transport)
         progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount)
         let started = Date()
         let apps = try await driver.faultPhase()
@@ -65,43 +74,56 @@ public struct ChaosRun: Sendable {
         progress.note("checking the invariants")
         let violations = try await InvariantChecker(
             appStore: server.appStore, ledger: PurserLedgerView(store: server.store), record: record,
-            users: userIDs).violations()
-        let result = await result(.purser, plan: plan, record: record, appStore: server.appStore,
-                                  violations: violations, faultSeconds: faultSeconds, healSeconds: healing.seconds)
+            users: userIDs
+        ).violations()
+        let result = await result(
+            .purser, plan: plan, record: record, appStore: server.appStore,
+            violations: violations, faultSeconds: faultSeconds, healSeconds: healing.seconds)
         return ((result, violations), healing)
     }
 
     private func runBaseline(_ strategy: ChaosStrategy, plan: ChaosPlan, directory: URL) async throws
-        -> ChaosReport.StrategyResult {
+        -> ChaosReport.StrategyResult
+    {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let record = ChaosRecord()
         progress.begin(strategy.title, total: plan.purchaseCount)
         let started = Date()
         let (appStore, server, healSeconds) = try await FieldDriver(
             strategy: strategy, plan: plan, configuration: configuration, record: record, progress: progress,
-            directory: directory, clock: ChaosClock()).run()
+            directory: directory, clock: ChaosClock()
+        ).run()
         let elapsed = Date().timeIntervalSince(started) - healSeconds
-        let violations = try await InvariantChecker(appStore: appStore, ledger: FieldLedgerView(server: server),
-                                                    record: record, users: userIDs).violations()
-        return await result(strategy, plan: plan, record: record, appStore: appStore, violations: violations,
-                            faultSeconds: elapsed, healSeconds: healSeconds)
+        let violations = try await InvariantChecker(
+            appStore: appStore, ledger: FieldLedgerView(server: server),
+            record: record, users: userIDs
+        ).violations()
+        return await result(
+            strategy, plan: plan, record: record, appStore: appStore, violations: violations,
+            faultSeconds: elapsed, healSeconds: healSeconds)
     }
 
     private var userIDs: [String] { (0..<configuration.users).map { "user-\($0 + 1)" } }
 
-    private func result(_ strategy: ChaosStrategy, plan: ChaosPlan, record: ChaosRecord, appStore: SimulatedAppStore,
-                        violations: [Violation], faultSeconds: Double, healSeconds: Double) async
-        -> ChaosReport.StrategyResult {
+    private func result(
+        _ strategy: ChaosStrategy, plan: ChaosPlan, record: ChaosRecord, appStore: SimulatedAppStore,
+        violations: [Violation], faultSeconds: Double, healSeconds: Double
+    ) async
+        -> ChaosReport.StrategyResult
+    {
         var refunded = 0
-        for charge in record.charges where await appStore.purchase(transactionID: charge.transactionID)?
-            .transaction.revocationDate != nil {
+        for charge in record.charges
+        where await appStore.purchase(transactionID: charge.transactionID)?
+            .transaction.revocationDate != nil
+        {
             refunded += 1
         }
         var counts: [Violation.Kind: Int] = [:]
         for violation in violations { counts[violation.kind, default: 0] += 1 }
         return ChaosReport.StrategyResult(
             strategy: strategy, title: strategy.title, purchases: plan.purchaseCount, charged: record.charges.count,
-            refunded: refunded, lateCharges: record.lateCharges, counts: counts, faultPhaseSeconds: faultSeconds, healSeconds: healSeconds,
+            refunded: refunded, lateCharges: record.lateCharges, counts: counts, faultPhaseSeconds: faultSeconds,
+            healSeconds: healSeconds,
             purchasesPerSecond: Double(plan.purchaseCount) / max(faultSeconds, 0.001),
             violations: Array(violations.prefix(50)))
     }

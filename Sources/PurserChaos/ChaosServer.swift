@@ -56,11 +56,13 @@ public struct ChaosServer: Sendable {
         var logger = Logger(label: "purser.chaos")
         logger.logLevel = .critical
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: clock.now()))
-        let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority),
-                                             configuration: .init(defaultBundleID: bundleID),
-                                             now: { clock.now() })
-        let ledger = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path,
-                                                      logger: logger)
+        let appStore = try SimulatedAppStore(
+            signer: JWSSigner(authority: authority),
+            configuration: .init(defaultBundleID: bundleID),
+            now: { clock.now() })
+        let ledger = try await SQLiteLedgerStore.open(
+            path: directory.appendingPathComponent("purser.sqlite").path,
+            logger: logger)
         let store: any LedgerStore = sabotage.store?(ledger) ?? ledger
         let serverAPI = SimulatedServerAPI(store: appStore, pageSize: 200, now: { clock.now() })
         let configuration = Self.configuration

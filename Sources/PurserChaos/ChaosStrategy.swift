@@ -11,8 +11,10 @@ public enum ChaosStrategy: String, CaseIterable, Sendable, Codable, Hashable {
     case trustApplicationUsername = "trust-username"
 
     /// The field flows, in the order.
-    public static let baselines: [ChaosStrategy] = [.finishThenVerify, .firstInAppOnly, .noDeduplication,
-                                                    .trustApplicationUsername]
+    public static let baselines: [ChaosStrategy] = [
+        .finishThenVerify, .firstInAppOnly, .noDeduplication,
+        .trustApplicationUsername,
+    ]
 
     public var title: String {
         switch self {

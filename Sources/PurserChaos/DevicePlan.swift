@@ -17,8 +17,9 @@ public struct DevicePlan: Sendable {
     func makeDevice(store: SimulatedAppStore, directory: URL, runSeed: UInt64) -> SimulatedDevice {
         SimulatedDevice(
             id: id, store: store, products: ChaosServer.deviceProducts, directory: directory.appendingPathComponent(id),
-            configuration: .init(lostApplicationUsername: losesApplicationUsername ? .onCallback(rate: 0.5) : .never,
-                                 duplicateCallbacks: duplicateCallbacks, seed: runSeed &+ UInt64(index)))
+            configuration: .init(
+                lostApplicationUsername: losesApplicationUsername ? .onCallback(rate: 0.5) : .never,
+                duplicateCallbacks: duplicateCallbacks, seed: runSeed &+ UInt64(index)))
     }
 
     /// Everyone who bought on the device, the last one signed in last (the heal phase signs each in once).

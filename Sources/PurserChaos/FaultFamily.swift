@@ -57,10 +57,12 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
     /// One line on what is injected.
     public var summary: String {
         switch self {
-        case .clientCrash: "the app is killed at a random step of the purchase (order, journal, paid, decided, finished)"
+        case .clientCrash:
+            "the app is killed at a random step of the purchase (order, journal, paid, decided, finished)"
         case .requestLost: "1-6 submissions in a row never reach the server (503 before it acts)"
         case .responseLost: "1-6 submissions in a row reach the server, which acts, but the answer is lost"
-        case .nilApplicationUsername: "StoreKit 1 callbacks on this share of StoreKit 1 devices lose applicationUsername half the time"
+        case .nilApplicationUsername:
+            "StoreKit 1 callbacks on this share of StoreKit 1 devices lose applicationUsername half the time"
         case .duplicateCallbacks: "these devices deliver every purchase twice"
         case .accountSwitch: "another user signs in on the device before the purchase"
         case .reinstall: "the app is deleted and installed again (the journal survives only on Keychain devices)"
@@ -71,8 +73,10 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
         case .replay: "another account submits the device's latest purchase"
         case .forgery: "a forged signed transaction and a truncated receipt are submitted"
         case .deviceNeverReturns: "these devices are never opened again after the fault phase"
-        case .serverAPIErrors: "the App Store Server API answers 429/500 during reconciliation (rate = chance per call, first 20 calls)"
-        case .slowPayment: "on a StoreKit 1 device, the payment sheet outlasts the app's wait: Apple charges after buy answered"
+        case .serverAPIErrors:
+            "the App Store Server API answers 429/500 during reconciliation (rate = chance per call, first 20 calls)"
+        case .slowPayment:
+            "on a StoreKit 1 device, the payment sheet outlasts the app's wait: Apple charges after buy answered"
         }
     }
 

@@ -15,8 +15,10 @@ final class FieldApp: Sendable {
     private let state = Mutex<(process: SimulatedProcess?, user: String?)>((nil, nil))
     private let faults = Mutex<[NetworkFaults.Fault]>([])
 
-    init(plan: DevicePlan, appStore: SimulatedAppStore, server: FieldServer, directory: URL, record: ChaosRecord,
-         runSeed: UInt64) {
+    init(
+        plan: DevicePlan, appStore: SimulatedAppStore, server: FieldServer, directory: URL, record: ChaosRecord,
+        runSeed: UInt64
+    ) {
         self.plan = plan
         self.server = server
         let device = plan.makeDevice(store: appStore, directory: directory, runSeed: runSeed)
@@ -84,8 +86,9 @@ final class FieldApp: Sendable {
         let fault = faults.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         if fault == .requestLost { return }
         let user = state.withLock { $0.user } ?? ""
-        let answer = await server.submit(receipt: receipt, transactionID: transactionID,
-                                         applicationUsername: transaction.applicationUsername, submitter: user)
+        let answer = await server.submit(
+            receipt: receipt, transactionID: transactionID,
+            applicationUsername: transaction.applicationUsername, submitter: user)
         if fault == .responseLost { return }
         guard case .ok = answer else {
             if case .refused = answer { await device.finishTransaction(process, queueID: transaction.queueID) }

@@ -17,13 +17,15 @@ struct FieldDriver {
 
     func run() async throws -> (appStore: SimulatedAppStore, server: FieldServer, healSeconds: Double) {
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: clock.now()))
-        let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority),
-                                             configuration: .init(defaultBundleID: ChaosServer.bundleID),
-                                             now: { clock.now() })
+        let appStore = try SimulatedAppStore(
+            signer: JWSSigner(authority: authority),
+            configuration: .init(defaultBundleID: ChaosServer.bundleID),
+            now: { clock.now() })
         let server = FieldServer(flaw: strategy, appStore: appStore)
         let apps = plan.devices.map { device in
-            FieldApp(plan: device, appStore: appStore, server: server, directory: directory, record: record,
-                     runSeed: configuration.seed)
+            FieldApp(
+                plan: device, appStore: appStore, server: server, directory: directory, record: record,
+                runSeed: configuration.seed)
         }
         try await apps.concurrentForEach(limit: configuration.concurrency) { app in
             for purchase in app.plan.purchases {
@@ -43,12 +45,15 @@ struct FieldDriver {
         return (appStore, server, Date().timeIntervalSince(started))
     }
 
-    private func run(_ purchase: PlannedPurchase, on app: FieldApp, appStore: SimulatedAppStore,
-                     server: FieldServer) async {
+    private func run(
+        _ purchase: PlannedPurchase, on app: FieldApp, appStore: SimulatedAppStore,
+        server: FieldServer
+    ) async {
         let device = app.device
         if purchase.reinstall { app.uninstall() }
         await app.ensureRunning(as: purchase.user)
-        app.arm(Array(repeating: .requestLost, count: purchase.requestsLost)
+        app.arm(
+            Array(repeating: .requestLost, count: purchase.requestsLost)
                 + Array(repeating: .responseLost, count: purchase.responsesLost))
         if let fault = purchase.verifyReceiptFault { await appStore.injectVerifyReceiptFaults([fault]) }
         let latest = await record.buy(purchase, on: device) {
@@ -61,14 +66,16 @@ struct FieldDriver {
         app.arm([])
         if purchase.refund, let latest { _ = try? await appStore.refund(transactionID: latest) }
         if let other = purchase.replayBy, let latest, let receipt = try? await appStore.receipt(deviceId: device.id) {
-            _ = await server.submit(receipt: Data(receipt.der).base64EncodedString(), transactionID: latest,
-                                    applicationUsername: other, submitter: other)
+            _ = await server.submit(
+                receipt: Data(receipt.der).base64EncodedString(), transactionID: latest,
+                applicationUsername: other, submitter: other)
         }
         if purchase.forgery, let receipt = try? await appStore.receipt(deviceId: device.id) {
             record.forged(purchase.forgedTransactionID)
             let truncated = Data(receipt.der.prefix(receipt.der.count / 2)).base64EncodedString()
-            _ = await server.submit(receipt: truncated, transactionID: purchase.forgedTransactionID,
-                                    applicationUsername: purchase.user, submitter: purchase.user)
+            _ = await server.submit(
+                receipt: truncated, transactionID: purchase.forgedTransactionID,
+                applicationUsername: purchase.user, submitter: purchase.user)
         }
     }
 }

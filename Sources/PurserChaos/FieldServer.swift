@@ -26,13 +26,15 @@ actor FieldServer {
     init(flaw: ChaosStrategy, appStore: SimulatedAppStore) {
         self.flaw = flaw
         self.receipts = VerifyReceiptClient(
-            configuration: .init(productionURL: SimulatorTransport.productionVerifyReceiptURL,
-                                 sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL, timeout: .seconds(2)),
+            configuration: .init(
+                productionURL: SimulatorTransport.productionVerifyReceiptURL,
+                sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL, timeout: .seconds(2)),
             transport: SimulatorTransport(store: appStore))
     }
 
     /// `POST /verify {receipt, transactionId, applicationUsername}` from a signed-in `submitter`.
-    func submit(receipt: String, transactionID: String, applicationUsername: String?, submitter: String) async -> Answer {
+    func submit(receipt: String, transactionID: String, applicationUsername: String?, submitter: String) async -> Answer
+    {
         let receiptBody: VerifyReceiptResponse.Receipt
         switch await receipts.verify(receipt: receipt) {
         case .verified(let body, _): receiptBody = body
@@ -40,10 +42,11 @@ actor FieldServer {
         case .rejected: return .refused
         }
         decided.insert(transactionID)
-        let candidates = flaw == .firstInAppOnly
-            ? Array(receiptBody.in_app.prefix(1)) : receiptBody.in_app.filter { $0.transaction_id == transactionID }
-        for entry in candidates where entry.cancellation_date_ms == nil {
-            if flaw != .noDeduplication, credits[entry.transaction_id] != nil { continue }
+        let candidates =
+            flaw == .firstInAppOnly
+            ? Array(receiptBody.inApp.prefix(1)) : receiptBody.inApp.filter { $0.transactionId == transactionID }
+        for entry in candidates where entry.cancellationDateMs == nil {
+            if flaw != .noDeduplication, credits[entry.transactionId] != nil { continue }
             let owner: String
             if flaw == .trustApplicationUsername {
                 guard let named = applicationUsername else { continue }
@@ -51,8 +54,9 @@ actor FieldServer {
             } else {
                 owner = applicationUsername ?? submitter
             }
-            credits[entry.transaction_id, default: []].append(owner)
-            balances[owner, default: 0] += InvariantChecker.amount(of: entry.product_id)
+            credits[entry.transactionId, default: []].append(owner)
+            balances[owner, default: 0] +=
+                InvariantChecker.amount(of: entry.productId)
                 * Int64(Int(entry.quantity) ?? 1)
         }
         return .ok

@@ -43,23 +43,29 @@ struct InvariantChecker {
             }
         }
         for forged in record.forgedTransactionIDs where try await !ledger.credits(of: forged).isEmpty {
-            found.append(Violation(kind: .creditedWithoutCharge, transactionID: forged,
-                                   detail: "a forged submission was credited", purchase: nil))
+            found.append(
+                Violation(
+                    kind: .creditedWithoutCharge, transactionID: forged,
+                    detail: "a forged submission was credited", purchase: nil))
         }
         // Credits the per-transaction view cannot see (a store that wrote one transaction twice) show up as a
         // balance larger than the account's credited transactions.
         for user in users {
             let surplus = try await ledger.balance(of: user) - explained[user, default: 0]
             if surplus > 0 {
-                found.append(Violation(kind: .doubled, transactionID: "balance:\(user)",
-                                       detail: "\(user) holds \(surplus) gold more than its credited transactions give",
-                                       purchase: nil))
+                found.append(
+                    Violation(
+                        kind: .doubled, transactionID: "balance:\(user)",
+                        detail: "\(user) holds \(surplus) gold more than its credited transactions give",
+                        purchase: nil))
             }
         }
         for (transactionID, ledger) in record.earlyFinishes.sorted(by: { $0.key < $1.key }) {
-            found.append(Violation(kind: .finishedBeforeDecision, transactionID: transactionID,
-                                   detail: "the app finished it before the server recorded a decision (ledger: \(ledger))",
-                                   purchase: record.charge(transactionID)?.purchase))
+            found.append(
+                Violation(
+                    kind: .finishedBeforeDecision, transactionID: transactionID,
+                    detail: "the app finished it before the server recorded a decision (ledger: \(ledger))",
+                    purchase: record.charge(transactionID)?.purchase))
         }
         return found
     }

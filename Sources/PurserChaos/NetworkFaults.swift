@@ -53,8 +53,10 @@ public final class NetworkFaults: Sendable {
         typealias Context = PurserRequestContext
         let faults: NetworkFaults
 
-        func handle(_ request: Request, context: Context,
-                    next: (Request, Context) async throws -> Response) async throws -> Response {
+        func handle(
+            _ request: Request, context: Context,
+            next: (Request, Context) async throws -> Response
+        ) async throws -> Response {
             guard request.method == .post, request.uri.path == "/v1/transactions",
                 let device = request.headers[NetworkFaults.deviceHeader], let fault = faults.next(for: device)
             else { return try await next(request, context) }

@@ -51,9 +51,11 @@ public struct PurserApp: Sendable {
     /// Installs the app on `device`. It talks to the server through `api` and reads the time from `clock`; before
     /// every finish it reads `ledger`, and calls `onEarlyFinish` with the transaction and what the ledger showed
     /// (no record, unbound, or unreadable) when the server had not decided yet.
-    public init(device: SimulatedDevice, generation: StoreKitGeneration, api: PurserAPIClient, ledger: any LedgerStore,
-                clock: ChaosClock, configuration: Configuration = .init(),
-                onEarlyFinish: @escaping @Sendable (_ transactionID: String, _ ledger: String) -> Void) {
+    public init(
+        device: SimulatedDevice, generation: StoreKitGeneration, api: PurserAPIClient, ledger: any LedgerStore,
+        clock: ChaosClock, configuration: Configuration = .init(),
+        onEarlyFinish: @escaping @Sendable (_ transactionID: String, _ ledger: String) -> Void
+    ) {
         self.device = device
         self.generation = generation
         self.configuration = configuration
@@ -85,8 +87,9 @@ public struct PurserApp: Sendable {
     /// The journal as it is on disk now (what a launch reads).
     public func openJournal() throws(JournalStoreError) -> PurchaseJournal {
         let clock = self.clock
-        return try PurchaseJournal(store: FileJournalStore(url: journalURL), retention: configuration.journalRetention,
-                                   now: { clock.now() })
+        return try PurchaseJournal(
+            store: FileJournalStore(url: journalURL), retention: configuration.journalRetention,
+            now: { clock.now() })
     }
 
     /// Starts a new process of the app (a running one is killed): opens the journal, builds the adapter and the
@@ -109,8 +112,9 @@ public struct PurserApp: Sendable {
         let clock = self.clock
         let coordinator = PurchaseCoordinator(
             api: api, journal: journal, store: adapter,
-            configuration: .init(retry: configuration.retry, probe: probe, seed: configuration.seed,
-                                 now: { clock.now() }))
+            configuration: .init(
+                retry: configuration.retry, probe: probe, seed: configuration.seed,
+                now: { clock.now() }))
         let app = PurserAppProcess(process: process, coordinator: coordinator, journal: journal)
         await app.run {
             await coordinator.start()

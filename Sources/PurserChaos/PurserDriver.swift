@@ -25,12 +25,14 @@ struct PurserDriver {
     }
 
     func faultPhase() async throws -> [ChaosApp] {
-        let forger = try JWSSigner(authority: SimulatorCertificateAuthority.generate(
-            validity: .standard(now: server.clock.now()), name: "Not Apple"))
+        let forger = try JWSSigner(
+            authority: SimulatorCertificateAuthority.generate(
+                validity: .standard(now: server.clock.now()), name: "Not Apple"))
         let harness = PurserAPIClient(baseURL: server.url, transport: transport)
         let apps = plan.devices.map { device in
-            ChaosApp(plan: device, server: server, directory: directory, record: record,
-                     sabotage: configuration.sabotage, runSeed: configuration.seed, transport: transport)
+            ChaosApp(
+                plan: device, server: server, directory: directory, record: record,
+                sabotage: configuration.sabotage, runSeed: configuration.seed, transport: transport)
         }
         let delivery = Task { await deliverNotifications() }
         defer { delivery.cancel() }
@@ -43,13 +45,16 @@ struct PurserDriver {
         return apps
     }
 
-    private func run(_ purchase: PlannedPurchase, on app: ChaosApp, harness: PurserAPIClient,
-                     forger: JWSSigner) async throws {
+    private func run(
+        _ purchase: PlannedPurchase, on app: ChaosApp, harness: PurserAPIClient,
+        forger: JWSSigner
+    ) async throws {
         let device = app.device
         if purchase.reinstall { await app.uninstall() }
         try await app.ensureRunning(as: purchase.user)
-        server.network.arm(Array(repeating: .requestLost, count: purchase.requestsLost)
-                           + Array(repeating: .responseLost, count: purchase.responsesLost), for: device.id)
+        server.network.arm(
+            Array(repeating: .requestLost, count: purchase.requestsLost)
+                + Array(repeating: .responseLost, count: purchase.responsesLost), for: device.id)
         if let fault = purchase.verifyReceiptFault { await server.appStore.injectVerifyReceiptFaults([fault]) }
         if purchase.notificationsLost > 0 { await server.appStore.loseNotifications(purchase.notificationsLost) }
         if purchase.slowPayment { device.queueOutcomes([.payAfter(ChaosApp.slowPaymentSheet)]) }
@@ -66,17 +71,21 @@ struct PurserDriver {
             _ = try? await server.appStore.refund(transactionID: latest)
         }
         if let other = purchase.replayBy, let latest, let (_, signed) = try? await server.appStore.transaction(latest) {
-            _ = try? await harness.submit(SubmitTransactionRequest(signedTransaction: signed),
-                                          as: PurserSession(userID: other, authorization: .development))
+            _ = try? await harness.submit(
+                SubmitTransactionRequest(signedTransaction: signed),
+                as: PurserSession(userID: other, authorization: .development))
         }
         if purchase.forgery { await forge(purchase, harness: harness, forger: forger, device: device) }
     }
 
     /// Submits a transaction signed by an untrusted chain and a truncated receipt; both must be refused.
-    private func forge(_ purchase: PlannedPurchase, harness: PurserAPIClient, forger: JWSSigner,
-                       device: SimulatedDevice) async {
+    private func forge(
+        _ purchase: PlannedPurchase, harness: PurserAPIClient, forger: JWSSigner,
+        device: SimulatedDevice
+    ) async {
         let id = purchase.forgedTransactionID
-        var transaction = JWSTransaction(transactionId: id, bundleId: ChaosServer.bundleID, productId: purchase.productID)
+        var transaction = JWSTransaction(
+            transactionId: id, bundleId: ChaosServer.bundleID, productId: purchase.productID)
         transaction.originalTransactionId = id
         transaction.purchaseDate = server.clock.now().appStoreMilliseconds
         transaction.quantity = 1
@@ -127,7 +136,8 @@ struct PurserDriver {
         let rate = configuration.rate(.serverAPIErrors)
         let faults = (0..<20).compactMap { _ -> ServerAPIFault? in
             guard rate > 0, Double.random(in: 0..<1, using: &random) < rate else { return nil }
-            return Bool.random(using: &random) ? ServerAPIFault(status: 429, retryAfter: 0) : ServerAPIFault(status: 500)
+            return Bool.random(using: &random)
+                ? ServerAPIFault(status: 429, retryAfter: 0) : ServerAPIFault(status: 500)
         }
         await server.serverAPI.injectFaults(faults)
         progress.note("heal: reconciliation (\(faults.count) App Store Server API faults)")
@@ -141,7 +151,8 @@ struct PurserDriver {
             }
         }
         for app in apps { record.collectCharges(on: app.device, plan: app.plan) }
-        return Healing(seconds: Date().timeIntervalSince(started), reconciliation: summary,
-                       serverAPIFaults: faults.count)
+        return Healing(
+            seconds: Date().timeIntervalSince(started), reconciliation: summary,
+            serverAPIFaults: faults.count)
     }
 }

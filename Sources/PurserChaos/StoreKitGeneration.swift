@@ -8,7 +8,8 @@ public enum StoreKitGeneration: String, Sendable, Codable, CaseIterable {
 
     /// The adapter an app of this generation builds at launch, inside `process` (its StoreKit calls reach the
     /// process's device).
-    public func makeAdapter(in process: SimulatedProcess, purchasingTimeout: Duration = .seconds(3)) -> any StoreAdapter {
+    public func makeAdapter(in process: SimulatedProcess, purchasingTimeout: Duration = .seconds(3)) -> any StoreAdapter
+    {
         let device = process.device
         return SimulatedProcess.$current.withValue(process) {
             switch self {

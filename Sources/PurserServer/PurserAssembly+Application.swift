@@ -20,13 +20,16 @@ extension PurserAssembly {
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: MetricsMiddleware())
         for item in middleware { router.add(middleware: item) }
-        PurserRoutes(orders: orders, submissions: submissions, store: store, authenticator: authenticator,
-                     notifications: notifications).add(to: router)
+        PurserRoutes(
+            orders: orders, submissions: submissions, store: store, authenticator: authenticator,
+            notifications: notifications
+        ).add(to: router)
         if let adminToken { AdminRoutes(support: support, token: adminToken).add(to: router) }
         appStore.hosted?.addRoutes(router)
         var app = Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Purser"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "Purser"),
             services: [LedgerLifecycle(store: store)] + workers,
             onServerRunning: { [hosted = appStore.hosted] channel in
                 let port = channel.localAddress?.port ?? 0
@@ -47,9 +50,11 @@ extension PurserAssembly {
     var workers: [any Service] {
         var services = appStore.hosted?.services ?? []
         if let reconciler, configuration.reconciliation.intervalSeconds > 0 {
-            services.append(ReconciliationService(
-                reconciler: reconciler,
-                interval: .milliseconds(Int64(configuration.reconciliation.intervalSeconds * 1000)), logger: logger))
+            services.append(
+                ReconciliationService(
+                    reconciler: reconciler,
+                    interval: .milliseconds(Int64(configuration.reconciliation.intervalSeconds * 1000)), logger: logger)
+            )
         }
         return services
     }

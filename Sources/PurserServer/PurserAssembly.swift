@@ -24,9 +24,12 @@ public struct PurserAssembly: Sendable {
 
     /// Builds every service. `now` is the clock of every decision, order and audit record (a chaos run moves it).
     /// - Throws: `ConfigurationError` when the configuration cannot be used (for example JWT mode without a key).
-    public init(configuration: ServerConfiguration, catalog: ProductCatalog, store: any LedgerStore,
-                appStore: AppStoreAccess, logger: Logger, now: @escaping @Sendable () -> Date = { Date() })
-        throws(ConfigurationError) {
+    public init(
+        configuration: ServerConfiguration, catalog: ProductCatalog, store: any LedgerStore,
+        appStore: AppStoreAccess, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+    )
+        throws(ConfigurationError)
+    {
         self.configuration = configuration
         self.catalog = catalog
         self.store = store
@@ -43,21 +46,25 @@ public struct PurserAssembly: Sendable {
         let submissions = SubmissionService(
             verifier: SignedDataVerifier(configuration: .init(trustedRoots: appStore.trustedRoots)),
             receipts: appStore.receipts,
-            claims: ClaimsPolicy(bundleID: configuration.bundleId, environments: Set(configuration.environments),
-                                 appAppleID: configuration.appAppleId),
+            claims: ClaimsPolicy(
+                bundleID: configuration.bundleId, environments: Set(configuration.environments),
+                appAppleID: configuration.appAppleId),
             catalog: catalog, store: store, now: now)
         let consumption = appStore.serverAPI.flatMap { api in
             configuration.consumption.respond
-                ? ConsumptionResponder.viaServerAPI(api, store: store,
-                                                    customerConsented: configuration.consumption.customerConsented)
+                ? ConsumptionResponder.viaServerAPI(
+                    api, store: store,
+                    customerConsented: configuration.consumption.customerConsented)
                 : nil
         }
-        let notifications = NotificationService(submissions: submissions, consumption: consumption, logger: logger,
-                                                now: now)
+        let notifications = NotificationService(
+            submissions: submissions, consumption: consumption, logger: logger,
+            now: now)
         self.submissions = submissions
         self.notifications = notifications
         orders = OrderService(catalog: catalog, store: store, now: now)
-        support = SupportService(submissions: submissions, apple: appStore.serverAPI.map(SupportService.AppleLookup.init))
+        support = SupportService(
+            submissions: submissions, apple: appStore.serverAPI.map(SupportService.AppleLookup.init))
         reconciler = appStore.serverAPI.map { Reconciler(api: $0, notifications: notifications, now: now) }
     }
 

@@ -30,8 +30,9 @@ public struct LedgerStoreConformance: Sendable {
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {
-        AppleTransaction(transactionID: id, originalTransactionID: id, bundleID: "b", productID: "gold60", type: "Consumable",
-                         quantity: 1, purchaseDate: now, appAccountToken: token, environment: .sandbox)
+        AppleTransaction(
+            transactionID: id, originalTransactionID: id, bundleID: "b", productID: "gold60", type: "Consumable",
+            quantity: 1, purchaseDate: now, appAccountToken: token, environment: .sandbox)
     }
 
     func newOrder(_ user: UserID) async throws -> Order {
@@ -42,8 +43,9 @@ public struct LedgerStoreConformance: Sendable {
 
     public func creditsOnceAndRecordsEverything() async throws {
         let order = try await newOrder("alice")
-        let submission = Submission(transaction: transaction("t1", token: order.id), assessment: .creditable(gold),
-                                    source: .client("alice"))
+        let submission = Submission(
+            transaction: transaction("t1", token: order.id), assessment: .creditable(gold),
+            source: .client("alice"))
         let first = try await store.settle(submission, now: now)
         #expect(first.decision == .delivered)
         let second = try await store.settle(submission, now: now)
@@ -68,8 +70,9 @@ public struct LedgerStoreConformance: Sendable {
 
     public func settlesConcurrentSubmissionsOfOneTransactionOnce() async throws {
         let order = try await newOrder("carol")
-        let submission = Submission(transaction: transaction("t-race", token: order.id), assessment: .creditable(gold),
-                                    source: .client("carol"))
+        let submission = Submission(
+            transaction: transaction("t-race", token: order.id), assessment: .creditable(gold),
+            source: .client("carol"))
         let decisions = try await withThrowingTaskGroup(of: Decision.self) { group in
             for _ in 0..<50 { group.addTask { try await store.settle(submission, now: now).decision } }
             return try await group.reduce(into: [Decision]()) { $0.append($1) }
@@ -80,12 +83,14 @@ public struct LedgerStoreConformance: Sendable {
     }
 
     public func keepsRejectedAndUnboundTransactionsWithoutCredit() async throws {
-        let rejected = Submission(transaction: transaction("t-bad", token: nil),
-                                  assessment: .rejected(.unknownProduct("gold60")), source: .client("dave"))
+        let rejected = Submission(
+            transaction: transaction("t-bad", token: nil),
+            assessment: .rejected(.unknownProduct("gold60")), source: .client("dave"))
         #expect(try await store.settle(rejected, now: now).decision == .rejected(.unknownProduct("gold60")))
         #expect(try await store.transaction("t-bad")?.rejection?.code == "unknown_product")
 
-        let unbound = Submission(transaction: transaction("t-free", token: nil), assessment: .creditable(gold), source: .client("dave"))
+        let unbound = Submission(
+            transaction: transaction("t-free", token: nil), assessment: .creditable(gold), source: .client("dave"))
         #expect(try await store.settle(unbound, now: now).decision == .pending(.unbound))
         #expect(try await store.balances(of: "dave") == [:])
 
@@ -111,12 +116,15 @@ public struct LedgerStoreConformance: Sendable {
         expected.updatedAt = later
         #expect(outcome == .cancelled(expected))
         #expect(try await store.order(order.id) == expected)
-        let again = try await store.cancelOrder(order.id, by: "frank", reason: "store_error", now: later.addingTimeInterval(5))
+        let again = try await store.cancelOrder(
+            order.id, by: "frank", reason: "store_error", now: later.addingTimeInterval(5))
         #expect(again == .alreadyCancelled(expected), "a repeated cancel changes nothing")
-        #expect(try await store.auditTrail(of: order.id.description) == [
-            AuditEvent(at: later, subject: .order, subjectID: order.id.description, event: "cancelled", cause: "client",
-                       detail: "payment_cancelled"),
-        ])
+        #expect(
+            try await store.auditTrail(of: order.id.description) == [
+                AuditEvent(
+                    at: later, subject: .order, subjectID: order.id.description, event: "cancelled", cause: "client",
+                    detail: "payment_cancelled")
+            ])
 
         let other = try await newOrder("frank")
         #expect(try await store.cancelOrder(other.id, by: "mallory", reason: "cancelled", now: later) == .notFound)
@@ -127,8 +135,9 @@ public struct LedgerStoreConformance: Sendable {
 
     public func leavesADeliveredOrderAsItIs() async throws {
         let order = try await newOrder("grace")
-        let submission = Submission(transaction: transaction("t-grace", token: order.id), assessment: .creditable(gold),
-                                    source: .client("grace"))
+        let submission = Submission(
+            transaction: transaction("t-grace", token: order.id), assessment: .creditable(gold),
+            source: .client("grace"))
         #expect(try await store.settle(submission, now: now).decision == .delivered)
         let outcome = try await store.cancelOrder(order.id, by: "grace", reason: "cancelled", now: now)
         guard case .delivered(let delivered) = outcome, delivered.state == .delivered else {
@@ -145,8 +154,9 @@ public struct LedgerStoreConformance: Sendable {
     public func creditsATokenBoundTransactionOfACancelledOrderToItsOwner() async throws {
         let order = try await newOrder("heidi")
         _ = try await store.cancelOrder(order.id, by: "heidi", reason: "store_error", now: now)
-        let submission = Submission(transaction: transaction("t-heidi", token: order.id), assessment: .creditable(gold),
-                                    source: .client("heidi"))
+        let submission = Submission(
+            transaction: transaction("t-heidi", token: order.id), assessment: .creditable(gold),
+            source: .client("heidi"))
         #expect(try await store.settle(submission, now: now).decision == .delivered)
         #expect(try await store.settle(submission, now: now).decision == .alreadyDelivered)
         let stored = try #require(try await store.transaction("t-heidi"))
@@ -163,8 +173,9 @@ public struct LedgerStoreConformance: Sendable {
     public func doesNotBindAHintedTransactionToACancelledOrder() async throws {
         let order = try await newOrder("ivan")
         _ = try await store.cancelOrder(order.id, by: "ivan", reason: "cancelled", now: now)
-        let hinted = Submission(transaction: transaction("t-ivan", token: nil), assessment: .creditable(gold),
-                                source: .client("ivan"), orderHint: order.id)
+        let hinted = Submission(
+            transaction: transaction("t-ivan", token: nil), assessment: .creditable(gold),
+            source: .client("ivan"), orderHint: order.id)
         #expect(try await store.settle(hinted, now: now).decision == .pending(.unbound))
         #expect(try await store.transaction("t-ivan")?.state == .unbound)
         #expect(try await store.balances(of: "ivan") == [:])
@@ -176,9 +187,10 @@ extension LedgerStoreConformance {
     /// Only notifications whose processing finished count as processed; unknown UUIDs are simply absent.
     public func tellsWhichNotificationsWereProcessed() async throws {
         for uuid in ["n-done", "n-recorded"] {
-            _ = try await store.recordNotification(NotificationRecord(
-                uuid: uuid, type: "ONE_TIME_CHARGE", subtype: nil, transactionID: nil, environment: "Sandbox",
-                signedDate: now, receivedAt: now))
+            _ = try await store.recordNotification(
+                NotificationRecord(
+                    uuid: uuid, type: "ONE_TIME_CHARGE", subtype: nil, transactionID: nil, environment: "Sandbox",
+                    signedDate: now, receivedAt: now))
         }
         try await store.markNotificationProcessed(uuid: "n-done", outcome: "credited", at: now)
         let many = (0..<1_200).map { "n-unknown-\($0)" } + ["n-done", "n-recorded"]
@@ -192,8 +204,10 @@ extension LedgerStoreConformance {
         let stop = ManagedAtomicFlag()
         let missed = try await withThrowingTaskGroup(of: Int.self) { group in
             let seed = try await newOrder("erin")
-            _ = try await store.settle(Submission(transaction: transaction("t-visible-seed", token: seed.id),
-                                                  assessment: .creditable(gold), source: .client("erin")), now: now)
+            _ = try await store.settle(
+                Submission(
+                    transaction: transaction("t-visible-seed", token: seed.id),
+                    assessment: .creditable(gold), source: .client("erin")), now: now)
             for _ in 0..<6 {
                 group.addTask {
                     while !stop.isSet {
@@ -209,8 +223,9 @@ extension LedgerStoreConformance {
                 for round in 0..<rounds {
                     let order = try await newOrder(UserID(rawValue: "erin-\(round % 100)"))
                     let id = "t-visible-\(round)"
-                    let submission = Submission(transaction: transaction(id, token: order.id),
-                                                assessment: .creditable(gold), source: .client(order.userID))
+                    let submission = Submission(
+                        transaction: transaction(id, token: order.id),
+                        assessment: .creditable(gold), source: .client(order.userID))
                     _ = try await store.settle(submission, now: now)
                     if try await store.transaction(id)?.state != .credited { missed += 1 }
                 }

@@ -1,11 +1,12 @@
-#if canImport(StoreKit)
-import StoreKit
-#else
-import StoreKitShim
-#endif
 import Foundation
 import Purser
 import PurserCore
+
+#if canImport(StoreKit)
+    import StoreKit
+#else
+    import StoreKitShim
+#endif
 
 /// Purser on StoreKit 1: a payment-queue observer registered at launch, `queue.transactions` scanned on
 /// recovery, the order id as `applicationUsername`, and the app receipt (refreshed with `SKReceiptRefreshRequest`
@@ -28,9 +29,11 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
     /// - Parameters:
     ///   - receiptURL: where the app receipt is; `Bundle.main.appStoreReceiptURL` in an app.
     ///   - purchasingTimeout: how long a payment may stay `purchasing` before `purchase` answers `stalled`.
-    public init(queue: SKPaymentQueue = .default(),
-                receiptURL: @escaping @Sendable () -> URL? = { Bundle.main.appStoreReceiptURL },
-                purchasingTimeout: Duration = .seconds(120)) {
+    public init(
+        queue: SKPaymentQueue = .default(),
+        receiptURL: @escaping @Sendable () -> URL? = { Bundle.main.appStoreReceiptURL },
+        purchasingTimeout: Duration = .seconds(120)
+    ) {
         self.queue = queue
         self.receiptURL = receiptURL
         self.purchasingTimeout = purchasingTimeout
@@ -52,7 +55,8 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
 
     public func stop() async {
         queue.remove(self)
-        let (continuation, waiters) = lock.withLock { () -> (AsyncStream<[SKPaymentTransaction]>.Continuation?, [Waiter]) in
+        let (continuation, waiters) = lock.withLock {
+            () -> (AsyncStream<[SKPaymentTransaction]>.Continuation?, [Waiter]) in
             defer {
                 pump = nil
                 waiting = [:]
@@ -60,7 +64,7 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
             return (pump, Array(waiting.values))
         }
         continuation?.finish()
-        waiters.forEach { $0.continuation.resume(returning: .stalled) }
+        for waiter in waiters { waiter.continuation.resume(returning: .stalled) }
     }
 
     public func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
@@ -113,7 +117,9 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
         defer { watchdog.cancel() }
         let earlier = Set(queue.transactions.compactMap(\.transactionIdentifier))
         return await withCheckedContinuation { continuation in
-            lock.withLock { waiting[productID] = Waiter(orderID: orderID, earlier: earlier, continuation: continuation) }
+            lock.withLock {
+                waiting[productID] = Waiter(orderID: orderID, earlier: earlier, continuation: continuation)
+            }
             queue.add(payment)
         }
     }
@@ -171,10 +177,11 @@ public final class StoreKit1Adapter: NSObject, SKPaymentTransactionObserver, Sto
         return lock.withLock { () -> StoreTransaction? in
             guard !finished.contains(id) else { return nil }
             native[id] = transaction
-            return StoreTransaction(id: id, productID: transaction.payment.productIdentifier,
-                                    quantity: transaction.payment.quantity,
-                                    orderID: transaction.payment.applicationUsername.flatMap(OrderID.init),
-                                    purchaseDate: transaction.transactionDate)
+            return StoreTransaction(
+                id: id, productID: transaction.payment.productIdentifier,
+                quantity: transaction.payment.quantity,
+                orderID: transaction.payment.applicationUsername.flatMap(OrderID.init),
+                purchaseDate: transaction.transactionDate)
         }
     }
 

@@ -1,14 +1,15 @@
-#if canImport(StoreKit)
-import StoreKit
-/// StoreKit's product (PurserCore has a `Product` too).
-private typealias StoreKitProduct = StoreKit.Product
-#else
-import StoreKitShim
-private typealias StoreKitProduct = StoreKitShim.Product
-#endif
 import Foundation
 import Purser
 import PurserCore
+
+#if canImport(StoreKit)
+    import StoreKit
+    /// StoreKit's product (PurserCore has a `Product` too).
+    private typealias StoreKitProduct = StoreKit.Product
+#else
+    import StoreKitShim
+    private typealias StoreKitProduct = StoreKitShim.Product
+#endif
 
 /// Purser on StoreKit 2: `Transaction.updates` is listened to from launch, `Transaction.unfinished` is scanned
 /// on recovery, purchases carry the order id as `appAccountToken`, and the signed transaction is the evidence.
@@ -83,9 +84,10 @@ public final class StoreKit2Adapter: StoreAdapter, @unchecked Sendable {
         let transaction = result.unsafePayloadValue
         let id = String(transaction.id)
         lock.withLock { native[id] = (transaction, result.jwsRepresentation) }
-        return StoreTransaction(id: id, productID: transaction.productID, quantity: transaction.purchasedQuantity,
-                                orderID: transaction.appAccountToken.map(OrderID.init),
-                                purchaseDate: transaction.purchaseDate)
+        return StoreTransaction(
+            id: id, productID: transaction.productID, quantity: transaction.purchasedQuantity,
+            orderID: transaction.appAccountToken.map(OrderID.init),
+            purchaseDate: transaction.purchaseDate)
     }
 
     private static func failure(_ error: any Error) -> StoreFailure {

@@ -11,7 +11,8 @@ public struct Product: Sendable, Identifiable {
     public static func products(for identifiers: some Collection<String>) async throws -> [Product] {
         guard let process = SimulatedProcess.current else { throw StoreKitError.unknown }
         return process.device.products(identifiers).map { product in
-            Product(id: product.id, displayName: product.displayName, displayPrice: product.displayPrice, process: process)
+            Product(
+                id: product.id, displayName: product.displayName, displayPrice: product.displayPrice, process: process)
         }
     }
 
@@ -44,7 +45,9 @@ public struct Product: Sendable, Identifiable {
 
         let kind: Kind
 
-        public static func appAccountToken(_ token: UUID) -> PurchaseOption { PurchaseOption(kind: .appAccountToken(token)) }
+        public static func appAccountToken(_ token: UUID) -> PurchaseOption {
+            PurchaseOption(kind: .appAccountToken(token))
+        }
         public static func quantity(_ quantity: Int) -> PurchaseOption { PurchaseOption(kind: .quantity(quantity)) }
     }
 

@@ -52,8 +52,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
                         process.device.removeObserver(process, id: id)
                     }
                 case .addPayment(let productID, let quantity, let username, let label):
-                    await process.device.addPayment(process, productID: productID, quantity: quantity,
-                                                    applicationUsername: username, label: label)
+                    await process.device.addPayment(
+                        process, productID: productID, quantity: quantity,
+                        applicationUsername: username, label: label)
                 case .finish(let queueID):
                     await process.device.finishTransaction(process, queueID: queueID)
                 }
@@ -74,9 +75,11 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 
     open func add(_ payment: SKPayment) {
-        commands.yield(.addPayment(productID: payment.productIdentifier, quantity: payment.quantity,
-                                   applicationUsername: payment.applicationUsername,
-                                   label: SimulatedDevice.paymentLabel))
+        commands.yield(
+            .addPayment(
+                productID: payment.productIdentifier, quantity: payment.quantity,
+                applicationUsername: payment.applicationUsername,
+                label: SimulatedDevice.paymentLabel))
     }
 
     open func finishTransaction(_ transaction: SKPaymentTransaction) {

@@ -65,7 +65,8 @@ open class SKMutablePayment: SKPayment, @unchecked Sendable {
 /// StoreKit 1's error, with Apple's codes.
 public struct SKError: Error, Sendable, Hashable {
     public enum Code: Int, Sendable {
-        case unknown = 0, clientInvalid, paymentCancelled, paymentInvalid, paymentNotAllowed, storeProductNotAvailable
+        case unknown = 0
+        case clientInvalid, paymentCancelled, paymentInvalid, paymentNotAllowed, storeProductNotAvailable
         case cloudServicePermissionDenied, cloudServiceNetworkConnectionFailed, cloudServiceRevoked
     }
 

@@ -56,7 +56,9 @@ public struct Transaction: Sendable, Hashable, Identifiable {
                         base = process.device.transactionUpdates(process).makeAsyncIterator()
                     case .unfinished:
                         let (stream, continuation) = AsyncStream.makeStream(of: DeviceTransaction.self)
-                        process.device.unfinishedTransactions(process).forEach { continuation.yield($0) }
+                        for transaction in process.device.unfinishedTransactions(process) {
+                            continuation.yield(transaction)
+                        }
                         continuation.finish()
                         base = stream.makeAsyncIterator()
                     }

@@ -12,8 +12,10 @@ import Testing
     /// The fixture with its key registered directly (no HTTP).
     func fixture() async throws -> Fixture {
         let fixture = try Fixture()
-        await fixture.api.register(.init(issuerId: Fixture.issuerID, keyId: Fixture.keyID, bundleId: Fixture.bundleID,
-                                         publicKey: fixture.key.publicKey))
+        await fixture.api.register(
+            .init(
+                issuerId: Fixture.issuerID, keyId: Fixture.keyID, bundleId: Fixture.bundleID,
+                publicKey: fixture.key.publicKey))
         return fixture
     }
 
@@ -29,17 +31,21 @@ import Testing
     }
 
     /// A token with any header, its signature made by `sign` over the signing input.
-    func token(header: [String: Any], claims: [String: Any] = Fixture.claims(),
-               sign: (Data) throws -> Data) throws -> String {
-        let input = Base64URL.encode(try JSONSerialization.data(withJSONObject: header)) + "."
+    func token(
+        header: [String: Any], claims: [String: Any] = Fixture.claims(),
+        sign: (Data) throws -> Data
+    ) throws -> String {
+        let input =
+            Base64URL.encode(try JSONSerialization.data(withJSONObject: header)) + "."
             + Base64URL.encode(try JSONSerialization.data(withJSONObject: claims))
         return input + "." + Base64URL.encode(try sign(Data(input.utf8)))
     }
 
     @Test func admitsTheClientsTokenAndSaysWhyOthersAreRefused() async throws {
         let fixture = try await fixture()
-        let client = try AppStoreServerAPIToken(issuerID: Fixture.issuerID, keyID: Fixture.keyID,
-                                                bundleID: Fixture.bundleID, privateKey: fixture.key)
+        let client = try AppStoreServerAPIToken(
+            issuerID: Fixture.issuerID, keyID: Fixture.keyID,
+            bundleID: Fixture.bundleID, privateKey: fixture.key)
         #expect(try await fixture.api.authorize("Bearer \(try await client.current())").keyId == Fixture.keyID)
 
         let es256 = { (data: Data) in try fixture.key.signature(for: data).rawRepresentation }
@@ -54,18 +60,26 @@ import Testing
             // A correct ES256 signature under another `alg`: jwt-kit would check it with the key's algorithm.
             (try token(header: ["alg": "ES384", "kid": Fixture.keyID], sign: es256), "alg must be ES256"),
             (try token(header: ["alg": "none", "kid": Fixture.keyID]) { _ in Data() }, "alg must be ES256"),
-            (try token(header: ["alg": "HS256", "kid": Fixture.keyID]) {
-                Data(HMAC<SHA256>.authenticationCode(for: $0, using: publicKeyBytes))
-            }, "alg must be ES256"),
+            (
+                try token(header: ["alg": "HS256", "kid": Fixture.keyID]) {
+                    Data(HMAC<SHA256>.authenticationCode(for: $0, using: publicKeyBytes))
+                }, "alg must be ES256"
+            ),
             (try token(header: ["alg": "ES256", "kid": "OTHERKEY"], sign: es256), "unknown kid"),
             (try token(header: ["alg": "ES256"], sign: es256), "unknown kid"),
-            (try token(header: ["alg": "ES256", "kid": Fixture.keyID]) {
-                try P256.Signing.PrivateKey().signature(for: $0).rawRepresentation
-            }, "bad signature"),
-            (try token(header: ["alg": "ES256", "kid": Fixture.keyID], claims: noBundle, sign: es256),
-             "the claims do not decode"),
-            (try token(header: ["alg": "ES256", "kid": Fixture.keyID], claims: wrongAudience, sign: es256),
-             "aud must be appstoreconnect-v1"),
+            (
+                try token(header: ["alg": "ES256", "kid": Fixture.keyID]) {
+                    try P256.Signing.PrivateKey().signature(for: $0).rawRepresentation
+                }, "bad signature"
+            ),
+            (
+                try token(header: ["alg": "ES256", "kid": Fixture.keyID], claims: noBundle, sign: es256),
+                "the claims do not decode"
+            ),
+            (
+                try token(header: ["alg": "ES256", "kid": Fixture.keyID], claims: wrongAudience, sign: es256),
+                "aud must be appstoreconnect-v1"
+            ),
         ]
         for (token, reason) in cases {
             let refused = await refusal(fixture.api, token)

@@ -26,8 +26,9 @@ struct TestClientTransport: AppStoreHTTPTransport {
             body: request.body.map { ByteBuffer(bytes: $0) })
         var answered: [String: String] = [:]
         for field in response.headers { answered[field.name.rawName] = field.value }
-        return AppStoreHTTPResponse(status: Int(response.status.code), headers: answered,
-                                    body: Data(response.body.readableBytesView))
+        return AppStoreHTTPResponse(
+            status: Int(response.status.code), headers: answered,
+            body: Data(response.body.readableBytesView))
     }
 }
 
@@ -43,7 +44,12 @@ final class RecordedSleeps: @unchecked Sendable {
 final class TickingClock: @unchecked Sendable {
     private let lock = NSLock()
     private var date = Date()
-    func now() -> Date { lock.withLock { date += 0.001; return date } }
+    func now() -> Date {
+        lock.withLock {
+            date += 0.001
+            return date
+        }
+    }
 }
 
 /// A simulator with its Server API mounted, one registered key, and a verifier that trusts the simulator's root.
@@ -61,52 +67,63 @@ struct ServerAPIFixture: Sendable {
     init(pageSize: Int = 20) throws {
         authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
         let clock = TickingClock()
-        store = try SimulatedAppStore(signer: JWSSigner(authority: authority),
-                                      configuration: .init(defaultBundleID: Self.bundleID, appAppleID: 1234),
-                                      now: { clock.now() })
+        store = try SimulatedAppStore(
+            signer: JWSSigner(authority: authority),
+            configuration: .init(defaultBundleID: Self.bundleID, appAppleID: 1234),
+            now: { clock.now() })
         api = SimulatedServerAPI(store: store, pageSize: pageSize)
     }
 
     var verifier: SignedDataVerifier {
-        SignedDataVerifier(configuration: .init(
-            trustedRoots: [authority.root], claims: ClaimsPolicy(bundleID: Self.bundleID, environments: [.sandbox, .production])))
+        SignedDataVerifier(
+            configuration: .init(
+                trustedRoots: [authority.root],
+                claims: ClaimsPolicy(bundleID: Self.bundleID, environments: [.sandbox, .production])))
     }
 
     /// Runs `body` against the router, after registering the key through the control API.
     func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        let registration = ServerAPIRoutes.KeyRegistration(issuerId: Self.issuerID, keyId: Self.keyID,
-                                                           bundleId: Self.bundleID, publicKeyPEM: key.publicKey.pemRepresentation)
+        let registration = ServerAPIRoutes.KeyRegistration(
+            issuerId: Self.issuerID, keyId: Self.keyID,
+            bundleId: Self.bundleID, publicKeyPEM: key.publicKey.pemRepresentation)
         let json = try JSONEncoder().encode(registration)
         let router = Router()
         SimulatorRoutes(store: store).addRoutes(to: router)
         ServerAPIRoutes(api: api).addRoutes(to: router)
         return try await Application(router: router).test(.router) { client in
-            let registered = try await client.execute(uri: "/simulator/v1/server-api/keys", method: .post,
-                                                      body: ByteBuffer(bytes: json))
+            let registered = try await client.execute(
+                uri: "/simulator/v1/server-api/keys", method: .post,
+                body: ByteBuffer(bytes: json))
             precondition(registered.status == .noContent, "key registration failed: \(registered.status)")
             return try await body(client)
         }
     }
 
     func client(_ client: any TestClientProtocol, retry: AppStoreServerAPIClient.RetryPolicy = .init())
-        throws -> AppStoreServerAPIClient {
+        throws -> AppStoreServerAPIClient
+    {
         let sleeps = sleeps
         return try AppStoreServerAPIClient(
-            configuration: .init(issuerID: Self.issuerID, keyID: Self.keyID, bundleID: Self.bundleID, privateKey: key,
-                                 baseURL: URL(string: "http://simulator.test")!, retryPolicy: retry,
-                                 sleep: { sleeps.record($0) }),
+            configuration: .init(
+                issuerID: Self.issuerID, keyID: Self.keyID, bundleID: Self.bundleID, privateKey: key,
+                baseURL: URL(string: "http://simulator.test")!, retryPolicy: retry,
+                sleep: { sleeps.record($0) }),
             transport: TestClientTransport(client: client))
     }
 
     @discardableResult
-    func buy(_ productID: String = "gold60", device: String = "device-1", environment: AppStoreEnvironment = .sandbox,
-             type: String? = nil) async throws -> JWSTransaction {
-        try await store.purchase(.init(productId: productID, environment: environment, type: type, deviceId: device)).transaction
+    func buy(
+        _ productID: String = "gold60", device: String = "device-1", environment: AppStoreEnvironment = .sandbox,
+        type: String? = nil
+    ) async throws -> JWSTransaction {
+        try await store.purchase(.init(productId: productID, environment: environment, type: type, deviceId: device))
+            .transaction
     }
 
     /// A JWT with any header and claims, signed by `key`: for tokens the client would never make.
     static func jwt(header: [String: Any], claims: [String: Any], key: P256.Signing.PrivateKey) throws -> String {
-        let input = Base64URL.encode(try JSONSerialization.data(withJSONObject: header)) + "."
+        let input =
+            Base64URL.encode(try JSONSerialization.data(withJSONObject: header)) + "."
             + Base64URL.encode(try JSONSerialization.data(withJSONObject: claims))
         return input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
     }

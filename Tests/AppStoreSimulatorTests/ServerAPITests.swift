@@ -47,15 +47,21 @@ import Testing
         try await fixture.test { client in
             let api = try fixture.client(client)
             let history = try await api.getAllTransactionHistory(transactionID: mine[7])
-            #expect(history.pages == 3 && history.environment == "Sandbox" && history.bundleId == ServerAPIFixture.bundleID)
+            #expect(
+                history.pages == 3 && history.environment == "Sandbox" && history.bundleId == ServerAPIFixture.bundleID)
             var decoded: [String] = []
-            for jws in history.signedTransactions { decoded.append(try await fixture.verifier.verifyTransaction(jws).transactionId) }
+            for jws in history.signedTransactions {
+                decoded.append(try await fixture.verifier.verifyTransaction(jws).transactionId)
+            }
             #expect(decoded == mine, "every transaction of device-1's Sandbox account, finished ones too, oldest first")
 
             let first = try await api.getTransactionHistory(transactionID: mine[0], query: .init(sort: .descending))
             #expect(first.hasMore && first.signedTransactions.count == 20)
-            #expect(try await fixture.verifier.verifyTransaction(try #require(first.signedTransactions.first)).transactionId == mine.last)
-            let gems = try await api.getAllTransactionHistory(transactionID: mine[0], query: .init(productIds: ["gem10"]))
+            #expect(
+                try await fixture.verifier.verifyTransaction(try #require(first.signedTransactions.first)).transactionId
+                    == mine.last)
+            let gems = try await api.getAllTransactionHistory(
+                transactionID: mine[0], query: .init(productIds: ["gem10"]))
             #expect(gems.signedTransactions.count == 15)
 
             // Resuming from the last revision yields only what changed since: a refund and a new purchase.
@@ -63,7 +69,9 @@ import Testing
             let newer = try await fixture.buy()
             let resumed = try await api.getAllTransactionHistory(transactionID: mine[0], startingAt: history.revision)
             var changed: [String] = []
-            for jws in resumed.signedTransactions { changed.append(try await fixture.verifier.verifyTransaction(jws).transactionId) }
+            for jws in resumed.signedTransactions {
+                changed.append(try await fixture.verifier.verifyTransaction(jws).transactionId)
+            }
             #expect(changed == [mine[3], newer.transactionId])
             let refunds = try await api.getRefundHistory(transactionID: mine[0])
             #expect(refunds.signedTransactions.count == 1 && !refunds.hasMore)
@@ -87,8 +95,11 @@ import Testing
             #expect(try await fixture.verifier.verifyTransaction(found.signedTransactions[0]) == bought)
             let unknown = try await api.lookUpOrderID("NOSUCHORDR")
             #expect(!unknown.isValid && unknown.status == 1 && unknown.signedTransactions.isEmpty)
-            let record = try await client.execute(uri: "/simulator/v1/server-api/purchases/\(bought.transactionId)", method: .get)
-            #expect(try JSONDecoder().decode(SimulatedPurchase.self, from: Data(record.body.readableBytesView)).appleOrderId == orderID)
+            let record = try await client.execute(
+                uri: "/simulator/v1/server-api/purchases/\(bought.transactionId)", method: .get)
+            #expect(
+                try JSONDecoder().decode(SimulatedPurchase.self, from: Data(record.body.readableBytesView)).appleOrderId
+                    == orderID)
         }
     }
 
@@ -99,7 +110,8 @@ import Testing
         try await fixture.test { client in
             let api = try fixture.client(client)
             try await api.setAppAccountToken(token, originalTransactionID: bought.transactionId)
-            #expect(try await fixture.store.transaction(bought.transactionId).transaction.appAccountToken
+            #expect(
+                try await fixture.store.transaction(bought.transactionId).transaction.appAccountToken
                     == token.uuidString.lowercased())
             await #expect(throws: AppStoreServerAPIError(.originalTransactionIdNotFound, "")) {
                 try await api.setAppAccountToken(token, originalTransactionID: "2000000000000099")
@@ -107,10 +119,12 @@ import Testing
             let bearer = try await api.token.current()
             let bad = try await client.execute(
                 uri: "/inApps/v1/transactions/\(bought.transactionId)/appAccountToken", method: .put,
-                headers: [.authorization: "Bearer \(bearer)"], body: ByteBuffer(string: #"{"appAccountToken": "nope"}"#))
+                headers: [.authorization: "Bearer \(bearer)"], body: ByteBuffer(string: #"{"appAccountToken": "nope"}"#)
+            )
             #expect(bad.status == .badRequest)
             #expect(bad.headers[.contentType] == "application/json")
-            let error = try JSONDecoder().decode(AppStoreServerAPI.ErrorResponse.self, from: Data(bad.body.readableBytesView))
+            let error = try JSONDecoder().decode(
+                AppStoreServerAPI.ErrorResponse.self, from: Data(bad.body.readableBytesView))
             #expect(error.errorCode == 4_000_183)
         }
     }
@@ -127,9 +141,14 @@ import Testing
             let api = try fixture.client(client)
             try await api.sendConsumptionInformation(transactionID: bought.transactionId, request)
             #expect(await fixture.api.consumptionInformation(transactionID: bought.transactionId) == request)
-            let stored = try await client.execute(uri: "/simulator/v1/server-api/consumption/\(bought.transactionId)", method: .get)
-            #expect(try JSONDecoder().decode(AppStoreServerAPI.ConsumptionRequest.self, from: Data(stored.body.readableBytesView)) == request)
-            #expect(try await client.execute(uri: "/simulator/v1/server-api/consumption/1", method: .get).status == .notFound)
+            let stored = try await client.execute(
+                uri: "/simulator/v1/server-api/consumption/\(bought.transactionId)", method: .get)
+            #expect(
+                try JSONDecoder().decode(
+                    AppStoreServerAPI.ConsumptionRequest.self, from: Data(stored.body.readableBytesView)) == request)
+            #expect(
+                try await client.execute(uri: "/simulator/v1/server-api/consumption/1", method: .get).status
+                    == .notFound)
 
             await #expect(throws: AppStoreServerAPIError(.invalidTransactionNotConsumable, "")) {
                 try await api.sendConsumptionInformation(transactionID: permanent.transactionId, request)
@@ -159,13 +178,25 @@ import Testing
         var tooLong = ServerAPIFixture.claims(at: now)
         tooLong["exp"] = Int(now.timeIntervalSince1970) + 3601
         let refused: [(String, String?)] = [
-            ("unknown kid", try ServerAPIFixture.jwt(header: ["alg": "ES256", "kid": "OTHERKEY", "typ": "JWT"],
-                                                     claims: ServerAPIFixture.claims(at: now), key: fixture.key)),
-            ("signed by another key", try ServerAPIFixture.jwt(header: header, claims: ServerAPIFixture.claims(at: now),
-                                                               key: P256.Signing.PrivateKey())),
+            (
+                "unknown kid",
+                try ServerAPIFixture.jwt(
+                    header: ["alg": "ES256", "kid": "OTHERKEY", "typ": "JWT"],
+                    claims: ServerAPIFixture.claims(at: now), key: fixture.key)
+            ),
+            (
+                "signed by another key",
+                try ServerAPIFixture.jwt(
+                    header: header, claims: ServerAPIFixture.claims(at: now),
+                    key: P256.Signing.PrivateKey())
+            ),
             ("wrong aud", try ServerAPIFixture.jwt(header: header, claims: wrongAudience, key: fixture.key)),
             ("wrong bid", try ServerAPIFixture.jwt(header: header, claims: wrongBundle, key: fixture.key)),
-            ("expired", try ServerAPIFixture.jwt(header: header, claims: ServerAPIFixture.claims(at: now - 3600), key: fixture.key)),
+            (
+                "expired",
+                try ServerAPIFixture.jwt(
+                    header: header, claims: ServerAPIFixture.claims(at: now - 3600), key: fixture.key)
+            ),
             ("over 60 minutes", try ServerAPIFixture.jwt(header: header, claims: tooLong, key: fixture.key)),
             ("no token", nil),
         ]
@@ -180,7 +211,8 @@ import Testing
                 #expect(response.status == .unauthorized, "\(reason)")
                 #expect(response.headers[.wwwAuthenticate]?.hasPrefix("Bearer error=\"invalid_token\"") == true)
             }
-            let python = try await client.execute(uri: uri, method: .get, headers: [.authorization: "Bearer \(accepted)"])
+            let python = try await client.execute(
+                uri: uri, method: .get, headers: [.authorization: "Bearer \(accepted)"])
             #expect(python.status == .ok, "no iat, as Apple's own libraries send it")
         }
     }
@@ -189,12 +221,15 @@ import Testing
         let fixture = try ServerAPIFixture()
         let bought = try await fixture.buy()
         try await fixture.test { client in
-            let faults = try await client.execute(uri: "/simulator/v1/server-api/faults", method: .post,
-                                                  body: ByteBuffer(string: #"[{"status": 429, "retryAfter": 3}, {"status": 503}]"#))
+            let faults = try await client.execute(
+                uri: "/simulator/v1/server-api/faults", method: .post,
+                body: ByteBuffer(string: #"[{"status": 429, "retryAfter": 3}, {"status": 503}]"#))
             #expect(faults.status == .noContent)
             let api = try fixture.client(client, retry: .init(maximumAttempts: 3, baseDelay: .milliseconds(100)))
             let info = try await api.getTransactionInfo(transactionID: bought.transactionId)
-            #expect(try await fixture.verifier.verifyTransaction(info.signedTransactionInfo).transactionId == bought.transactionId)
+            #expect(
+                try await fixture.verifier.verifyTransaction(info.signedTransactionInfo).transactionId
+                    == bought.transactionId)
             #expect(fixture.sleeps.delays == [.seconds(3), .milliseconds(200)])
 
             await fixture.api.injectFaults([ServerAPIFault(status: 429, retryAfter: 1)])

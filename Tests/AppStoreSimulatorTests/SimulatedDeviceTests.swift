@@ -2,8 +2,8 @@ import AppStoreSimulator
 import AppStoreVerification
 import Foundation
 import PurserCore
-import Testing
 import Synchronization
+import Testing
 
 /// StoreKit's queue semantics as the simulated device reproduces them, driven directly (no app, no shim).
 @Suite("Simulated device")
@@ -20,14 +20,17 @@ struct SimulatedDeviceTests {
         func record(_ entries: [DeviceTransaction]) { received.withLock { $0.append(contentsOf: entries) } }
     }
 
-    func withDevice(_ configuration: SimulatedDevice.Configuration = .init(),
-                    _ body: (SimulatedDevice, SimulatedAppStore) async throws -> Void) async throws {
+    func withDevice(
+        _ configuration: SimulatedDevice.Configuration = .init(),
+        _ body: (SimulatedDevice, SimulatedAppStore) async throws -> Void
+    ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-device-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
         let store = try SimulatedAppStore(signer: JWSSigner(authority: authority))
-        let device = SimulatedDevice(id: "phone", store: store, products: Self.products, directory: directory,
-                                     configuration: configuration)
+        let device = SimulatedDevice(
+            id: "phone", store: store, products: Self.products, directory: directory,
+            configuration: configuration)
         try await body(device, store)
     }
 
@@ -108,8 +111,9 @@ struct SimulatedDeviceTests {
                 let callbacks = Callbacks()
                 _ = device.addObserver(process) { callbacks.record($0) }
                 for _ in 0..<60 {
-                    await device.addPayment(process, productID: "noads", quantity: 1,
-                                            applicationUsername: UUID().uuidString)
+                    await device.addPayment(
+                        process, productID: "noads", quantity: 1,
+                        applicationUsername: UUID().uuidString)
                 }
                 lost = callbacks.all.filter { $0.state == .purchased }.map { $0.applicationUsername == nil }
                 // Apple still recorded every token.

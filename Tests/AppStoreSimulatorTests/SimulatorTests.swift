@@ -17,16 +17,20 @@ import Testing
     @Test func keepsItsAuthorityAndPurchasesAcrossRestarts() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try SimulatorCertificateAuthority.loadOrCreate(in: directory.appendingPathComponent("ca"), now: Date())
-        let again = try SimulatorCertificateAuthority.loadOrCreate(in: directory.appendingPathComponent("ca"), now: Date())
+        let first = try SimulatorCertificateAuthority.loadOrCreate(
+            in: directory.appendingPathComponent("ca"), now: Date())
+        let again = try SimulatorCertificateAuthority.loadOrCreate(
+            in: directory.appendingPathComponent("ca"), now: Date())
         #expect(first.rootDER == again.rootDER)
         #expect(first.leafKey.rawRepresentation == again.leafKey.rawRepresentation)
 
         let journal = directory.appendingPathComponent("transactions.jsonl")
-        let store = try SimulatedAppStore(signer: JWSSigner(authority: first), configuration: .init(journalFile: journal))
+        let store = try SimulatedAppStore(
+            signer: JWSSigner(authority: first), configuration: .init(journalFile: journal))
         let bought = try await store.purchase(.init(productId: "gold60")).transaction
         _ = try await store.refund(transactionID: bought.transactionId)
-        let restarted = try SimulatedAppStore(signer: JWSSigner(authority: again), configuration: .init(journalFile: journal))
+        let restarted = try SimulatedAppStore(
+            signer: JWSSigner(authority: again), configuration: .init(journalFile: journal))
         let next = try await restarted.purchase(.init(productId: "gold60")).transaction
         #expect(next.transactionId != bought.transactionId)
         let all = await restarted.transactions()
@@ -36,14 +40,18 @@ import Testing
 
     @Test func signsTransactionsAndNotificationsShapedLikeApples() async throws {
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
-        let store = try SimulatedAppStore(signer: JWSSigner(authority: authority),
-                                          configuration: .init(defaultBundleID: "com.example.app", appAppleID: 1234))
+        let store = try SimulatedAppStore(
+            signer: JWSSigner(authority: authority),
+            configuration: .init(defaultBundleID: "com.example.app", appAppleID: 1234))
         let token = UUID().uuidString
-        let (transaction, jws) = try await store.purchase(.init(productId: "gold60", quantity: 2, appAccountToken: token,
-                                                                environment: .production))
-        let verifier = SignedDataVerifier(configuration: .init(
-            trustedRoots: [authority.root],
-            claims: ClaimsPolicy(bundleID: "com.example.app", environments: [.production], appAppleID: 1234)))
+        let (transaction, jws) = try await store.purchase(
+            .init(
+                productId: "gold60", quantity: 2, appAccountToken: token,
+                environment: .production))
+        let verifier = SignedDataVerifier(
+            configuration: .init(
+                trustedRoots: [authority.root],
+                claims: ClaimsPolicy(bundleID: "com.example.app", environments: [.production], appAppleID: 1234)))
         let decoded = try await verifier.verifyTransaction(jws)
         #expect(decoded == transaction)
         #expect(decoded.appAccountToken == token.lowercased())
@@ -74,20 +82,27 @@ import Testing
                 uri: "/simulator/v1/purchases", method: .post, headers: [.contentType: "application/json"],
                 body: ByteBuffer(string: #"{"productId": "gold60", "appAccountToken": "\#(UUID().uuidString)"}"#))
             #expect(purchase.status == .created)
-            let made = try JSONDecoder().decode(SimulatorRoutes.SignedTransactionResponse.self, from: Data(purchase.body.readableBytesView))
+            let made = try JSONDecoder().decode(
+                SimulatorRoutes.SignedTransactionResponse.self, from: Data(purchase.body.readableBytesView))
 
-            let refund = try await client.execute(uri: "/simulator/v1/transactions/\(made.transactionId)/refund", method: .post)
+            let refund = try await client.execute(
+                uri: "/simulator/v1/transactions/\(made.transactionId)/refund", method: .post)
             #expect(refund.status == .ok)
-            let refunded = try JSONDecoder().decode(SimulatorRoutes.SignedTransactionResponse.self, from: Data(refund.body.readableBytesView))
+            let refunded = try JSONDecoder().decode(
+                SimulatorRoutes.SignedTransactionResponse.self, from: Data(refund.body.readableBytesView))
             #expect(refunded.transaction.revocationDate != nil)
             #expect(refunded.signedNotification != nil)
-            #expect(try await client.execute(uri: "/simulator/v1/transactions/\(made.transactionId)/refund", method: .post).status == .conflict)
+            #expect(
+                try await client.execute(uri: "/simulator/v1/transactions/\(made.transactionId)/refund", method: .post)
+                    .status == .conflict)
 
             let list = try await client.execute(uri: "/simulator/v1/transactions", method: .get)
-            let listed = try JSONDecoder().decode(SimulatorRoutes.TransactionList.self, from: Data(list.body.readableBytesView))
+            let listed = try JSONDecoder().decode(
+                SimulatorRoutes.TransactionList.self, from: Data(list.body.readableBytesView))
             #expect(listed.transactions.map(\.transactionId) == [made.transactionId])
 
-            let bad = try await client.execute(uri: "/simulator/v1/purchases", method: .post, body: ByteBuffer(string: "{"))
+            let bad = try await client.execute(
+                uri: "/simulator/v1/purchases", method: .post, body: ByteBuffer(string: "{"))
             #expect(bad.status == .badRequest)
             #expect(String(buffer: bad.body).contains(#""code":"invalid_request""#))
             let missing = try await client.execute(uri: "/simulator/v1/transactions/404", method: .get)

@@ -21,27 +21,32 @@ import Testing
         let purchases = (0..<count).map { (index: Int) -> InAppPurchaseReceipt in
             let id = String(2_000_000_000_000_000 + index)
             guard index % 2 == 1 else {
-                return InAppPurchaseReceipt(quantity: index % 5 + 1, productId: "com.example.gold\(index)",
-                                            transactionId: id, originalTransactionId: id, webOrderLineItemId: 0)
+                return InAppPurchaseReceipt(
+                    quantity: index % 5 + 1, productId: "com.example.gold\(index)",
+                    transactionId: id, originalTransactionId: id, webOrderLineItemId: 0)
             }
             return InAppPurchaseReceipt(
                 quantity: 1, productId: "com.example.monthly", transactionId: id,
                 originalTransactionId: "1000000000000001", purchaseDate: time(index * 60),
-                originalPurchaseDate: time(0), expiresDate: time(index * 60 + 2_592_000), webOrderLineItemId: 3_000_000_000_000 + Int64(index),
+                originalPurchaseDate: time(0), expiresDate: time(index * 60 + 2_592_000),
+                webOrderLineItemId: 3_000_000_000_000 + Int64(index),
                 cancellationDate: index == 3 ? time(9_000) : nil, isTrialPeriod: index == 1,
                 isInIntroOfferPeriod: index != 1, promotionalOfferId: index == 5 ? "spring" : nil)
         }
-        return AppReceipt(bundleId: "com.example.app", applicationVersion: "42", originalApplicationVersion: "1.0",
-                          creationDate: time(86_400), expirationDate: count == 2 ? time(172_800) : nil,
-                          environment: "ProductionSandbox", inAppPurchases: purchases)
+        return AppReceipt(
+            bundleId: "com.example.app", applicationVersion: "42", originalApplicationVersion: "1.0",
+            creationDate: time(86_400), expirationDate: count == 2 ? time(172_800) : nil,
+            environment: "ProductionSandbox", inAppPurchases: purchases)
     }
 
     func issue(purchases count: Int) throws -> [UInt8] {
         try issuer.issue(Self.receipt(purchases: count), signingTime: TestChain.reference)
     }
 
-    private func expectFailure(_ code: ReceiptError.Code, _ der: [UInt8],
-                               sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectFailure(
+        _ code: ReceiptError.Code, _ der: [UInt8],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(throws: ReceiptError(code, ""), sourceLocation: sourceLocation) { try AppReceiptParser.parse(der: der) }
     }
 
@@ -73,8 +78,10 @@ import Testing
     @Test func decodesBase64WithLineBreaksAndFiles() throws {
         let der = try issue(purchases: 2)
         let expected = Self.receipt(purchases: 2)
-        let wrapped = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithCarriageReturn,
-                                                              .endLineWithLineFeed])
+        let wrapped = Data(der).base64EncodedString(options: [
+            .lineLength64Characters, .endLineWithCarriageReturn,
+            .endLineWithLineFeed,
+        ])
         #expect(wrapped.contains("\r\n"))
         #expect(try AppReceiptParser.parse(base64: "  " + wrapped + "\n") == expected)
         let unpadded = Data(der).base64EncodedString().replacingOccurrences(of: "=", with: "")
@@ -95,9 +102,13 @@ import Testing
             BER.attribute(12, BER.ia5("2024-01-01T01:30:00.250+01:30")),
             BER.attribute(21, BER.ia5("")),
             BER.attribute(99_999, [0xFF]),  // unknown types are skipped, whatever they hold
-            BER.attribute(17, BER.inApp([BER.attribute(1701, BER.integer(3)), BER.attribute(1713, BER.integer(1)),
-                                         BER.attribute(1704, BER.ia5("2024-02-29T23:59:60z")),
-                                         BER.attribute(1711, BER.integer(-1)), BER.attribute(1799, [])])),
+            BER.attribute(
+                17,
+                BER.inApp([
+                    BER.attribute(1701, BER.integer(3)), BER.attribute(1713, BER.integer(1)),
+                    BER.attribute(1704, BER.ia5("2024-02-29T23:59:60z")),
+                    BER.attribute(1711, BER.integer(-1)), BER.attribute(1799, []),
+                ])),
         ])
         let decoded = try AppReceiptParser.parse(der: receipt)
         #expect(decoded.bundleId == "com.example.app")
@@ -112,9 +123,11 @@ import Testing
     }
 
     @Test func rejectsMalformedDates() {
-        for text in ["2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01",
-                     "2024-01-01T00:00:00", "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00+0100",
-                     "2024-01-01X00:00:00Z", "2024-01-01T00:00:00Zjunk", "2024-01-01T00:00:00+24:00"] {
+        for text in [
+            "2024-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2024-01-01T24:00:00Z", "2024-01-01",
+            "2024-01-01T00:00:00", "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00+0100",
+            "2024-01-01X00:00:00Z", "2024-01-01T00:00:00Zjunk", "2024-01-01T00:00:00+24:00",
+        ] {
             let receipt = BER.receipt([BER.attribute(2, BER.utf8("b")), BER.attribute(12, BER.ia5(text))])
             expectFailure(.malformed, receipt)
         }
@@ -163,10 +176,12 @@ import Testing
 
         // Nested indefinite elements where certificates belong, in an otherwise valid BER receipt.
         let der = try issue(purchases: 1)
-        let certificates = [0xA0, 0x80] + (0..<count).flatMap { _ in [UInt8]([0x30, 0x80]) }
+        let certificates =
+            [0xA0, 0x80] + (0..<count).flatMap { _ in [UInt8]([0x30, 0x80]) }
             + [UInt8](repeating: 0, count: 2 * count + 2)
         expectFailure(.tooDeep, BER.reencode(der, certificates: certificates))
-        #expect(try AppReceiptParser.parse(der: BER.reencode(der, certificates: [0xA0, 0x80, 0x30, 0x80, 0, 0, 0, 0]))
+        #expect(
+            try AppReceiptParser.parse(der: BER.reencode(der, certificates: [0xA0, 0x80, 0x30, 0x80, 0, 0, 0, 0]))
                 == Self.receipt(purchases: 1))
 
         // OCTET STRINGs wrapped in OCTET STRINGs, and constructed ones nested in constructed ones.
@@ -176,7 +191,8 @@ import Testing
         for _ in 5..<100 { wrapped = BER.tlv(0x04, wrapped) }
         expectFailure(.tooDeep, BER.signedData(content: wrapped))
         expectFailure(.tooDeep, BER.signedData(content: BER.segmented(wrapped)))  // joins into 100 more
-        let segments = (0..<100).flatMap { _ in [UInt8]([0x24, 0x80]) } + BER.tlv(0x04, [0x31, 0x00])
+        let segments =
+            (0..<100).flatMap { _ in [UInt8]([0x24, 0x80]) } + BER.tlv(0x04, [0x31, 0x00])
             + [UInt8](repeating: 0, count: 200)
         expectFailure(.tooDeep, BER.signedData(content: segments))
     }
@@ -208,8 +224,12 @@ import Testing
         expectFailure(.missingField, try issuer.issue(AppReceipt(bundleId: ""), signingTime: TestChain.reference))
         expectFailure(.missingField, BER.reencode(der, dropping: [InAppPurchaseReceipt.Field.productId]))
         expectFailure(.missingField, BER.reencode(der, dropping: [InAppPurchaseReceipt.Field.transactionId]))
-        expectFailure(.missingField, BER.receipt([BER.attribute(2, BER.utf8("b")),
-                                                  BER.attribute(17, BER.inApp(transaction: ""))]))
+        expectFailure(
+            .missingField,
+            BER.receipt([
+                BER.attribute(2, BER.utf8("b")),
+                BER.attribute(17, BER.inApp(transaction: "")),
+            ]))
         expectFailure(.malformed, BER.receipt([BER.attribute(2, BER.tlv(0x0C, [0xC3, 0x28]))]))  // not UTF-8
     }
 
@@ -218,10 +238,16 @@ import Testing
         let purchase = BER.attribute(17, BER.inApp())
         let atLimit = BER.receipt([BER.attribute(2, BER.utf8("b"))] + Array(repeating: purchase, count: limit))
         #expect(try AppReceiptParser.parse(der: atLimit).inAppPurchases.count == limit)
-        expectFailure(.tooMany, BER.receipt([BER.attribute(2, BER.utf8("b"))]
-                                            + Array(repeating: purchase, count: limit + 1)))
-        expectFailure(.tooMany, BER.receipt([BER.attribute(2, BER.utf8("b"))]
-                                            + Array(repeating: BER.attribute(7, []), count: limit + 1)))
+        expectFailure(
+            .tooMany,
+            BER.receipt(
+                [BER.attribute(2, BER.utf8("b"))]
+                    + Array(repeating: purchase, count: limit + 1)))
+        expectFailure(
+            .tooMany,
+            BER.receipt(
+                [BER.attribute(2, BER.utf8("b"))]
+                    + Array(repeating: BER.attribute(7, []), count: limit + 1)))
         let crowded = BER.inApp(Array(repeating: BER.attribute(1799, []), count: limit))
         expectFailure(.tooMany, BER.receipt([BER.attribute(2, BER.utf8("b")), BER.attribute(17, crowded)]))
     }
@@ -250,9 +276,12 @@ import Testing
     }
 
     @Test func survivesRandomTruncationsAndByteFlips() throws {
-        let der1 = try issue(purchases: 1), der2 = try issue(purchases: 2)
-        let samples = [der1, der2, BER.reencode(der2, content: .nestedConstructed, splitValues: true),
-                       BER.reencode(der1, content: .constructed)]
+        let der1 = try issue(purchases: 1)
+        let der2 = try issue(purchases: 2)
+        let samples = [
+            der1, der2, BER.reencode(der2, content: .nestedConstructed, splitValues: true),
+            BER.reencode(der1, content: .constructed),
+        ]
         // Half of the flips land in the first 900 bytes: the headers and the payload, which come before the
         // certificates and signer info that the parser skips.
         var random = SplitMix64(state: 0x5EED_CAFE)

@@ -46,13 +46,16 @@ import Testing
     let key = P256.Signing.PrivateKey()
     let sleeps = SleepRecorder()
 
-    func client(_ transport: ScriptedTransport, base: String = "https://api.storekit.itunes.apple.com",
-                retry: AppStoreServerAPIClient.RetryPolicy = .init()) throws -> AppStoreServerAPIClient {
+    func client(
+        _ transport: ScriptedTransport, base: String = "https://api.storekit.itunes.apple.com",
+        retry: AppStoreServerAPIClient.RetryPolicy = .init()
+    ) throws -> AppStoreServerAPIClient {
         let sleeps = sleeps
         return try AppStoreServerAPIClient(
-            configuration: .init(issuerID: "issuer-1", keyID: "KEY1", bundleID: "com.example.app", privateKey: key,
-                                 baseURL: URL(string: base)!, timeout: .seconds(5), retryPolicy: retry,
-                                 sleep: { sleeps.sleep($0) }),
+            configuration: .init(
+                issuerID: "issuer-1", keyID: "KEY1", bundleID: "com.example.app", privateKey: key,
+                baseURL: URL(string: base)!, timeout: .seconds(5), retryPolicy: retry,
+                sleep: { sleeps.sleep($0) }),
             transport: transport)
     }
 
@@ -64,7 +67,9 @@ import Testing
         #expect(info.signedTransactionInfo == "a.b.c")
         let request = try #require(transport.requests.first)
         #expect(request.method == "GET")
-        #expect(request.url.absoluteString == "https://api.storekit.itunes.apple.com/inApps/v1/transactions/2000000000000001")
+        #expect(
+            request.url.absoluteString
+                == "https://api.storekit.itunes.apple.com/inApps/v1/transactions/2000000000000001")
         #expect(request.timeout == .seconds(5))
         let bearer = try #require(request.headers["Authorization"])
         #expect(bearer.hasPrefix("Bearer "))
@@ -83,7 +88,9 @@ import Testing
 
     @Test func waitsForRetryAfterOn429ThenSucceeds() async throws {
         let transport = ScriptedTransport([
-            .answer(429, json: #"{"errorCode": 4290000, "errorMessage": "Rate limit exceeded."}"#, headers: ["retry-after": "7"]),
+            .answer(
+                429, json: #"{"errorCode": 4290000, "errorMessage": "Rate limit exceeded."}"#,
+                headers: ["retry-after": "7"]),
             .answer(200, json: #"{"signedTransactionInfo": "a.b.c"}"#),
         ])
         _ = try await client(transport).getTransactionInfo(transactionID: "1")
@@ -115,7 +122,9 @@ import Testing
     }
 
     @Test func retriesTransportFailuresAndRecovers() async throws {
-        let recovering = ScriptedTransport([.fail, .answer(500), .answer(200, json: #"{"signedTransactionInfo": "x"}"#)])
+        let recovering = ScriptedTransport([
+            .fail, .answer(500), .answer(200, json: #"{"signedTransactionInfo": "x"}"#),
+        ])
         #expect(try await client(recovering).getTransactionInfo(transactionID: "1").signedTransactionInfo == "x")
         let down = ScriptedTransport([])
         let error = await #expect(throws: AppStoreServerAPIError.self) {
@@ -160,19 +169,29 @@ import Testing
 
     @Test func pagesThroughTheWholeHistoryWithTheSameFilters() async throws {
         func page(_ revision: String, _ hasMore: Bool, _ ids: [String]) -> ScriptedTransport.Step {
-            .answer(200, json: """
-                {"revision": "\(revision)", "hasMore": \(hasMore), "bundleId": "com.example.app", "environment": "Sandbox",
-                 "signedTransactions": [\(ids.map { "\"\($0)\"" }.joined(separator: ","))]}
-                """)
+            .answer(
+                200,
+                json: """
+                    {"revision": "\(revision)", "hasMore": \(hasMore), "bundleId": "com.example.app", "environment": "Sandbox",
+                     "signedTransactions": [\(ids.map { "\"\($0)\"" }.joined(separator: ","))]}
+                    """)
         }
-        let transport = ScriptedTransport([page("r1", true, ["t1", "t2"]), page("r/2+", true, ["t3"]), page("r3", false, [])])
-        let query = AppStoreServerAPI.TransactionHistoryQuery(productTypes: [.consumable], sort: .descending, revoked: false)
-        let history = try await client(transport).getAllTransactionHistory(transactionID: "7", startingAt: "r0", query: query)
+        let transport = ScriptedTransport([
+            page("r1", true, ["t1", "t2"]), page("r/2+", true, ["t3"]), page("r3", false, []),
+        ])
+        let query = AppStoreServerAPI.TransactionHistoryQuery(
+            productTypes: [.consumable], sort: .descending, revoked: false)
+        let history = try await client(transport).getAllTransactionHistory(
+            transactionID: "7", startingAt: "r0", query: query)
         #expect(history.signedTransactions == ["t1", "t2", "t3"])
         #expect(history.revision == "r3" && history.pages == 3 && history.environment == "Sandbox")
         let urls = transport.requests.map(\.url.absoluteString)
         let filters = "&productType=CONSUMABLE&sort=DESCENDING&revoked=false"
-        #expect(urls == ["r0", "r1", "r%2F2%2B"].map { "https://api.storekit.itunes.apple.com/inApps/v2/history/7?revision=\($0)\(filters)" })
+        #expect(
+            urls
+                == ["r0", "r1", "r%2F2%2B"].map {
+                    "https://api.storekit.itunes.apple.com/inApps/v2/history/7?revision=\($0)\(filters)"
+                })
 
         let stuck = ScriptedTransport([page("same", true, ["t1"]), page("same", true, ["t1"])])
         await #expect(throws: AppStoreServerAPIError(.unexpectedResponse, "")) {
@@ -190,13 +209,17 @@ import Testing
         ])
         let api = try client(transport, base: "http://127.0.0.1:8081/")
         let token = UUID()
-        try await api.sendConsumptionInformation(transactionID: "11", .init(
-            consumptionStatus: 3, platform: 1, sampleContentProvided: false, deliveryStatus: 0, appAccountToken: token,
-            accountTenure: 2, playTime: 4, lifetimeDollarsRefunded: 1, lifetimeDollarsPurchased: 3, userStatus: 1))
+        try await api.sendConsumptionInformation(
+            transactionID: "11",
+            .init(
+                consumptionStatus: 3, platform: 1, sampleContentProvided: false, deliveryStatus: 0,
+                appAccountToken: token,
+                accountTenure: 2, playTime: 4, lifetimeDollarsRefunded: 1, lifetimeDollarsPurchased: 3, userStatus: 1))
         try await api.setAppAccountToken(token, originalTransactionID: "12")
         let history = try await api.getNotificationHistory(
-            .init(startDate: Date(timeIntervalSince1970: 1), endDate: Date(timeIntervalSince1970: 2),
-                  notificationType: "REFUND"), paginationToken: "p 1")
+            .init(
+                startDate: Date(timeIntervalSince1970: 1), endDate: Date(timeIntervalSince1970: 2),
+                notificationType: "REFUND"), paginationToken: "p 1")
         #expect(history.notificationHistory.map(\.signedPayload) == ["n.o.p"])
         #expect(try await !api.lookUpOrderID("MK5TTTVWJH").isValid)
         #expect(try await api.getRefundHistory(transactionID: "13", revision: "r0").revision == "r")
@@ -204,17 +227,19 @@ import Testing
 
         let requests = transport.requests
         #expect(requests.map(\.method) == ["PUT", "PUT", "POST", "GET", "GET", "POST"])
-        #expect(requests.map { $0.url.absoluteString.replacingOccurrences(of: "http://127.0.0.1:8081", with: "") } == [
-            "/inApps/v1/transactions/consumption/11", "/inApps/v1/transactions/12/appAccountToken",
-            "/inApps/v1/notifications/history?paginationToken=p%201", "/inApps/v1/lookup/MK5TTTVWJH",
-            "/inApps/v2/refund/lookup/13?revision=r0", "/inApps/v1/notifications/test",
-        ])
+        #expect(
+            requests.map { $0.url.absoluteString.replacingOccurrences(of: "http://127.0.0.1:8081", with: "") } == [
+                "/inApps/v1/transactions/consumption/11", "/inApps/v1/transactions/12/appAccountToken",
+                "/inApps/v1/notifications/history?paginationToken=p%201", "/inApps/v1/lookup/MK5TTTVWJH",
+                "/inApps/v2/refund/lookup/13?revision=r0", "/inApps/v1/notifications/test",
+            ])
         let consumption = try JSONSerialization.jsonObject(with: try #require(requests[0].body)) as? [String: Any]
-        #expect(Set(consumption?.keys.map { $0 } ?? []) == [
-            "customerConsented", "consumptionStatus", "platform", "sampleContentProvided", "deliveryStatus",
-            "appAccountToken", "accountTenure", "playTime", "lifetimeDollarsRefunded", "lifetimeDollarsPurchased",
-            "userStatus",
-        ])
+        #expect(
+            Set(consumption?.keys.map { $0 } ?? []) == [
+                "customerConsented", "consumptionStatus", "platform", "sampleContentProvided", "deliveryStatus",
+                "appAccountToken", "accountTenure", "playTime", "lifetimeDollarsRefunded", "lifetimeDollarsPurchased",
+                "userStatus",
+            ])
         #expect(consumption?["appAccountToken"] as? String == token.uuidString.lowercased())
         #expect(consumption?["customerConsented"] as? Bool == true)
         #expect(requests[0].headers["Content-Type"] == "application/json")

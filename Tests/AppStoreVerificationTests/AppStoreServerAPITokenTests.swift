@@ -44,9 +44,10 @@ struct DecodedJWT {
     let key = P256.Signing.PrivateKey()
 
     func token(clock: ManualClock, lifetime: Duration = .seconds(1800)) throws -> AppStoreServerAPIToken {
-        try AppStoreServerAPIToken(issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "2X9R4HXF34",
-                                   bundleID: "com.example.app", privateKey: key, lifetime: lifetime,
-                                   now: { clock.now })
+        try AppStoreServerAPIToken(
+            issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "2X9R4HXF34",
+            bundleID: "com.example.app", privateKey: key, lifetime: lifetime,
+            now: { clock.now })
     }
 
     @Test func carriesApplesHeaderAndClaimsAndVerifiesWithThePublicKey() async throws {
@@ -99,8 +100,9 @@ struct DecodedJWT {
 
     @Test func readsTheKeyFromA_p8PEM() async throws {
         let clock = ManualClock()
-        let fromPEM = try AppStoreServerAPIToken(issuerID: "issuer", keyID: "KEY", bundleID: "com.example.app",
-                                                 privateKeyPEM: key.pemRepresentation, now: { clock.now })
+        let fromPEM = try AppStoreServerAPIToken(
+            issuerID: "issuer", keyID: "KEY", bundleID: "com.example.app",
+            privateKeyPEM: key.pemRepresentation, now: { clock.now })
         #expect(try DecodedJWT(try await fromPEM.current()).verifies(with: key.publicKey))
         #expect(throws: AppStoreServerAPIError(.invalidKey, "")) {
             try AppStoreServerAPIToken(issuerID: "issuer", keyID: "KEY", bundleID: "b", privateKeyPEM: "not a key")

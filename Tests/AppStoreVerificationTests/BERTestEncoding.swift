@@ -73,16 +73,20 @@ enum BERTestEncoding {
     /// `receipt` (a simulator DER receipt) re-encoded: lengths indefinite (or definite), the payload's own SETs and
     /// SEQUENCEs too, attribute values as constructed OCTET STRINGs when `splitValues`, attribute types in
     /// `dropping` removed (receipt and in-app), the certificates replaced, or the content detached.
-    static func reencode(_ receipt: [UInt8], indefinite: Bool = true, content style: ContentStyle = .primitive,
-                         splitValues: Bool = false, dropping: Set<Int> = [], certificates: [UInt8]? = nil,
-                         detached: Bool = false) -> [UInt8] {
+    static func reencode(
+        _ receipt: [UInt8], indefinite: Bool = true, content style: ContentStyle = .primitive,
+        splitValues: Bool = false, dropping: Set<Int> = [], certificates: [UInt8]? = nil,
+        detached: Bool = false
+    ) -> [UInt8] {
         guard case .constructed(0x30, let info) = parse(receipt)[0], case .constructed(0xA0, let wrapper) = info[1],
             case .constructed(0x30, var fields) = wrapper[0], case .constructed(0x30, let encap) = fields[2],
             case .constructed(0xA0, let explicit) = encap[1], case .primitive(0x04, let payload) = explicit[0]
         else { fatalError("not a simulator receipt") }
 
-        let converted = encode(rewrite(parse(payload)[0], indefinite: indefinite, splitValues: splitValues,
-                                       dropping: dropping), indefinite: indefinite)
+        let converted = encode(
+            rewrite(
+                parse(payload)[0], indefinite: indefinite, splitValues: splitValues,
+                dropping: dropping), indefinite: indefinite)
         let contentBytes: [UInt8]
         switch style {
         case .primitive: contentBytes = tlv(0x04, converted)
@@ -92,8 +96,9 @@ enum BERTestEncoding {
         }
         fields[2] = .constructed(0x30, detached ? [encap[0]] : [encap[0], .constructed(0xA0, [.raw(contentBytes)])])
         if let certificates { fields[3] = .raw(certificates) }
-        return encode(.constructed(0x30, [info[0], .constructed(0xA0, [.constructed(0x30, fields)])]),
-                      indefinite: indefinite)
+        return encode(
+            .constructed(0x30, [info[0], .constructed(0xA0, [.constructed(0x30, fields)])]),
+            indefinite: indefinite)
     }
 
     /// A constructed OCTET STRING of 100-byte segments.
@@ -115,13 +120,19 @@ enum BERTestEncoding {
             let typeValue = type.reduce(0) { $0 << 8 | Int($1) }
             if dropping.contains(typeValue) { continue }
             if typeValue == 17 {
-                value = encode(rewrite(parse(value)[0], indefinite: indefinite, splitValues: splitValues,
-                                       dropping: dropping), indefinite: indefinite)
+                value = encode(
+                    rewrite(
+                        parse(value)[0], indefinite: indefinite, splitValues: splitValues,
+                        dropping: dropping), indefinite: indefinite)
             }
             if splitValues, value.count >= 2 {
                 let half = value.count / 2
-                parts[2] = .constructed(0x24, [.primitive(0x04, Array(value[..<half])),
-                                               .primitive(0x04, Array(value[half...]))])
+                parts[2] = .constructed(
+                    0x24,
+                    [
+                        .primitive(0x04, Array(value[..<half])),
+                        .primitive(0x04, Array(value[half...])),
+                    ])
             } else {
                 parts[2] = .primitive(0x04, value)
             }

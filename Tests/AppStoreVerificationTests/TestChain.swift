@@ -9,13 +9,17 @@ enum TestChain {
     /// 2024-01-01T00:00:00Z.
     static let reference = Date(timeIntervalSince1970: 1_704_067_200)
 
-    static func authority(validity: SimulatorCertificateAuthority.Validity = .standard(now: reference),
-                          defects: SimulatorCertificateAuthority.Defects = .init()) throws -> SimulatorCertificateAuthority {
+    static func authority(
+        validity: SimulatorCertificateAuthority.Validity = .standard(now: reference),
+        defects: SimulatorCertificateAuthority.Defects = .init()
+    ) throws -> SimulatorCertificateAuthority {
         try SimulatorCertificateAuthority.generate(validity: validity, defects: defects)
     }
 
-    static func transaction(signedAt: Date? = reference, bundle: String = "com.example.app",
-                            environment: String = "Sandbox", id: String = "2000000000000042") -> JWSTransaction {
+    static func transaction(
+        signedAt: Date? = reference, bundle: String = "com.example.app",
+        environment: String = "Sandbox", id: String = "2000000000000042"
+    ) -> JWSTransaction {
         var transaction = JWSTransaction(transactionId: id, bundleId: bundle, productId: "com.example.gold60")
         transaction.originalTransactionId = id
         transaction.quantity = 1
@@ -28,16 +32,19 @@ enum TestChain {
     }
 
     /// A compact JWS with any `x5c` list and payload, signed by `key`.
-    static func jws(x5c: [Certificate], payload: some Encodable, key: P256.Signing.PrivateKey, alg: String = "ES256") throws -> String {
+    static func jws(x5c: [Certificate], payload: some Encodable, key: P256.Signing.PrivateKey, alg: String = "ES256")
+        throws -> String
+    {
         let chain = x5c.map { Data(SimulatorCertificateAuthority.der($0)).base64EncodedString() }
         let header = try JSONSerialization.data(withJSONObject: ["alg": alg, "x5c": chain])
         let input = Base64URL.encode(header) + "." + Base64URL.encode(try JSONEncoder().encode(payload))
         return input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
     }
 
-
-    static func verifier(trusting roots: [Certificate], claims: ClaimsPolicy = .none,
-                         now: Date = reference) -> SignedDataVerifier {
+    static func verifier(
+        trusting roots: [Certificate], claims: ClaimsPolicy = .none,
+        now: Date = reference
+    ) -> SignedDataVerifier {
         SignedDataVerifier(configuration: .init(trustedRoots: roots, claims: claims), now: { now })
     }
 }

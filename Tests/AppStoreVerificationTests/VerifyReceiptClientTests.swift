@@ -7,7 +7,10 @@ import Testing
 @Suite struct VerifyReceiptClientTests {
     /// Answers from a script and records which endpoint each call went to.
     final class ScriptedTransport: AppStoreHTTPTransport, @unchecked Sendable {
-        enum Step { case answer(status: Int, body: VerifyReceiptResponse), fail }
+        enum Step {
+            case answer(status: Int, body: VerifyReceiptResponse)
+            case fail
+        }
         private let lock = NSLock()
         private var steps: [Step]
         private(set) var calls: [String] = []
@@ -22,18 +25,21 @@ import Testing
                 return steps.isEmpty ? .fail : steps.removeFirst()
             }
             switch step {
-            case .answer(let status, let response): return AppStoreHTTPResponse(status: status, body: try JSONEncoder().encode(response))
+            case .answer(let status, let response):
+                return AppStoreHTTPResponse(status: status, body: try JSONEncoder().encode(response))
             case .fail: throw URLError(.timedOut)
             }
         }
     }
 
     static let receipt = VerifyReceiptResponse.Receipt(
-        bundle_id: "com.example.app", application_version: "1", original_application_version: "1",
-        receipt_creation_date_ms: "0", in_app: [])
+        bundleId: "com.example.app", applicationVersion: "1", originalApplicationVersion: "1",
+        receiptCreationDateMs: "0", inApp: [])
 
     static func status(_ code: Int, retryable: Bool? = nil) -> ScriptedTransport.Step {
-        .answer(status: 200, body: VerifyReceiptResponse(status: code, environment: nil, receipt: nil, isRetryable: retryable))
+        .answer(
+            status: 200,
+            body: VerifyReceiptResponse(status: code, environment: nil, receipt: nil, isRetryable: retryable))
     }
 
     static func valid(_ environment: String) -> ScriptedTransport.Step {
@@ -43,8 +49,9 @@ import Testing
     func run(_ steps: [ScriptedTransport.Step]) async -> (VerifyReceiptClient.Outcome, [String]) {
         let transport = ScriptedTransport(steps)
         let client = VerifyReceiptClient(
-            configuration: .init(productionURL: URL(string: "https://production/verifyReceipt")!,
-                                 sandboxURL: URL(string: "https://sandbox/verifyReceipt")!, sharedSecret: "s"),
+            configuration: .init(
+                productionURL: URL(string: "https://production/verifyReceipt")!,
+                sandboxURL: URL(string: "https://sandbox/verifyReceipt")!, sharedSecret: "s"),
             transport: transport)
         return (await client.verify(receipt: "AAAA"), transport.calls)
     }
@@ -57,7 +64,10 @@ import Testing
 
     @Test func goesBackToProductionOn21008OnlyOnce() async {
         let (outcome, calls) = await run([Self.status(21007), Self.status(21008)])
-        guard case .retryLater = outcome else { Issue.record("expected retryLater, got \(outcome)"); return }
+        guard case .retryLater = outcome else {
+            Issue.record("expected retryLater, got \(outcome)")
+            return
+        }
         #expect(calls == ["production", "sandbox"], "no ping-pong between the endpoints")
     }
 
@@ -70,11 +80,16 @@ import Testing
     }
 
     @Test func neverRejectsWhatAppleCannotAnswerNow() async {
-        for steps in [[Self.status(21005)], [Self.status(21009)], [Self.status(21199)], [Self.status(21004)],
-                      [Self.status(21003, retryable: true)], [.fail],
-                      [.answer(status: 503, body: VerifyReceiptResponse(status: 0, environment: nil, receipt: nil))]] {
+        for steps in [
+            [Self.status(21005)], [Self.status(21009)], [Self.status(21199)], [Self.status(21004)],
+            [Self.status(21003, retryable: true)], [.fail],
+            [.answer(status: 503, body: VerifyReceiptResponse(status: 0, environment: nil, receipt: nil))],
+        ] {
             let (outcome, _) = await run(steps)
-            guard case .retryLater = outcome else { Issue.record("expected retryLater, got \(outcome)"); continue }
+            guard case .retryLater = outcome else {
+                Issue.record("expected retryLater, got \(outcome)")
+                continue
+            }
         }
     }
 

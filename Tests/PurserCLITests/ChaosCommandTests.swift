@@ -4,15 +4,20 @@ import Testing
 /// `purser chaos` from the command line: a short run's JSON report, and clear refusals of bad options.
 @Suite struct ChaosCommandTests {
     @Test func printsAJSONReportAndExitsZeroWhenNothingBroke() throws {
-        let run = try PurserProcess.run(["chaos", "--purchases", "60", "--devices", "4", "--users", "6", "--seed", "5",
-                                         "--baseline-purchases", "30", "--json", "--quiet"])
+        let run = try PurserProcess.run([
+            "chaos", "--purchases", "60", "--devices", "4", "--users", "6", "--seed", "5",
+            "--baseline-purchases", "30", "--json", "--quiet",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(report?["seed"] as? Int == 5)
         #expect(report?["passed"] as? Bool == true)
         let strategies = report?["strategies"] as? [[String: Any]] ?? []
-        #expect(strategies.map { $0["strategy"] as? String } == ["purser", "finish-then-verify", "in-app-0-only",
-                                                                  "no-dedup", "trust-username"])
+        #expect(
+            strategies.map { $0["strategy"] as? String } == [
+                "purser", "finish-then-verify", "in-app-0-only",
+                "no-dedup", "trust-username",
+            ])
         #expect(run.stderr.contains("chaos: seed 5"))
     }
 

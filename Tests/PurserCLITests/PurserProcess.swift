@@ -3,8 +3,10 @@ import Foundation
 /// The built `purser` binary, run as support staff would: arguments, optional standard input, exit status and output.
 enum PurserProcess {
     static var binary: URL {
-        let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        let candidates = [
+            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
         for directory in candidates {
             let url = directory.appendingPathComponent("purser")
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
@@ -22,7 +24,9 @@ enum PurserProcess {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        let out = Pipe(), err = Pipe(), input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
@@ -32,8 +36,9 @@ enum PurserProcess {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     static func run(_ arguments: [String], stdin: String) throws -> Run {

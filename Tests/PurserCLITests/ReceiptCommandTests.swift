@@ -15,8 +15,9 @@ import Testing
             bundleId: "com.example.app", applicationVersion: "42", originalApplicationVersion: "1.0",
             creationDate: reference,
             inAppPurchases: [
-                InAppPurchaseReceipt(productId: "com.example.gold60", transactionId: "2000000000000001",
-                                     purchaseDate: reference, cancellationDate: reference.addingTimeInterval(3_600)),
+                InAppPurchaseReceipt(
+                    productId: "com.example.gold60", transactionId: "2000000000000001",
+                    purchaseDate: reference, cancellationDate: reference.addingTimeInterval(3_600)),
                 InAppPurchaseReceipt(quantity: 2, productId: "com.example.gold10", transactionId: "2000000000000002"),
             ])
         let der = try AppReceiptIssuer(authority: authority).issue(receipt, signingTime: reference)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Runs `purser serve` as the quick start does and drives it over HTTP.
@@ -47,7 +47,9 @@ import FoundationNetworking
         return (process, output)
     }
 
-    func request(_ method: String, _ url: String, user: String? = nil, json: String? = nil) async throws -> (Int, [String: Any]) {
+    func request(_ method: String, _ url: String, user: String? = nil, json: String? = nil) async throws -> (
+        Int, [String: Any]
+    ) {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         if let user { request.setValue(user, forHTTPHeaderField: "X-Purser-User") }
@@ -65,7 +67,8 @@ import FoundationNetworking
         defer { try? FileManager.default.removeItem(at: directory) }
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
             .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
-        try #"{"port": 0, "dataDirectory": "data", "catalogFile": "catalog.json", "appStore": "simulator", "auth": {"mode": "development"}}"#
+        try
+            #"{"port": 0, "dataDirectory": "data", "catalogFile": "catalog.json", "appStore": "simulator", "auth": {"mode": "development"}}"#
             .write(to: directory.appendingPathComponent("purser.json"), atomically: true, encoding: .utf8)
         let (process, output) = try start(["serve", "--config", directory.appendingPathComponent("purser.json").path])
         defer { if process.isRunning { process.terminate() } }
@@ -80,14 +83,17 @@ import FoundationNetworking
         #expect(output.value.contains("DEVELOPMENT AUTHENTICATION IS ON"))
 
         #expect(try await request("GET", "\(base)/health").0 == 200)
-        let (created, order) = try await request("POST", "\(base)/v1/orders", user: "alice", json: #"{"productId": "gold60"}"#)
+        let (created, order) = try await request(
+            "POST", "\(base)/v1/orders", user: "alice", json: #"{"productId": "gold60"}"#)
         #expect(created == 201)
         let token = try #require(order["appAccountToken"] as? String)
-        let (_, purchase) = try await request("POST", "\(base)/simulator/v1/purchases",
-                                              json: #"{"productId": "gold60", "appAccountToken": "\#(token)"}"#)
+        let (_, purchase) = try await request(
+            "POST", "\(base)/simulator/v1/purchases",
+            json: #"{"productId": "gold60", "appAccountToken": "\#(token)"}"#)
         let jws = try #require(purchase["signedTransaction"] as? String)
-        let (status, decision) = try await request("POST", "\(base)/v1/transactions", user: "alice",
-                                                   json: #"{"signedTransaction": "\#(jws)"}"#)
+        let (status, decision) = try await request(
+            "POST", "\(base)/v1/transactions", user: "alice",
+            json: #"{"signedTransaction": "\#(jws)"}"#)
         #expect(status == 200)
         // The simulator's ONE_TIME_CHARGE notification races the app's submission; whichever arrives first
         // credits alice, and the other one is told so. Either way she is credited once (the wallet below).
@@ -96,7 +102,9 @@ import FoundationNetworking
         let (_, wallet) = try await request("GET", "\(base)/v1/wallet", user: "alice")
         #expect((wallet["balances"] as? [String: Int])?["gold"] == 60)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/purser.sqlite").path))
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/appstore-sim/ca/root.der").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent("data/appstore-sim/ca/root.der").path))
 
         // Support from the command line, against the running server's ledger and simulator.
         let config = directory.appendingPathComponent("purser.json").path
@@ -106,16 +114,23 @@ import FoundationNetworking
         for _ in 0..<50 {  // the simulator's sender delivers ONE_TIME_CHARGE within a few hundred milliseconds
             let (_, list) = try await request("GET", "\(base)/simulator/v1/notifications")
             let entries = list["notifications"] as? [[String: Any]] ?? []
-            if entries.contains(where: { $0["transactionId"] as? String == lostID && $0["delivered"] as? Bool == true }) { break }
+            if entries.contains(where: { $0["transactionId"] as? String == lostID && $0["delivered"] as? Bool == true })
+            {
+                break
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         let (_, record) = try await request("GET", "\(base)/simulator/v1/server-api/purchases/\(lostID)")
         let appleOrder = try #require(record["appleOrderId"] as? String)
-        let lookup = try PurserProcess.run(["lookup", "--config", config, "--port", portNumber, "--order-id", appleOrder])
+        let lookup = try PurserProcess.run([
+            "lookup", "--config", config, "--port", portNumber, "--order-id", appleOrder,
+        ])
         #expect(lookup.status == 0, "\(lookup.stderr)")
         #expect(lookup.stdout.contains("\"ledger\" : \"unbound\""), "\(lookup.stdout)")
-        let grant = try PurserProcess.run(["grant", "--config", config, "--port", portNumber, "--transaction-id", lostID,
-                                           "--user", "bob", "--reason", "ticket 1: paid, got nothing", "--operator", "sam"])
+        let grant = try PurserProcess.run([
+            "grant", "--config", config, "--port", portNumber, "--transaction-id", lostID,
+            "--user", "bob", "--reason", "ticket 1: paid, got nothing", "--operator", "sam",
+        ])
         #expect(grant.status == 0, "\(grant.stderr)")
         let (_, bobs) = try await request("GET", "\(base)/v1/wallet", user: "bob")
         #expect((bobs["balances"] as? [String: Int])?["gold"] == 60)
@@ -138,8 +153,10 @@ import FoundationNetworking
 
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
             .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
-        let (noSecret, noSecretOutput) = try start(["serve", "--data-dir", directory.path, "--port", "0",
-                                                    "--catalog", directory.appendingPathComponent("catalog.json").path])
+        let (noSecret, noSecretOutput) = try start([
+            "serve", "--data-dir", directory.path, "--port", "0",
+            "--catalog", directory.appendingPathComponent("catalog.json").path,
+        ])
         let noSecretText = noSecretOutput.drained(after: noSecret)
         #expect(noSecret.terminationStatus != 0)
         #expect(noSecretText.contains("HS256 needs a secret"))

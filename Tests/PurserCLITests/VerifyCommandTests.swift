@@ -17,8 +17,9 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
-        let store = try SimulatedAppStore(signer: JWSSigner(authority: authority),
-                                          configuration: .init(defaultBundleID: "com.example.app"))
+        let store = try SimulatedAppStore(
+            signer: JWSSigner(authority: authority),
+            configuration: .init(defaultBundleID: "com.example.app"))
         let (transaction, jws) = try await store.purchase(.init(productId: "gold60"))
         let refund = try await store.refund(transactionID: transaction.transactionId)
         let root = directory.appendingPathComponent("root.der")
@@ -26,7 +27,9 @@ import Testing
         let file = directory.appendingPathComponent("transaction.jws")
         try jws.write(to: file, atomically: true, encoding: .utf8)
 
-        let ok = try run(["verify", "--root", root.path, "--bundle-id", "com.example.app", "--environment", "Sandbox", file.path])
+        let ok = try run([
+            "verify", "--root", root.path, "--bundle-id", "com.example.app", "--environment", "Sandbox", file.path,
+        ])
         #expect(ok.status == 0, "stderr: \(ok.stderr)")
         let printed = try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any]
         #expect(printed?["kind"] as? String == "transaction")

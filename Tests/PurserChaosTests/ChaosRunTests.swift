@@ -6,18 +6,22 @@ import Testing
 /// part swapped in, which the harness must catch.
 @Suite struct ChaosRunTests {
     /// Every family on, at rates high enough that each is met in a short run.
-    static func configuration(seed: UInt64, purchases: Int = 160, baselines: [ChaosStrategy] = ChaosStrategy.baselines,
-                              sabotage: ChaosSabotage = .init()) -> ChaosConfiguration {
+    static func configuration(
+        seed: UInt64, purchases: Int = 160, baselines: [ChaosStrategy] = ChaosStrategy.baselines,
+        sabotage: ChaosSabotage = .init()
+    ) -> ChaosConfiguration {
         var rates = ChaosConfiguration.allFaults
         for family in FaultFamily.allCases {
             rates[family] = max(rates[family]!, family.unit == .purchase ? 0.08 : 0.3)
         }
-        return ChaosConfiguration(users: 12, devices: 8, purchases: purchases, seed: seed, rates: rates,
-                                  concurrency: 8, baselines: baselines, sabotage: sabotage)
+        return ChaosConfiguration(
+            users: 12, devices: 8, purchases: purchases, seed: seed, rates: rates,
+            concurrency: 8, baselines: baselines, sabotage: sabotage)
     }
 
     @Test func purserHealsEveryFaultFamilyWhileEachFieldFlowLosesOrDoubles() async throws {
-        let report = try await ChaosRun(configuration: Self.configuration(seed: 7), progress: ChaosProgress(sink: nil)).run()
+        let report = try await ChaosRun(configuration: Self.configuration(seed: 7), progress: ChaosProgress(sink: nil))
+            .run()
         let purser = try #require(report.purser)
         #expect(report.passed, "\(report.text)")
         #expect(purser.violationCount == 0)
@@ -40,9 +44,12 @@ import Testing
 
     @Test func anAppThatFinishesBeforeTheServerAnsweredFailsTheRun() async throws {
         let sabotage = ChaosSabotage(adapter: { FinishFirstAdapter(inner: $0) })
-        let report = try await ChaosRun(configuration: Self.configuration(seed: 11, purchases: 80, baselines: [],
-                                                                          sabotage: sabotage),
-                                        progress: ChaosProgress(sink: nil)).run()
+        let report = try await ChaosRun(
+            configuration: Self.configuration(
+                seed: 11, purchases: 80, baselines: [],
+                sabotage: sabotage),
+            progress: ChaosProgress(sink: nil)
+        ).run()
         let purser = try #require(report.purser)
         #expect(!report.passed)
         #expect(purser.count(.finishedBeforeDecision) > 0, "\(report.text)")
@@ -52,9 +59,12 @@ import Testing
 
     @Test func aLedgerWithoutTheUniqueConstraintFailsTheRun() async throws {
         let sabotage = ChaosSabotage(store: { ForgetfulLedgerStore(inner: $0) })
-        let report = try await ChaosRun(configuration: Self.configuration(seed: 12, purchases: 80, baselines: [],
-                                                                          sabotage: sabotage),
-                                        progress: ChaosProgress(sink: nil)).run()
+        let report = try await ChaosRun(
+            configuration: Self.configuration(
+                seed: 12, purchases: 80, baselines: [],
+                sabotage: sabotage),
+            progress: ChaosProgress(sink: nil)
+        ).run()
         let purser = try #require(report.purser)
         #expect(!report.passed)
         #expect(purser.count(.doubled) > 0, "\(report.text)")

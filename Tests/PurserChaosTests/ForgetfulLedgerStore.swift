@@ -12,7 +12,9 @@ final class ForgetfulLedgerStore: LedgerStore {
 
     func settle(_ submission: Submission, now: Date) async throws -> Settlement {
         let id = submission.transaction.transactionID
-        guard try await inner.transaction(id)?.state == .credited else { return try await inner.settle(submission, now: now) }
+        guard try await inner.transaction(id)?.state == .credited else {
+            return try await inner.settle(submission, now: now)
+        }
         var copy = submission
         copy.transaction.transactionID = "\(id)-again-\(copies.next())"
         return try await inner.settle(copy, now: now)

@@ -22,16 +22,18 @@ import Testing
 
     @Test("the list above holds every decision the wire names")
     func listCoversEveryCase() {
-        #expect(Set(Self.decisions.map(\.name)) == [
-            "delivered", "alreadyDelivered", "deliveredToOtherAccount", "pending", "rejected", "revoked",
-        ])
+        #expect(
+            Set(Self.decisions.map(\.name)) == [
+                "delivered", "alreadyDelivered", "deliveredToOtherAccount", "pending", "rejected", "revoked",
+            ])
     }
 
     @Test("every decision comes back from JSON as itself", arguments: decisions)
     func roundTrips(_ decision: Decision) throws {
-        let sent = DecisionResponse(transactionId: "2000000000000001", decision: decision,
-                                    orderId: OrderID("0b9d2c9e-6f3c-4b8e-9f6a-2c1d3e4f5a6b"),
-                                    grants: Grants(["gold": 60]))
+        let sent = DecisionResponse(
+            transactionId: "2000000000000001", decision: decision,
+            orderId: OrderID("0b9d2c9e-6f3c-4b8e-9f6a-2c1d3e4f5a6b"),
+            grants: Grants(["gold": 60]))
         let received = try roundTrip(sent)
         #expect(received.outcome == decision)
         #expect(received.finish == decision.finish)
@@ -40,7 +42,8 @@ import Testing
 
     @Test("a decision this build does not know decodes, has no outcome, and keeps its code")
     func unknownName() throws {
-        let withReason = try decode("""
+        let withReason = try decode(
+            """
             {"transactionId": "1", "decision": "frozen", "finish": true,
              "reason": {"code": "under_review", "message": "held for review"}}
             """)
@@ -67,13 +70,15 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let rejected = DecisionResponse(transactionId: "1", decision: .rejected(.wrongBundle("b")))
-        #expect(String(decoding: try encoder.encode(rejected), as: UTF8.self) == """
-            {"decision":"rejected","finish":true,"reason":{"code":"wrong_bundle",\
-            "message":"the transaction belongs to bundle b, not this app"},"transactionId":"1"}
-            """)
+        #expect(
+            String(decoding: try encoder.encode(rejected), as: UTF8.self) == """
+                {"decision":"rejected","finish":true,"reason":{"code":"wrong_bundle",\
+                "message":"the transaction belongs to bundle b, not this app"},"transactionId":"1"}
+                """)
         let delivered = DecisionResponse(transactionId: nil, decision: .delivered, grants: Grants(["gold": 60]))
-        #expect(String(decoding: try encoder.encode(delivered), as: UTF8.self) == """
-            {"decision":"delivered","finish":true,"grants":{"gold":60}}
-            """)
+        #expect(
+            String(decoding: try encoder.encode(delivered), as: UTF8.self) == """
+                {"decision":"delivered","finish":true,"grants":{"gold":60}}
+                """)
     }
 }

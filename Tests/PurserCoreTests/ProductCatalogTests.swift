@@ -4,10 +4,12 @@ import Testing
 
 @Suite struct ProductCatalogTests {
     @Test func readsACatalogFile() throws {
-        let catalog = try ProductCatalog(json: Data("""
-            {"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}},
-                          "noads": {"type": "non-consumable", "grants": {"noads": 1}}}}
-            """.utf8))
+        let catalog = try ProductCatalog(
+            json: Data(
+                """
+                {"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}},
+                              "noads": {"type": "non-consumable", "grants": {"noads": 1}}}}
+                """.utf8))
         #expect(catalog.product("gold60") == Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60])))
         #expect(catalog.product("noads")?.type == .nonConsumable)
         #expect(catalog.product("nothing") == nil)

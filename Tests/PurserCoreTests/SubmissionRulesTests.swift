@@ -13,9 +13,10 @@ import Testing
     }
 
     func transaction(token: OrderID?, quantity: Int = 1, revoked: Bool = false) -> AppleTransaction {
-        AppleTransaction(transactionID: "1000", originalTransactionID: "1000", bundleID: "b", productID: "gold60",
-                         type: "Consumable", quantity: quantity, purchaseDate: now, appAccountToken: token,
-                         environment: .sandbox, revocationDate: revoked ? now : nil)
+        AppleTransaction(
+            transactionID: "1000", originalTransactionID: "1000", bundleID: "b", productID: "gold60",
+            type: "Consumable", quantity: quantity, purchaseDate: now, appAccountToken: token,
+            environment: .sandbox, revocationDate: revoked ? now : nil)
     }
 
     func submission(_ transaction: AppleTransaction, by user: UserID, hint: OrderID? = nil) -> Submission {
@@ -24,8 +25,9 @@ import Testing
 
     @Test func creditsTheOrdersOwnerAndFulfilsTheOrder() {
         let order = order(alice)
-        let plan = SubmissionRules.plan(submission(transaction(token: order.id, quantity: 3), by: alice),
-                                        existing: nil, order: order, now: now)
+        let plan = SubmissionRules.plan(
+            submission(transaction(token: order.id, quantity: 3), by: alice),
+            existing: nil, order: order, now: now)
         #expect(plan.decision == .delivered)
         #expect(plan.written?.state == .credited)
         #expect(plan.written?.ownerID == alice)
@@ -36,79 +38,98 @@ import Testing
 
     @Test func creditsTheOwnerNotTheSubmitter() {
         let order = order(alice)
-        let plan = SubmissionRules.plan(submission(transaction(token: order.id), by: bob), existing: nil, order: order, now: now)
+        let plan = SubmissionRules.plan(
+            submission(transaction(token: order.id), by: bob), existing: nil, order: order, now: now)
         #expect(plan.decision == .deliveredToOtherAccount)
         #expect(plan.written?.ownerID == alice)
     }
 
     @Test func answersRepeatsFromTheRecordWithoutWriting() throws {
         let order = order(alice)
-        let first = SubmissionRules.plan(submission(transaction(token: order.id), by: alice), existing: nil, order: order, now: now)
+        let first = SubmissionRules.plan(
+            submission(transaction(token: order.id), by: alice), existing: nil, order: order, now: now)
         let record = try #require(first.written)
-        let again = SubmissionRules.plan(submission(transaction(token: order.id), by: alice), existing: record, order: order, now: now)
+        let again = SubmissionRules.plan(
+            submission(transaction(token: order.id), by: alice), existing: record, order: order, now: now)
         #expect(again.decision == .alreadyDelivered)
         #expect(again.write == .none)
         #expect(again.audit.isEmpty)
-        let byBob = SubmissionRules.plan(submission(transaction(token: order.id), by: bob), existing: record, order: order, now: now)
+        let byBob = SubmissionRules.plan(
+            submission(transaction(token: order.id), by: bob), existing: record, order: order, now: now)
         #expect(byBob.decision == .deliveredToOtherAccount)
         #expect(byBob.write == .none)
     }
 
     @Test func usesTheClientsHintOnlyForItsOwnWaitingOrder() {
         let mine = order(alice)
-        let bound = SubmissionRules.plan(submission(transaction(token: nil), by: alice, hint: mine.id), existing: nil, order: mine, now: now)
+        let bound = SubmissionRules.plan(
+            submission(transaction(token: nil), by: alice, hint: mine.id), existing: nil, order: mine, now: now)
         #expect(bound.decision == .delivered)
         #expect(bound.fulfilledOrder == mine.id)
 
-        let stolen = SubmissionRules.plan(submission(transaction(token: nil), by: bob, hint: mine.id), existing: nil, order: mine, now: now)
+        let stolen = SubmissionRules.plan(
+            submission(transaction(token: nil), by: bob, hint: mine.id), existing: nil, order: mine, now: now)
         #expect(stolen.decision == .pending(.unbound))
         #expect(stolen.written?.state == .unbound)
         #expect(stolen.written?.grants == Grants.none)
 
         let otherProduct = order(alice, product: "gold120")
-        let mismatch = SubmissionRules.plan(submission(transaction(token: nil), by: alice, hint: otherProduct.id),
-                                            existing: nil, order: otherProduct, now: now)
+        let mismatch = SubmissionRules.plan(
+            submission(transaction(token: nil), by: alice, hint: otherProduct.id),
+            existing: nil, order: otherProduct, now: now)
         #expect(mismatch.decision == .pending(.unbound))
 
         var late = order(alice)
         late.createdAt = now.addingTimeInterval(SubmissionRules.clockSkewTolerance + 60)
-        let replayed = SubmissionRules.plan(submission(transaction(token: nil), by: alice, hint: late.id), existing: nil,
-                                            order: late, now: now)
+        let replayed = SubmissionRules.plan(
+            submission(transaction(token: nil), by: alice, hint: late.id), existing: nil,
+            order: late, now: now)
         #expect(replayed.decision == .pending(.unbound), "an order made after the purchase cannot claim it")
 
-        let none = SubmissionRules.plan(submission(transaction(token: nil), by: alice), existing: nil, order: nil, now: now)
+        let none = SubmissionRules.plan(
+            submission(transaction(token: nil), by: alice), existing: nil, order: nil, now: now)
         #expect(none.decision == .pending(.unbound))
         #expect(none.decision.finish == false)
     }
 
     @Test func bindsAnUnboundTransactionLater() throws {
-        let unbound = try #require(SubmissionRules.plan(submission(transaction(token: nil), by: alice), existing: nil,
-                                                        order: nil, now: now).written)
+        let unbound = try #require(
+            SubmissionRules.plan(
+                submission(transaction(token: nil), by: alice), existing: nil,
+                order: nil, now: now
+            ).written)
         let mine = order(alice)
-        let plan = SubmissionRules.plan(submission(transaction(token: nil), by: alice, hint: mine.id),
-                                        existing: unbound, order: mine, now: now)
+        let plan = SubmissionRules.plan(
+            submission(transaction(token: nil), by: alice, hint: mine.id),
+            existing: unbound, order: mine, now: now)
         #expect(plan.decision == .delivered)
-        guard case .bind(let record) = plan.write else { Issue.record("expected a bind"); return }
+        guard case .bind(let record) = plan.write else {
+            Issue.record("expected a bind")
+            return
+        }
         #expect(record.ownerID == alice)
         #expect(record.grants == Grants(["gold": 60]))
     }
 
     @Test func anUnknownTokenStaysUnbound() {
-        let plan = SubmissionRules.plan(submission(transaction(token: .random()), by: alice), existing: nil, order: nil, now: now)
+        let plan = SubmissionRules.plan(
+            submission(transaction(token: .random()), by: alice), existing: nil, order: nil, now: now)
         #expect(plan.decision == .pending(.unbound))
     }
 
     @Test func aFulfilledOrderStillNamesItsOwner() {
         let done = order(alice, state: .delivered)
-        let plan = SubmissionRules.plan(submission(transaction(token: done.id), by: bob), existing: nil, order: done, now: now)
+        let plan = SubmissionRules.plan(
+            submission(transaction(token: done.id), by: bob), existing: nil, order: done, now: now)
         #expect(plan.decision == .deliveredToOtherAccount)
         #expect(plan.fulfilledOrder == nil)
     }
 
     @Test func neverCreditsRevokedOrRejectedTransactions() {
         let order = order(alice)
-        let revoked = SubmissionRules.plan(submission(transaction(token: order.id, revoked: true), by: alice),
-                                           existing: nil, order: order, now: now)
+        let revoked = SubmissionRules.plan(
+            submission(transaction(token: order.id, revoked: true), by: alice),
+            existing: nil, order: order, now: now)
         #expect(revoked.decision == .revoked)
         #expect(revoked.written?.state == .revoked)
         #expect(revoked.written?.grants == Grants.none)

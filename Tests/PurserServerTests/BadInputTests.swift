@@ -11,29 +11,39 @@ import Testing
 
 /// Undecidable input gets a 4xx with a stable code and leaves the ledger exactly as it was.
 @Suite struct BadInputTests {
-    func expectRefused(_ response: TestResponse, status: HTTPResponse.Status, code: String, server: TestServer,
-                       sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectRefused(
+        _ response: TestResponse, status: HTTPResponse.Status, code: String, server: TestServer,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         #expect(response.status == status, sourceLocation: sourceLocation)
         #expect(response.errorCode == code, "body: \(String(buffer: response.body))", sourceLocation: sourceLocation)
         let statistics = try await server.store.statistics()
-        #expect(statistics.transactions == 0 && statistics.grants == 0 && statistics.auditEvents == 0,
-                sourceLocation: sourceLocation)
+        #expect(
+            statistics.transactions == 0 && statistics.grants == 0 && statistics.auditEvents == 0,
+            sourceLocation: sourceLocation)
     }
 
     @Test func refusesBodiesThatAreNotASubmission() async throws {
         try await TestServer.run { server, client in
-            try await expectRefused(try await client.post("/v1/transactions", user: "alice", body: ByteBuffer(string: "{not json")),
-                                    status: .badRequest, code: "malformed_json", server: server)
-            try await expectRefused(try await client.post("/v1/transactions", user: "alice", body: nil),
-                                    status: .badRequest, code: "empty_body", server: server)
-            try await expectRefused(try await client.post("/v1/transactions", user: "alice", body: ByteBuffer(string: "{}")),
-                                    status: .badRequest, code: "missing_transaction", server: server)
-            try await expectRefused(try await client.post("/v1/transactions", user: "alice",
-                                                          body: ByteBuffer(string: #"{"signedTransaction": 42}"#)),
-                                    status: .badRequest, code: "malformed_json", server: server)
-            let huge = ByteBuffer(string: #"{"signedTransaction": ""# + String(repeating: "A", count: 2 * 1024 * 1024) + #""}"#)
-            try await expectRefused(try await client.post("/v1/transactions", user: "alice", body: huge),
-                                    status: .contentTooLarge, code: "body_too_large", server: server)
+            try await expectRefused(
+                try await client.post("/v1/transactions", user: "alice", body: ByteBuffer(string: "{not json")),
+                status: .badRequest, code: "malformed_json", server: server)
+            try await expectRefused(
+                try await client.post("/v1/transactions", user: "alice", body: nil),
+                status: .badRequest, code: "empty_body", server: server)
+            try await expectRefused(
+                try await client.post("/v1/transactions", user: "alice", body: ByteBuffer(string: "{}")),
+                status: .badRequest, code: "missing_transaction", server: server)
+            try await expectRefused(
+                try await client.post(
+                    "/v1/transactions", user: "alice",
+                    body: ByteBuffer(string: #"{"signedTransaction": 42}"#)),
+                status: .badRequest, code: "malformed_json", server: server)
+            let huge = ByteBuffer(
+                string: #"{"signedTransaction": ""# + String(repeating: "A", count: 2 * 1024 * 1024) + #""}"#)
+            try await expectRefused(
+                try await client.post("/v1/transactions", user: "alice", body: huge),
+                status: .contentTooLarge, code: "body_too_large", server: server)
         }
     }
 
@@ -43,55 +53,72 @@ import Testing
             let (_, jws) = try await server.pay("gold60", token: order.appAccountToken)
             let parts = jws.split(separator: ".").map(String.init)
             let header = try #require(Base64URL.decode(parts[0].utf8))
-            let x5c = try #require((try JSONSerialization.jsonObject(with: header) as? [String: Any])?["x5c"] as? [String])
+            let x5c = try #require(
+                (try JSONSerialization.jsonObject(with: header) as? [String: Any])?["x5c"] as? [String])
 
             func withHeader(_ object: [String: Any]) throws -> String {
                 Base64URL.encode(try JSONSerialization.data(withJSONObject: object)) + "." + parts[1] + "." + parts[2]
             }
-            var tampered = try JSONDecoder().decode(JWSTransaction.self, from: try #require(Base64URL.decode(parts[1].utf8)))
+            var tampered = try JSONDecoder().decode(
+                JWSTransaction.self, from: try #require(Base64URL.decode(parts[1].utf8)))
             tampered.quantity = 10
             let tamperedJWS = parts[0] + "." + Base64URL.encode(try JSONEncoder().encode(tampered)) + "." + parts[2]
 
             let foreign = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
-            let foreignStore = try SimulatedAppStore(signer: JWSSigner(authority: foreign),
-                                                     configuration: .init(defaultBundleID: TestServer.bundleID))
-            let foreignJWS = try await foreignStore.purchase(.init(productId: "gold60", appAccountToken: order.appAccountToken)).signed
-            let noMarker = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()),
-                                                                      defects: .init(omitLeafMarker: true))
+            let foreignStore = try SimulatedAppStore(
+                signer: JWSSigner(authority: foreign),
+                configuration: .init(defaultBundleID: TestServer.bundleID))
+            let foreignJWS = try await foreignStore.purchase(
+                .init(productId: "gold60", appAccountToken: order.appAccountToken)
+            ).signed
+            let noMarker = try SimulatorCertificateAuthority.generate(
+                validity: .standard(now: Date()),
+                defects: .init(omitLeafMarker: true))
             let leafWithoutOID = try JWSSigner(authority: noMarker).sign(
                 try JSONDecoder().decode(JWSTransaction.self, from: try #require(Base64URL.decode(parts[1].utf8))))
 
             let cases: [(String, HTTPResponse.Status, String)] = [
                 (parts[0] + "." + parts[1], .badRequest, "malformed"),
                 (parts[0] + ".%%%." + parts[2], .badRequest, "malformed"),
-                (try withHeader(["alg": "ES256", "x5c": Array(x5c.prefix(2))]), .unprocessableContent, "untrusted_chain"),
+                (
+                    try withHeader(["alg": "ES256", "x5c": Array(x5c.prefix(2))]), .unprocessableContent,
+                    "untrusted_chain"
+                ),
                 (tamperedJWS, .unprocessableContent, "bad_signature"),
                 (foreignJWS, .unprocessableContent, "untrusted_chain"),
             ]
             for (jws, status, code) in cases {
-                try await expectRefused(try await client.submit(jws, user: "alice"), status: status, code: code, server: server)
+                try await expectRefused(
+                    try await client.submit(jws, user: "alice"), status: status, code: code, server: server)
             }
             // The leaf without Apple's OID chains to a root this server does not trust either way; trust is checked
             // after the markers, so the code names the missing OID.
-            try await expectRefused(try await client.submit(leafWithoutOID, user: "alice"),
-                                    status: .unprocessableContent, code: "missing_apple_oid", server: server)
+            try await expectRefused(
+                try await client.submit(leafWithoutOID, user: "alice"),
+                status: .unprocessableContent, code: "missing_apple_oid", server: server)
             #expect(try await client.wallet("alice") == [:])
         }
     }
 
     @Test func refusesUnauthenticatedAndUnknownRequests() async throws {
         try await TestServer.run { server, client in
-            try await expectRefused(try await client.post("/v1/orders", user: nil, json: CreateOrderRequest(productId: "gold60")),
-                                    status: .unauthorized, code: "unauthenticated", server: server)
-            try await expectRefused(try await client.post("/v1/orders", user: "alice", json: CreateOrderRequest(productId: "nope")),
-                                    status: .unprocessableContent, code: "unknown_product", server: server)
-            try await expectRefused(try await client.post("/v1/orders", user: "alice",
-                                                          json: CreateOrderRequest(productId: "gold60", quantity: 11)),
-                                    status: .badRequest, code: "invalid_quantity", server: server)
-            try await expectRefused(try await client.get("/v1/orders/not-a-uuid", user: "alice"),
-                                    status: .notFound, code: "not_found", server: server)
-            try await expectRefused(try await client.submit("a.b.c", user: "alice", orderId: "nope"),
-                                    status: .badRequest, code: "invalid_order_id", server: server)
+            try await expectRefused(
+                try await client.post("/v1/orders", user: nil, json: CreateOrderRequest(productId: "gold60")),
+                status: .unauthorized, code: "unauthenticated", server: server)
+            try await expectRefused(
+                try await client.post("/v1/orders", user: "alice", json: CreateOrderRequest(productId: "nope")),
+                status: .unprocessableContent, code: "unknown_product", server: server)
+            try await expectRefused(
+                try await client.post(
+                    "/v1/orders", user: "alice",
+                    json: CreateOrderRequest(productId: "gold60", quantity: 11)),
+                status: .badRequest, code: "invalid_quantity", server: server)
+            try await expectRefused(
+                try await client.get("/v1/orders/not-a-uuid", user: "alice"),
+                status: .notFound, code: "not_found", server: server)
+            try await expectRefused(
+                try await client.submit("a.b.c", user: "alice", orderId: "nope"),
+                status: .badRequest, code: "invalid_order_id", server: server)
             let health = try await client.get("/health", user: nil)
             #expect(health.status == .ok)
         }

@@ -19,7 +19,9 @@ import _CryptoExtras
     }
 
     func hs256(_ claims: [String: Any], secret: [UInt8]? = nil) throws -> String {
-        try token(alg: "HS256", claims: claims) { Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: secret ?? self.secret))) }
+        try token(alg: "HS256", claims: claims) {
+            Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: secret ?? self.secret)))
+        }
     }
 
     func headers(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
@@ -28,7 +30,9 @@ import _CryptoExtras
         JWTAuthenticator(key: .hs256(secret: secret), issuer: issuer, audience: audience, now: { [now] in now })
     }
 
-    var valid: [String: Any] { ["sub": "alice", "iss": "login", "aud": "game", "exp": now.timeIntervalSince1970 + 600] }
+    var valid: [String: Any] {
+        ["sub": "alice", "iss": "login", "aud": "game", "exp": now.timeIntervalSince1970 + 600]
+    }
 
     @Test func acceptsAValidHS256Token() async throws {
         #expect(try await authenticator().authenticate(headers(try hs256(valid))) == "alice")

@@ -22,10 +22,14 @@ import Testing
             #expect(await server.appStore.deliverDueNotifications(force: true) == 1)
             #expect(try await client.wallet("alice") == ["gold": 60])
             #expect(try await server.store.auditTrail(of: id).first?.cause.hasPrefix("notification") == true)
-            #expect(try await client.get("/v1/orders/\(order.orderId)", user: "alice").decode(OrderResponse.self).state == .delivered)
+            #expect(
+                try await client.get("/v1/orders/\(order.orderId)", user: "alice").decode(OrderResponse.self).state
+                    == .delivered)
             // The app comes back after all: nothing new.
             let (_, jws) = try await server.appStore.transaction(id)
-            #expect(try await client.submit(jws, user: "alice").decode(DecisionResponse.self).decision == "alreadyDelivered")
+            #expect(
+                try await client.submit(jws, user: "alice").decode(DecisionResponse.self).decision == "alreadyDelivered"
+            )
             #expect(try await client.wallet("alice") == ["gold": 60])
         }
     }
@@ -79,7 +83,9 @@ import Testing
             #expect(try await server.store.transaction(id)?.state == .revoked)
             #expect(try await server.store.auditTrail(of: id).map(\.event) == ["credited", "revoked"])
             // Submitting the revoked transaction again credits nothing.
-            #expect(try await client.submit(refund.signed, user: "alice").decode(DecisionResponse.self).decision == "revoked")
+            #expect(
+                try await client.submit(refund.signed, user: "alice").decode(DecisionResponse.self).decision
+                    == "revoked")
 
             try await server.appStore.reverseRefund(transactionID: id)
             await server.appStore.deliverDueNotifications(force: true)
@@ -99,10 +105,12 @@ import Testing
             #expect((400..<500).contains(forged.status.code))
             #expect(forged.errorCode == "bad_signature" || forged.errorCode == "malformed")
             let foreign = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
-            let foreignStore = try SimulatedAppStore(signer: JWSSigner(authority: foreign),
-                                                     configuration: .init(defaultBundleID: TestServer.bundleID))
+            let foreignStore = try SimulatedAppStore(
+                signer: JWSSigner(authority: foreign),
+                configuration: .init(defaultBundleID: TestServer.bundleID))
             _ = try await foreignStore.purchase(.init(productId: "gold60", appAccountToken: order.appAccountToken))
-            let untrusted = try await post(client, try #require(await foreignStore.notificationHistory().first?.signedPayload))
+            let untrusted = try await post(
+                client, try #require(await foreignStore.notificationHistory().first?.signedPayload))
             #expect(untrusted.errorCode == "untrusted_chain")
             #expect(try await post(client, "not a jws").status == .badRequest)
             let statistics = try await server.store.statistics()

@@ -9,8 +9,10 @@ import Testing
 
 /// `POST /v1/orders/{id}/cancel`: the app reports a payment that never happened; Apple's signed token still wins.
 @Suite struct OrderCancellationTests {
-    func cancel(_ orderID: String, user: String?, reason: String = "payment_cancelled",
-                client: some TestClientProtocol) async throws -> TestResponse {
+    func cancel(
+        _ orderID: String, user: String?, reason: String = "payment_cancelled",
+        client: some TestClientProtocol
+    ) async throws -> TestResponse {
         try await client.post("/v1/orders/\(orderID)/cancel", user: user, json: CancelOrderRequest(reason: reason))
     }
 
@@ -34,7 +36,8 @@ import Testing
             #expect(again.status == .ok)
             #expect(String(buffer: again.body) == String(buffer: first.body), "a repeated cancel answers the same body")
 
-            #expect(try await client.get("/v1/orders/\(id)", user: "alice").decode(OrderResponse.self).state == .cancelled)
+            #expect(
+                try await client.get("/v1/orders/\(id)", user: "alice").decode(OrderResponse.self).state == .cancelled)
             let trail = try await server.store.auditTrail(of: id)
             #expect(trail.map(\.event) == ["cancelled"])
             #expect(trail.first?.subject == .order)
@@ -60,13 +63,15 @@ import Testing
                 #expect(response.status == .badRequest, "reason \(reason.debugDescription)")
                 #expect(response.errorCode == "invalid_reason", "reason \(reason.debugDescription)")
             }
-            let missing = try await client.post("/v1/orders/\(id)/cancel", user: "alice", body: ByteBuffer(string: "{}"))
+            let missing = try await client.post(
+                "/v1/orders/\(id)/cancel", user: "alice", body: ByteBuffer(string: "{}"))
             #expect(missing.status == .badRequest)
             #expect(missing.errorCode == "malformed_json")
             let empty = try await client.post("/v1/orders/\(id)/cancel", user: "alice", body: nil)
             #expect(empty.errorCode == "empty_body")
 
-            #expect(try await client.get("/v1/orders/\(id)", user: "alice").decode(OrderResponse.self).state == .created)
+            #expect(
+                try await client.get("/v1/orders/\(id)", user: "alice").decode(OrderResponse.self).state == .created)
             #expect(try await server.store.auditTrail(of: id).isEmpty)
 
             let longest = try await cancel(id, user: "alice", reason: String(repeating: "x", count: 64), client: client)
@@ -106,7 +111,8 @@ import Testing
             #expect(decision.grants == Grants(["gold": 60]))
             let again = try await client.submit(jws, user: "alice").decode(DecisionResponse.self)
             #expect(again.decision == "alreadyDelivered")
-            #expect(try await client.submit(jws, user: "bob").decode(DecisionResponse.self).decision
+            #expect(
+                try await client.submit(jws, user: "bob").decode(DecisionResponse.self).decision
                     == "deliveredToOtherAccount")
 
             #expect(try await client.wallet("alice") == ["gold": 60])
@@ -136,7 +142,8 @@ import Testing
             #expect(decision.reason?.code == "unbound")
             #expect(try await server.store.transaction(transactionID)?.state == .unbound)
             #expect(try await client.wallet("alice") == [:])
-            #expect(try await client.get("/v1/orders/\(order.orderId)", user: "alice").decode(OrderResponse.self).state
+            #expect(
+                try await client.get("/v1/orders/\(order.orderId)", user: "alice").decode(OrderResponse.self).state
                     == .cancelled)
         }
     }

@@ -8,7 +8,9 @@ import Testing
 
 /// `GET /v1/products`: the catalog sorted by id, versioned by a content hash that doubles as the `ETag`.
 @Suite struct ProductListTests {
-    func products(user: String?, ifNoneMatch: [String] = [], client: some TestClientProtocol) async throws -> TestResponse {
+    func products(user: String?, ifNoneMatch: [String] = [], client: some TestClientProtocol) async throws
+        -> TestResponse
+    {
         var headers: HTTPFields = [:]
         if let user { headers[DevelopmentAuthenticator.header] = user }
         for value in ifNoneMatch { headers.append(HTTPField(name: .ifNoneMatch, value: value)) }
@@ -20,11 +22,12 @@ import Testing
             let response = try await products(user: "alice", client: client)
             #expect(response.status == .ok)
             let list = try response.decode(ProductListResponse.self)
-            #expect(list.products == [
-                .init(id: "gold120", type: .consumable, grants: Grants(["gold": 120])),
-                .init(id: "gold60", type: .consumable, grants: Grants(["gold": 60])),
-                .init(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1])),
-            ])
+            #expect(
+                list.products == [
+                    .init(id: "gold120", type: .consumable, grants: Grants(["gold": 120])),
+                    .init(id: "gold60", type: .consumable, grants: Grants(["gold": 60])),
+                    .init(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1])),
+                ])
             #expect(list.version.count == 16)
             #expect(list.version.allSatisfy { $0.isHexDigit && !$0.isUppercase })
             #expect(response.headers[.eTag] == "\"\(list.version)\"")
@@ -45,7 +48,8 @@ import Testing
             changed.append(Product(id: "gems500", type: .consumable, grants: Grants(["gems": 500])))
             #expect(version(changed) != list.version)
             let regranted = catalog.map { product in
-                product.id == "gold60" ? Product(id: "gold60", type: .consumable, grants: Grants(["gold": 61])) : product
+                product.id == "gold60"
+                    ? Product(id: "gold60", type: .consumable, grants: Grants(["gold": 61])) : product
             }
             #expect(version(regranted) != list.version)
 
@@ -57,7 +61,9 @@ import Testing
         try await TestServer.run { _, client in
             let current = try await products(user: "alice", client: client)
             let etag = try #require(current.headers[.eTag])
-            for ifNoneMatch in [[etag], ["W/\(etag)"], ["\"0123456789abcdef\", \(etag)"], ["\"0123456789abcdef\"", etag], ["*"]] {
+            for ifNoneMatch in [
+                [etag], ["W/\(etag)"], ["\"0123456789abcdef\", \(etag)"], ["\"0123456789abcdef\"", etag], ["*"],
+            ] {
                 let response = try await products(user: "alice", ifNoneMatch: ifNoneMatch, client: client)
                 #expect(response.status == .notModified, "If-None-Match: \(ifNoneMatch)")
                 #expect(response.body.readableBytes == 0)
@@ -69,8 +75,9 @@ import Testing
                 #expect(response.headers[.eTag] == etag)
                 #expect(try response.decode(ProductListResponse.self).products.count == 3)
             }
-            #expect(try await products(user: nil, ifNoneMatch: [etag], client: client).status == .unauthorized,
-                    "authentication comes before the cache")
+            #expect(
+                try await products(user: nil, ifNoneMatch: [etag], client: client).status == .unauthorized,
+                "authentication comes before the cache")
         }
     }
 }

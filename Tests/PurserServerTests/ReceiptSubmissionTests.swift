@@ -11,10 +11,14 @@ import Testing
 
 /// StoreKit 1: app receipts submitted over live HTTP, verified through the simulator's `verifyReceipt`.
 @Suite struct ReceiptSubmissionTests {
-    func submit(_ client: some TestClientProtocol, receipt: String, transaction: String?, order: OrderID?,
-                user: String) async throws -> TestResponse {
-        try await client.post("/v1/transactions", user: user, json: SubmitTransactionRequest(
-            receipt: receipt, transactionId: transaction, orderId: order?.description))
+    func submit(
+        _ client: some TestClientProtocol, receipt: String, transaction: String?, order: OrderID?,
+        user: String
+    ) async throws -> TestResponse {
+        try await client.post(
+            "/v1/transactions", user: user,
+            json: SubmitTransactionRequest(
+                receipt: receipt, transactionId: transaction, orderId: order?.description))
     }
 
     @Test func creditsEveryTransactionOfOneReceiptOnceAcrossCallbacks() async throws {
@@ -25,8 +29,10 @@ import Testing
             let (t120, _) = try await server.pay("gold120", token: nil, device: "phone")
             let receipt = try await server.receipt(device: "phone")
 
-            let first = try await submit(client, receipt: receipt, transaction: t60, order: order60.orderId, user: "alice")
-                .decode(DecisionResponse.self)
+            let first = try await submit(
+                client, receipt: receipt, transaction: t60, order: order60.orderId, user: "alice"
+            )
+            .decode(DecisionResponse.self)
             #expect(first.transactionId == t60)
             #expect(first.decision == "delivered")
             #expect(first.finish)
@@ -35,8 +41,10 @@ import Testing
             #expect(other?.decision == "pending", "the other callback brings its own order")
             #expect(try await client.wallet("alice") == ["gold": 60])
 
-            let second = try await submit(client, receipt: receipt, transaction: t120, order: order120.orderId, user: "alice")
-                .decode(DecisionResponse.self)
+            let second = try await submit(
+                client, receipt: receipt, transaction: t120, order: order120.orderId, user: "alice"
+            )
+            .decode(DecisionResponse.self)
             #expect(second.decision == "delivered")
             #expect(second.transactions?.first { $0.transactionId == t60 }?.decision == "alreadyDelivered")
             #expect(try await client.wallet("alice") == ["gold": 180])
@@ -64,8 +72,10 @@ import Testing
         try await TestServer.run { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)
             let (id, _) = try await server.pay("gold60", token: nil, device: "phone")
-            let decision = try await submit(client, receipt: try await server.receipt(device: "phone"), transaction: id,
-                                            order: order.orderId, user: "alice").decode(DecisionResponse.self)
+            let decision = try await submit(
+                client, receipt: try await server.receipt(device: "phone"), transaction: id,
+                order: order.orderId, user: "alice"
+            ).decode(DecisionResponse.self)
             #expect(decision.finish)
             try await server.appStore.finish(transactionID: id)
             #expect(try await server.appStore.receipt(deviceId: "phone").transactionIDs.isEmpty)
@@ -76,16 +86,20 @@ import Testing
         try await TestServer.run { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)
             let (id, _) = try await server.pay("gold60", token: nil, environment: .sandbox, device: "reviewer")
-            let decision = try await submit(client, receipt: try await server.receipt(device: "reviewer"), transaction: id,
-                                            order: order.orderId, user: "alice").decode(DecisionResponse.self)
+            let decision = try await submit(
+                client, receipt: try await server.receipt(device: "reviewer"), transaction: id,
+                order: order.orderId, user: "alice"
+            ).decode(DecisionResponse.self)
             #expect(decision.decision == "delivered")
             #expect(try await server.store.transaction(id)?.transaction.environment == .sandbox)
         }
         try await TestServer.run(environments: [.production]) { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)
             let (id, _) = try await server.pay("gold60", token: nil, environment: .sandbox, device: "reviewer")
-            let decision = try await submit(client, receipt: try await server.receipt(device: "reviewer"), transaction: id,
-                                            order: order.orderId, user: "alice").decode(DecisionResponse.self)
+            let decision = try await submit(
+                client, receipt: try await server.receipt(device: "reviewer"), transaction: id,
+                order: order.orderId, user: "alice"
+            ).decode(DecisionResponse.self)
             #expect(decision.decision == "rejected")
             #expect(decision.reason?.code == "wrong_environment")
         }
@@ -100,7 +114,8 @@ import Testing
             let (id, _) = try await server.pay("gold60", token: nil, device: "phone")
             let receipt = try await server.receipt(device: "phone")
             await server.appStore.injectVerifyReceiptFaults([fault])
-            let pending = try await submit(client, receipt: receipt, transaction: id, order: order.orderId, user: "alice")
+            let pending = try await submit(
+                client, receipt: receipt, transaction: id, order: order.orderId, user: "alice")
             #expect(pending.status == .ok)
             let decision = try pending.decode(DecisionResponse.self)
             #expect(decision.decision == "pending")
@@ -134,8 +149,10 @@ import Testing
         try await TestServer.run { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)
             let (id, _) = try await server.pay("gold60", token: nil, bundle: "com.other.app", device: "other")
-            let decision = try await submit(client, receipt: try await server.receipt(device: "other"), transaction: id,
-                                            order: order.orderId, user: "alice").decode(DecisionResponse.self)
+            let decision = try await submit(
+                client, receipt: try await server.receipt(device: "other"), transaction: id,
+                order: order.orderId, user: "alice"
+            ).decode(DecisionResponse.self)
             #expect(decision.decision == "rejected")
             #expect(decision.reason?.code == "wrong_bundle")
             #expect(decision.finish)
@@ -156,7 +173,8 @@ import Testing
                 "not base64 at all!",
             ]
             for receipt in bad {
-                let response = try await submit(client, receipt: receipt, transaction: id, order: order.orderId, user: "alice")
+                let response = try await submit(
+                    client, receipt: receipt, transaction: id, order: order.orderId, user: "alice")
                 #expect((400..<500).contains(response.status.code), "got \(response.status)")
                 #expect(["malformed_receipt", "receipt_rejected"].contains(response.errorCode ?? ""))
             }
@@ -170,17 +188,23 @@ import Testing
             let port = try #require(client.port)
             _ = try await server.pay("gold60", token: nil, environment: .sandbox, device: "phone")
             let verifier = VerifyReceiptClient(
-                configuration: .init(productionURL: URL(string: "http://127.0.0.1:\(port)/simulator/production/verifyReceipt")!,
-                                     sandboxURL: URL(string: "http://127.0.0.1:\(port)/simulator/sandbox/verifyReceipt")!),
+                configuration: .init(
+                    productionURL: URL(string: "http://127.0.0.1:\(port)/simulator/production/verifyReceipt")!,
+                    sandboxURL: URL(string: "http://127.0.0.1:\(port)/simulator/sandbox/verifyReceipt")!),
                 transport: HTTPClientTransport())
-            guard case .verified(let receipt, let environment) = await verifier.verify(receipt: try await server.receipt(device: "phone")) else {
-                Issue.record("not verified"); return
+            guard
+                case .verified(let receipt, let environment) = await verifier.verify(
+                    receipt: try await server.receipt(device: "phone"))
+            else {
+                Issue.record("not verified")
+                return
             }
             #expect(environment == .sandbox)
-            #expect(receipt.in_app.map(\.product_id) == ["gold60"])
+            #expect(receipt.inApp.map(\.productId) == ["gold60"])
             await server.appStore.injectVerifyReceiptFaults([.http(502)])
             guard case .retryLater = await verifier.verify(receipt: try await server.receipt(device: "phone")) else {
-                Issue.record("a 502 must mean retry later"); return
+                Issue.record("a 502 must mean retry later")
+                return
             }
         }
     }

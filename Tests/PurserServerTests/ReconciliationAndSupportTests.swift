@@ -87,7 +87,8 @@ import Testing
             let (id, _) = try await server.pay("gold120", token: nil)
             await server.appStore.deliverDueNotifications(force: true)
             #expect(try await server.store.transaction(id)?.state == .unbound)
-            let appleOrder = try #require(await server.appStore.purchases().first { $0.transaction.transactionId == id }?.appleOrderId)
+            let appleOrder = try #require(
+                await server.appStore.purchases().first { $0.transaction.transactionId == id }?.appleOrderId)
 
             var headers: HTTPFields = [.authorization: "Bearer \(TestServer.adminToken)"]
             headers[HTTPField.Name("X-Purser-Operator")!] = "sam"
@@ -99,12 +100,14 @@ import Testing
 
             headers[.contentType] = "application/json"
             let blank = ByteBuffer(string: #"{"transactionId": "\#(id)", "userId": "alice", "reason": "  "}"#)
-            let unexplained = try await client.execute(uri: "/admin/v1/grants", method: .post, headers: headers,
-                                                       body: blank)
+            let unexplained = try await client.execute(
+                uri: "/admin/v1/grants", method: .post, headers: headers,
+                body: blank)
             #expect(unexplained.status == .badRequest)
             #expect(unexplained.errorCode == "reason_required")
             #expect(try await client.wallet("alice") == [:])
-            let body = ByteBuffer(string: #"{"transactionId": "\#(id)", "userId": "alice", "reason": "ticket 4711: paid, got nothing"}"#)
+            let body = ByteBuffer(
+                string: #"{"transactionId": "\#(id)", "userId": "alice", "reason": "ticket 4711: paid, got nothing"}"#)
             let granted = try await client.execute(uri: "/admin/v1/grants", method: .post, headers: headers, body: body)
             #expect(granted.status == .ok)
             #expect(try granted.decode(SupportService.TransactionView.self).ownerId == "alice")
@@ -115,13 +118,15 @@ import Testing
             #expect(audit.last?.cause.contains("ticket 4711") == true)
 
             // Granting again, or to someone else, credits nothing more.
-            let again = ByteBuffer(string: #"{"transactionId": "\#(id)", "userId": "bob", "reason": "duplicate ticket"}"#)
+            let again = ByteBuffer(
+                string: #"{"transactionId": "\#(id)", "userId": "bob", "reason": "duplicate ticket"}"#)
             _ = try await client.execute(uri: "/admin/v1/grants", method: .post, headers: headers, body: again)
             #expect(try await client.wallet("alice") == ["gold": 120])
             #expect(try await client.wallet("bob") == [:])
 
-            let refused = try await client.execute(uri: "/admin/v1/orders/\(appleOrder)", method: .get,
-                                                   headers: [.authorization: "Bearer wrong"])
+            let refused = try await client.execute(
+                uri: "/admin/v1/orders/\(appleOrder)", method: .get,
+                headers: [.authorization: "Bearer wrong"])
             #expect(refused.status == .unauthorized)
         }
     }

@@ -53,7 +53,8 @@ import Testing
     }
 
     @Test func readsEveryKindOfValueFromTheFile() async throws {
-        let file = try configFile("""
+        let file = try configFile(
+            """
             {"host": "0.0.0.0", "port": 9000, "bundleId": "com.example.game", "appAppleId": 1234567890,
              "environments": ["Sandbox"], "appStore": "simulator", "verifyReceiptTimeoutSeconds": 2.5,
              "sharedSecret": "file-shared-secret",
@@ -85,11 +86,13 @@ import Testing
     @Test func theEnvironmentBeatsTheFile() async throws {
         let file = try configFile(#"{"port": 9000, "host": "0.0.0.0", "auth": {"jwt": {"issuer": "file"}}}"#)
         defer { remove(file) }
-        let settings = try await ServerConfiguration.load(file: file, environment: [
-            "PURSER_PORT": "9100", "PURSER_AUTH_JWT_ISSUER": "environment", "PURSER_ENVIRONMENTS": "Sandbox, Xcode",
-            "PURSER_APP_STORE_SERVER_API_KEY_ID": "ENVKEY", "PURSER_CONSUMPTION_RESPOND": "true",
-            "PURSER_VERIFY_RECEIPT_TIMEOUT_SECONDS": "3.5", "PURSER_APP_APPLE_ID": "42",
-        ])
+        let settings = try await ServerConfiguration.load(
+            file: file,
+            environment: [
+                "PURSER_PORT": "9100", "PURSER_AUTH_JWT_ISSUER": "environment", "PURSER_ENVIRONMENTS": "Sandbox, Xcode",
+                "PURSER_APP_STORE_SERVER_API_KEY_ID": "ENVKEY", "PURSER_CONSUMPTION_RESPOND": "true",
+                "PURSER_VERIFY_RECEIPT_TIMEOUT_SECONDS": "3.5", "PURSER_APP_APPLE_ID": "42",
+            ])
         #expect(settings.port == 9100)
         #expect(settings.host == "0.0.0.0", "keys the environment does not set come from the file")
         #expect(settings.auth.jwt.issuer == "environment")
@@ -132,7 +135,8 @@ import Testing
     }
 
     @Test func relativePathsInTheFileResolveAgainstItsDirectory() async throws {
-        let file = try configFile("""
+        let file = try configFile(
+            """
             {"catalogFile": "catalog.json", "trustedRootFiles": ["roots/extra.der", "/etc/absolute.der"],
              "auth": {"jwt": {"publicKeyFile": "../keys/login.pem"}},
              "appStoreServerAPI": {"privateKeyFile": "AuthKey.p8"}}

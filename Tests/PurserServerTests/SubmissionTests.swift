@@ -36,7 +36,8 @@ import Testing
 
             #expect(try await client.wallet("alice") == ["gold": 60])
             #expect(try await client.wallet("bob") == [:])
-            let fulfilled = try await client.get("/v1/orders/\(order.orderId)", user: "alice").decode(OrderResponse.self)
+            let fulfilled = try await client.get("/v1/orders/\(order.orderId)", user: "alice").decode(
+                OrderResponse.self)
             #expect(fulfilled.state == .delivered)
             #expect(fulfilled.transactionId == id)
             #expect(try await client.get("/v1/orders/\(order.orderId)", user: "bob").status == .notFound)
@@ -51,7 +52,9 @@ import Testing
             #expect(decision.decision == "deliveredToOtherAccount")
             #expect(try await client.wallet("alice") == ["gold": 120])
             #expect(try await client.wallet("bob") == [:])
-            #expect(try await client.submit(jws, user: "alice").decode(DecisionResponse.self).decision == "alreadyDelivered")
+            #expect(
+                try await client.submit(jws, user: "alice").decode(DecisionResponse.self).decision == "alreadyDelivered"
+            )
         }
     }
 
@@ -59,10 +62,20 @@ import Testing
         try await TestServer.run(environments: [.production]) { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)
             let cases: [(String, (id: String, jws: String))] = [
-                ("unknown_product", try await server.pay("gems500", token: order.appAccountToken, environment: .production)),
-                ("wrong_bundle", try await server.pay("gold60", token: order.appAccountToken, environment: .production,
-                                                      bundle: "com.other.app")),
-                ("wrong_environment", try await server.pay("gold60", token: order.appAccountToken, environment: .sandbox)),
+                (
+                    "unknown_product",
+                    try await server.pay("gems500", token: order.appAccountToken, environment: .production)
+                ),
+                (
+                    "wrong_bundle",
+                    try await server.pay(
+                        "gold60", token: order.appAccountToken, environment: .production,
+                        bundle: "com.other.app")
+                ),
+                (
+                    "wrong_environment",
+                    try await server.pay("gold60", token: order.appAccountToken, environment: .sandbox)
+                ),
             ]
             for (code, purchase) in cases {
                 let response = try await client.submit(purchase.jws, user: "alice")
@@ -75,7 +88,9 @@ import Testing
                 #expect(stored?.state == .rejected, "the rejection is recorded before the client may finish")
             }
             #expect(try await client.wallet("alice") == [:])
-            #expect(try await client.get("/v1/orders/\(order.orderId)", user: "alice").decode(OrderResponse.self).state == .created)
+            #expect(
+                try await client.get("/v1/orders/\(order.orderId)", user: "alice").decode(OrderResponse.self).state
+                    == .created)
         }
     }
 
@@ -101,7 +116,8 @@ import Testing
             #expect(try await server.store.transaction(id)?.state == .unbound)
 
             let order = try await server.order("gold60", for: "alice", client: client)
-            let bound = try await client.submit(jws, user: "alice", orderId: order.orderId.description).decode(DecisionResponse.self)
+            let bound = try await client.submit(jws, user: "alice", orderId: order.orderId.description).decode(
+                DecisionResponse.self)
             #expect(bound.decision == "delivered")
             #expect(try await client.wallet("alice") == ["gold": 60])
         }
@@ -112,9 +128,12 @@ import Testing
             let order = try await server.order("gold60", for: "alice", client: client)
             let (_, jws) = try await server.pay("gold60", token: order.appAccountToken)
             let port = try #require(client.port)
-            let http = HTTPClient(eventLoopGroupProvider: .singleton,
-                                  configuration: .init(connectionPool: .init(idleTimeout: .seconds(10),
-                                                                             concurrentHTTP1ConnectionsPerHostSoftLimit: 50)))
+            let http = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: .init(
+                    connectionPool: .init(
+                        idleTimeout: .seconds(10),
+                        concurrentHTTP1ConnectionsPerHostSoftLimit: 50)))
             let body = try JSONEncoder().encode(SubmitTransactionRequest(signedTransaction: jws))
             let decisions = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<50 {
@@ -126,7 +145,8 @@ import Testing
                         request.body = .bytes(ByteBuffer(bytes: body))
                         let response = try await http.execute(request, timeout: .seconds(30))
                         let bytes = try await response.body.collect(upTo: 1 << 16)
-                        return try JSONDecoder().decode(DecisionResponse.self, from: Data(bytes.readableBytesView)).decision
+                        return try JSONDecoder().decode(DecisionResponse.self, from: Data(bytes.readableBytesView))
+                            .decision
                     }
                 }
                 return try await group.reduce(into: [String]()) { $0.append($1) }

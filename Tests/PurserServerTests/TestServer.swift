@@ -33,7 +33,8 @@ struct TestServer {
     /// The configuration of every test server: the test bundle, a free loopback port, development authentication,
     /// consumption answers on, the admin API on, no periodic reconciliation (tests run it themselves).
     static func configuration(environments: Set<AppStoreEnvironment>, verifyReceiptTimeoutSeconds: Double)
-        -> ServerConfiguration {
+        -> ServerConfiguration
+    {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.bundleId = bundleID
@@ -60,22 +61,27 @@ struct TestServer {
         defer { try? FileManager.default.removeItem(at: directory) }
         let logger = Logger(label: "purser.test")
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
-        let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority),
-                                             configuration: .init(defaultBundleID: bundleID))
-        let store = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path,
-                                                     logger: logger)
+        let appStore = try SimulatedAppStore(
+            signer: JWSSigner(authority: authority),
+            configuration: .init(defaultBundleID: bundleID))
+        let store = try await SQLiteLedgerStore.open(
+            path: directory.appendingPathComponent("purser.sqlite").path,
+            logger: logger)
         let serverAPI = SimulatedServerAPI(store: appStore)
-        let configuration = configuration(environments: environments,
-                                          verifyReceiptTimeoutSeconds: verifyReceiptTimeoutSeconds)
+        let configuration = configuration(
+            environments: environments,
+            verifyReceiptTimeoutSeconds: verifyReceiptTimeoutSeconds)
         let assembly = try PurserAssembly(
             configuration: configuration, catalog: catalog, store: store,
-            appStore: try await .simulator(appStore, serverAPI: serverAPI, configuration: configuration,
-                                           placement: .hosted(notifications: .onDemand),
-                                           retryPolicy: .init(baseDelay: .milliseconds(10))),
+            appStore: try await .simulator(
+                appStore, serverAPI: serverAPI, configuration: configuration,
+                placement: .hosted(notifications: .onDemand),
+                retryPolicy: .init(baseDelay: .milliseconds(10))),
             logger: logger)
         let reconciler = try #require(assembly.reconciler)
-        let server = TestServer(appStore: appStore, store: store, authority: authority, serverAPI: serverAPI,
-                                reconciler: reconciler)
+        let server = TestServer(
+            appStore: appStore, store: store, authority: authority, serverAPI: serverAPI,
+            reconciler: reconciler)
         try await assembly.application().test(.live) { client in
             try await body(server, client)
         }
@@ -89,10 +95,14 @@ struct TestServer {
     }
 
     /// "Pays" through the simulator and returns the signed transaction.
-    func pay(_ product: String, token: String?, environment: AppStoreEnvironment = .sandbox,
-             bundle: String? = nil, device: String? = nil) async throws -> (id: String, jws: String) {
+    func pay(
+        _ product: String, token: String?, environment: AppStoreEnvironment = .sandbox,
+        bundle: String? = nil, device: String? = nil
+    ) async throws -> (id: String, jws: String) {
         let (transaction, jws) = try await appStore.purchase(
-            .init(productId: product, bundleId: bundle, appAccountToken: token, environment: environment, deviceId: device))
+            .init(
+                productId: product, bundleId: bundle, appAccountToken: token, environment: environment, deviceId: device
+            ))
         return (transaction.transactionId, jws)
     }
 
@@ -120,7 +130,8 @@ extension TestClientProtocol {
     }
 
     func submit(_ jws: String, user: String, orderId: String? = nil) async throws -> TestResponse {
-        try await post("/v1/transactions", user: user, json: SubmitTransactionRequest(signedTransaction: jws, orderId: orderId))
+        try await post(
+            "/v1/transactions", user: user, json: SubmitTransactionRequest(signedTransaction: jws, orderId: orderId))
     }
 
     func wallet(_ user: String) async throws -> [String: Int64] {

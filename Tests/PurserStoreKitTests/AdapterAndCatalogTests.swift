@@ -42,8 +42,9 @@ struct AdapterAndCatalogTests {
         }
     }
 
-    @Test("products: the server's list joined with the store's, refreshed only when the server's list changes",
-          arguments: StoreKitGeneration.allCases)
+    @Test(
+        "products: the server's list joined with the store's, refreshed only when the server's list changes",
+        arguments: StoreKitGeneration.allCases)
     func catalog(_ generation: StoreKitGeneration) async throws {
         try await SimulatedApp.run(generation) { app, server in
             let run = try await app.launch(user: "alice")

@@ -27,8 +27,9 @@ struct ClientCrashTests {
         }
     }
 
-    @Test("crash after the server credited, before finish: redelivered, not credited twice",
-          arguments: StoreKitGeneration.allCases)
+    @Test(
+        "crash after the server credited, before finish: redelivered, not credited twice",
+        arguments: StoreKitGeneration.allCases)
     func crashAfterCredit(_ generation: StoreKitGeneration) async throws {
         try await SimulatedApp.run(generation) { app, server in
             let first = try await app.launch(user: "alice", crashAt: .decided)
@@ -59,8 +60,9 @@ struct ClientCrashTests {
         }
     }
 
-    @Test("user A buys, the app is killed, user B signs in: A is credited, B is told",
-          arguments: StoreKitGeneration.allCases)
+    @Test(
+        "user A buys, the app is killed, user B signs in: A is credited, B is told",
+        arguments: StoreKitGeneration.allCases)
     func accountSwitch(_ generation: StoreKitGeneration) async throws {
         try await SimulatedApp.run(generation) { app, server in
             let id = try await app.payThenCrash(user: "alice")
@@ -74,8 +76,9 @@ struct ClientCrashTests {
         }
     }
 
-    @Test("uninstall and reinstall, journal kept or lost: Apple's token still names the order",
-          arguments: StoreKitGeneration.allCases, [JournalLocation.keychain, .container])
+    @Test(
+        "uninstall and reinstall, journal kept or lost: Apple's token still names the order",
+        arguments: StoreKitGeneration.allCases, [JournalLocation.keychain, .container])
     func reinstall(_ generation: StoreKitGeneration, journal: JournalLocation) async throws {
         try await SimulatedApp.run(generation, journal: journal) { app, server in
             let id = try await app.payThenCrash(user: "alice")
@@ -90,11 +93,14 @@ struct ClientCrashTests {
         }
     }
 
-    @Test("uninstall without token: a Keychain journal still credits; without it the purchase waits, unbound",
-          arguments: StoreKitGeneration.allCases, [JournalLocation.keychain, .container])
+    @Test(
+        "uninstall without token: a Keychain journal still credits; without it the purchase waits, unbound",
+        arguments: StoreKitGeneration.allCases, [JournalLocation.keychain, .container])
     func reinstallWithoutToken(_ generation: StoreKitGeneration, journal: JournalLocation) async throws {
-        try await SimulatedApp.run(generation, journal: journal,
-                                   configuration: .init(lostApplicationUsername: .everywhere(rate: 1))) { app, server in
+        try await SimulatedApp.run(
+            generation, journal: journal,
+            configuration: .init(lostApplicationUsername: .everywhere(rate: 1))
+        ) { app, server in
             let id = try await app.payThenCrash(user: "alice")
             app.device.uninstall()
 
@@ -117,8 +123,9 @@ struct ClientCrashTests {
         }
     }
 
-    @Test("re-buy of a product whose purchase is unfinished: the old one is settled first, never a bare purchasing",
-          arguments: StoreKitGeneration.allCases)
+    @Test(
+        "re-buy of a product whose purchase is unfinished: the old one is settled first, never a bare purchasing",
+        arguments: StoreKitGeneration.allCases)
     func rebuyUnfinished(_ generation: StoreKitGeneration) async throws {
         try await SimulatedApp.run(generation) { app, server in
             let old = try await app.payThenCrash(user: "alice")
@@ -137,8 +144,9 @@ struct ClientCrashTests {
         }
     }
 
-    @Test("re-buy while the old purchase cannot be settled: a clear error, nothing charged",
-          arguments: StoreKitGeneration.allCases)
+    @Test(
+        "re-buy while the old purchase cannot be settled: a clear error, nothing charged",
+        arguments: StoreKitGeneration.allCases)
     func rebuyWhileServerDown(_ generation: StoreKitGeneration) async throws {
         try await SimulatedApp.run(generation) { app, server in
             _ = try await app.payThenCrash(user: "alice")

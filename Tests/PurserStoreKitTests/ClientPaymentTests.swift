@@ -27,8 +27,9 @@ struct ClientPaymentTests {
         }
     }
 
-    @Test("server unreachable for several retries and a lost response: kept, then delivered once",
-          arguments: StoreKitGeneration.allCases)
+    @Test(
+        "server unreachable for several retries and a lost response: kept, then delivered once",
+        arguments: StoreKitGeneration.allCases)
     func serverUnreachable(_ generation: StoreKitGeneration) async throws {
         try await SimulatedApp.run(generation) { app, server in
             let run = try await app.launch(user: "alice")
@@ -118,8 +119,9 @@ struct ClientPaymentTests {
             let delivered = try #require(await run.event { $0.isDelivered }, "\(run.events)")
             let id = try #require(delivered.transactionID)
             #expect(delivered.orderID == orderID)
-            #expect(app.device.charges == [SimulatedDevice.Charge(transactionID: id, label: "tap-1")],
-                    "the late charge names the tap that paid for it")
+            #expect(
+                app.device.charges == [SimulatedDevice.Charge(transactionID: id, label: "tap-1")],
+                "the late charge names the tap that paid for it")
             #expect(try await server.balance("alice") == 60)
             #expect(try await server.store.order(orderID)?.state == .delivered)
             await app.expectFinishedOnce(id)
@@ -128,7 +130,8 @@ struct ClientPaymentTests {
 
     @Test("a cancel StoreKit reports as an error (StoreKit 2 throws userCancelled) closes the entry as cancelled")
     func cancelReportedAsError() async throws {
-        try await SimulatedApp.run(.storeKit2, wrapAdapter: { ThrowingCancelAdapter(inner: $0) }) { app, server in
+        let throwsCancel: @Sendable (any StoreAdapter) -> any StoreAdapter = { ThrowingCancelAdapter(inner: $0) }
+        try await SimulatedApp.run(.storeKit2, wrapAdapter: throwsCancel) { app, server in
             let run = try await app.launch(user: "alice")
             let event = try await run.buy("gold60")
             #expect(event.failureReason == .cancelled)
@@ -139,8 +142,9 @@ struct ClientPaymentTests {
         }
     }
 
-    @Test("cancelled and failed payments close the journal entry and cancel the order",
-          arguments: StoreKitGeneration.allCases)
+    @Test(
+        "cancelled and failed payments close the journal entry and cancel the order",
+        arguments: StoreKitGeneration.allCases)
     func cancelledAndFailed(_ generation: StoreKitGeneration) async throws {
         try await SimulatedApp.run(generation) { app, server in
             app.device.queueOutcomes([.cancel, .fail(.notAllowed)])

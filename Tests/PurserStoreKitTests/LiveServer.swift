@@ -31,9 +31,11 @@ struct LiveServer: Sendable {
         try await ChaosServer.run(directory: directory, clock: ChaosClock(), deliversNotifications: false) { server in
             let network = FaultyNetwork(upstream: server.url)
             try await network.run { port in
-                try await body(LiveServer(appStore: server.appStore, store: server.store, network: network,
-                                          clock: server.clock, directory: directory,
-                                          url: URL(string: "http://127.0.0.1:\(port)")!))
+                try await body(
+                    LiveServer(
+                        appStore: server.appStore, store: server.store, network: network,
+                        clock: server.clock, directory: directory,
+                        url: URL(string: "http://127.0.0.1:\(port)")!))
             }
         }
     }
@@ -105,7 +107,8 @@ final class FaultyNetwork: Sendable {
         for (name, value) in response.headers where name.lowercased() != "content-length" {
             if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
         }
-        return Response(status: .init(code: Int(response.status.code)), headers: headers,
-                        body: .init(byteBuffer: answer))
+        return Response(
+            status: .init(code: Int(response.status.code)), headers: headers,
+            body: .init(byteBuffer: answer))
     }
 }

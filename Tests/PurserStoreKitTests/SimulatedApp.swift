@@ -32,9 +32,11 @@ struct SimulatedApp: Sendable {
     ///   - purchasingTimeout: how long the StoreKit 1 adapter waits in `purchasing`.
     ///   - wrapAdapter: wraps each launch's adapter (a stand-in for StoreKit behaviour the simulator does not
     ///     produce).
-    init(server: LiveServer, generation: StoreKitGeneration, journal: JournalLocation = .container,
-         configuration: SimulatedDevice.Configuration = .init(), purchasingTimeout: Duration = .seconds(3),
-         wrapAdapter: @escaping @Sendable (any StoreAdapter) -> any StoreAdapter = { $0 }) {
+    init(
+        server: LiveServer, generation: StoreKitGeneration, journal: JournalLocation = .container,
+        configuration: SimulatedDevice.Configuration = .init(), purchasingTimeout: Duration = .seconds(3),
+        wrapAdapter: @escaping @Sendable (any StoreAdapter) -> any StoreAdapter = { $0 }
+    ) {
         self.server = server
         let early = EarlyFinishLog()
         self.earlyFinishes = early
@@ -59,9 +61,10 @@ struct SimulatedApp: Sendable {
         _ body: @Sendable (SimulatedApp, LiveServer) async throws -> Void
     ) async throws {
         try await LiveServer.run { server in
-            let app = SimulatedApp(server: server, generation: generation, journal: journal,
-                                   configuration: configuration, purchasingTimeout: purchasingTimeout,
-                                   wrapAdapter: wrapAdapter)
+            let app = SimulatedApp(
+                server: server, generation: generation, journal: journal,
+                configuration: configuration, purchasingTimeout: purchasingTimeout,
+                wrapAdapter: wrapAdapter)
             try await body(app, server)
         }
     }
@@ -80,8 +83,10 @@ struct SimulatedApp: Sendable {
 
     /// `user` buys `productID` and the app dies right after StoreKit reported the payment, before submitting it.
     /// Returns the unfinished transaction's id.
-    func payThenCrash(user: String, productID: String = "gold60",
-                      sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    func payThenCrash(
+        user: String, productID: String = "gold60",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> String {
         let run = try await launch(user: user, crashAt: .paid)
         await #expect(throws: PurchaseError.terminated, sourceLocation: sourceLocation) { try await run.buy(productID) }
         return try #require(device.unfinishedTransactionIDs.last, sourceLocation: sourceLocation)
@@ -90,8 +95,9 @@ struct SimulatedApp: Sendable {
     /// Checks invariants 2 and 5 for `transactionID`: finished exactly once, and never before the server decided.
     func expectFinishedOnce(_ transactionID: String, sourceLocation: SourceLocation = #_sourceLocation) async {
         let once = await eventually { device.finishCount(of: transactionID) == 1 }
-        #expect(once, "transaction \(transactionID) finished \(device.finishCount(of: transactionID)) times",
-                sourceLocation: sourceLocation)
+        #expect(
+            once, "transaction \(transactionID) finished \(device.finishCount(of: transactionID)) times",
+            sourceLocation: sourceLocation)
         #expect(earlyFinishes.transactionIDs.isEmpty, "finished before a decision", sourceLocation: sourceLocation)
     }
 }

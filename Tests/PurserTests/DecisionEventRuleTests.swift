@@ -1,15 +1,17 @@
 import Foundation
-@testable import Purser
 import PurserCore
 import Testing
+
+@testable import Purser
 
 /// The event the app hears for each server answer, without StoreKit, a journal or a server.
 @Suite("Decision → event")
 struct DecisionEventRuleTests {
     static let local = OrderID("0b9d2c9e-6f3c-4b8e-9f6a-2c1d3e4f5a6b")!
     static let servers = OrderID("1c8e3d0f-7a4d-4c9f-8a7b-3d2e4f5a6b7c")!
-    static let transaction = StoreTransaction(id: "2000000000000001", productID: "gold60", quantity: 1,
-                                              orderID: nil, purchaseDate: nil)
+    static let transaction = StoreTransaction(
+        id: "2000000000000001", productID: "gold60", quantity: 1,
+        orderID: nil, purchaseDate: nil)
     static let grants = Grants(["gold": 60])
 
     func rule(fresh: Bool) -> DecisionEventRule {
@@ -25,13 +27,17 @@ struct DecisionEventRuleTests {
     }
 
     func failure(_ reason: PurchaseFailureReason) -> PurchaseEvent {
-        .failed(PurchaseFailure(productID: "gold60", orderID: Self.servers, transactionID: Self.transaction.id,
-                                reason: reason))
+        .failed(
+            PurchaseFailure(
+                productID: "gold60", orderID: Self.servers, transactionID: Self.transaction.id,
+                reason: reason))
     }
 
     func pending(_ code: String) -> PurchaseEvent {
-        .pending(PendingPurchase(productID: "gold60", orderID: Self.local, transactionID: Self.transaction.id,
-                                 reason: .server(code)))
+        .pending(
+            PendingPurchase(
+                productID: "gold60", orderID: Self.local, transactionID: Self.transaction.id,
+                reason: .server(code)))
     }
 
     @Test("a credit is delivered when the purchase is fresh, redelivered when it is not")
@@ -72,8 +78,9 @@ struct DecisionEventRuleTests {
         #expect(rule(fresh: true).event(for: unnamed) == .delivered(delivery(orderID: Self.local)))
     }
 
-    @Test("a decision this build does not know: rejected when finished, pending when not, with its code",
-          arguments: [true, false])
+    @Test(
+        "a decision this build does not know: rejected when finished, pending when not, with its code",
+        arguments: [true, false])
     func unknownDecision(fresh: Bool) {
         var withReason = answer(.rejected(RejectionReason(code: "under_review", message: "held")))
         withReason.decision = "frozen"

@@ -33,21 +33,30 @@ struct PurchaseJournalTests {
         let journal = try PurchaseJournal(store: FileJournalStore(url: url))
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
         let bobs = JournalEntry(id: .random(), userID: "bob", productID: "gold60", quantity: 1, createdAt: t0)
-        let older = JournalEntry(id: .random(), userID: "alice", productID: "gold60", quantity: 1,
-                                 createdAt: t0.addingTimeInterval(1))
-        let newer = JournalEntry(id: .random(), userID: "alice", productID: "gold60", quantity: 1,
-                                 createdAt: t0.addingTimeInterval(2))
+        let older = JournalEntry(
+            id: .random(), userID: "alice", productID: "gold60", quantity: 1,
+            createdAt: t0.addingTimeInterval(1))
+        let newer = JournalEntry(
+            id: .random(), userID: "alice", productID: "gold60", quantity: 1,
+            createdAt: t0.addingTimeInterval(2))
         for entry in [bobs, older, newer] {
             try await journal.begin(entry)
             try await journal.apply(.paymentAdded, to: entry.id)
         }
-        #expect(await journal.match(transactionID: "1", orderID: nil, productID: "gold60", user: "alice")?.id == older.id)
-        #expect(await journal.match(transactionID: "1", orderID: newer.id, productID: "gold60", user: "alice")?.id == newer.id)
-        #expect(await journal.match(transactionID: "1", orderID: nil, productID: "gold60", user: "carol")?.id == bobs.id)
+        #expect(
+            await journal.match(transactionID: "1", orderID: nil, productID: "gold60", user: "alice")?.id == older.id)
+        #expect(
+            await journal.match(transactionID: "1", orderID: newer.id, productID: "gold60", user: "alice")?.id
+                == newer.id)
+        #expect(
+            await journal.match(transactionID: "1", orderID: nil, productID: "gold60", user: "carol")?.id == bobs.id)
         #expect(await journal.match(transactionID: "1", orderID: nil, productID: "gold120", user: "alice") == nil)
         try await journal.apply(.purchased(transactionID: "7"), to: older.id)
-        #expect(await journal.match(transactionID: "7", orderID: newer.id, productID: "gold60", user: "bob")?.id == older.id)
-        #expect(await journal.match(transactionID: "8", orderID: nil, productID: "gold60", user: "alice")?.id == newer.id)
+        #expect(
+            await journal.match(transactionID: "7", orderID: newer.id, productID: "gold60", user: "bob")?.id == older.id
+        )
+        #expect(
+            await journal.match(transactionID: "8", orderID: nil, productID: "gold60", user: "alice")?.id == newer.id)
     }
 
     @Test("a corrupt journal file is a clear error, not an empty journal")

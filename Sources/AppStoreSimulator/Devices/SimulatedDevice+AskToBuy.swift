@@ -19,9 +19,10 @@ extension SimulatedDevice {
         }
         var charged: [String] = []
         for item in waiting {
-            let entry = try await charge(item.entry.productID, quantity: item.entry.quantity,
-                                         username: item.entry.applicationUsername, tokenForApple: item.tokenForApple,
-                                         label: item.label)
+            let entry = try await charge(
+                item.entry.productID, quantity: item.entry.quantity,
+                username: item.entry.applicationUsername, tokenForApple: item.tokenForApple,
+                label: item.label)
             charged.append(entry.transactionID ?? "")
             deliverPurchased(entry)
             yieldToListeners(entry)

@@ -33,13 +33,16 @@ extension SimulatedDevice {
     }
 
     /// Apple charges the user; the purchase joins the device's queue and its receipt.
-    func charge(_ productID: String, quantity: Int, username: String?, tokenForApple: String?,
-                label: String?) async throws(SimulatorError) -> DeviceTransaction {
+    func charge(
+        _ productID: String, quantity: Int, username: String?, tokenForApple: String?,
+        label: String?
+    ) async throws(SimulatorError) -> DeviceTransaction {
         let lost = losesTokenEverywhere()
         let kind = catalog[productID]?.kind ?? .consumable
         let (transaction, signed) = try await store.purchase(
-            .init(productId: productID, quantity: quantity, appAccountToken: lost ? nil : tokenForApple,
-                  environment: configuration.environment, type: kind.appleType, deviceId: id))
+            .init(
+                productId: productID, quantity: quantity, appAccountToken: lost ? nil : tokenForApple,
+                environment: configuration.environment, type: kind.appleType, deviceId: id))
         let entry = DeviceTransaction(
             queueID: transaction.transactionId, state: .purchased, productID: productID, quantity: quantity,
             applicationUsername: lost ? nil : username, transactionID: transaction.transactionId,

@@ -25,7 +25,7 @@ extension SimulatedDevice {
             defer { state.listeners = [:] }
             return Array(state.listeners.values)
         }
-        listeners.forEach { $0.finish() }
+        for listener in listeners { listener.finish() }
     }
 
     /// Kills and deletes the app: its container (journal files, receipt) goes; the Keychain and StoreKit's queue stay.

@@ -32,11 +32,14 @@ extension SimulatedDevice {
 
     /// `SKPaymentQueue.add(_:)`: reports `purchasing`, then the outcome. A product with an unfinished purchase only
     /// ever reports `purchasing`, and nothing is charged. `label` names the payment in `charges`.
-    public func addPayment(_ process: SimulatedProcess, productID: String, quantity: Int, applicationUsername: String?,
-                           label: String? = SimulatedDevice.paymentLabel) async {
+    public func addPayment(
+        _ process: SimulatedProcess, productID: String, quantity: Int, applicationUsername: String?,
+        label: String? = SimulatedDevice.paymentLabel
+    ) async {
         guard isRunning(process) else { return }
-        let purchasing = DeviceTransaction(queueID: nextLocalID(), state: .purchasing, productID: productID,
-                                           quantity: quantity, applicationUsername: applicationUsername)
+        let purchasing = DeviceTransaction(
+            queueID: nextLocalID(), state: .purchasing, productID: productID,
+            quantity: quantity, applicationUsername: applicationUsername)
         deliver([purchasing])
         let blocked = state.withLock { state in
             state.unfinished.contains { $0.productID == productID && catalog[productID]?.kind != .nonConsumable }
@@ -48,8 +51,10 @@ extension SimulatedDevice {
         switch await paymentSheet() {
         case .pay, .payAfter:
             let token = applicationUsername.flatMap(UUID.init(uuidString:)).map(\.uuidString)
-            guard let entry = try? await charge(productID, quantity: quantity, username: applicationUsername,
-                                                tokenForApple: token, label: label)
+            guard
+                let entry = try? await charge(
+                    productID, quantity: quantity, username: applicationUsername,
+                    tokenForApple: token, label: label)
             else { return fail(purchasing, .unknown) }
             deliverPurchased(entry)
         case .cancel:

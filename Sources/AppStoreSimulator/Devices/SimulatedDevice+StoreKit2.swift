@@ -13,14 +13,18 @@ extension SimulatedDevice {
     }
 
     /// `Product.purchase(options:)`. `label` names the payment in `charges`.
-    public func purchase(_ process: SimulatedProcess, productID: String, quantity: Int, appAccountToken: UUID?,
-                         label: String? = SimulatedDevice.paymentLabel) async -> PurchaseResult {
+    public func purchase(
+        _ process: SimulatedProcess, productID: String, quantity: Int, appAccountToken: UUID?,
+        label: String? = SimulatedDevice.paymentLabel
+    ) async -> PurchaseResult {
         guard isRunning(process) else { return .failed(.unknown) }
         guard catalog[productID] != nil else { return .failed(.productUnavailable) }
         switch await paymentSheet() {
         case .pay, .payAfter:
-            guard let entry = try? await charge(productID, quantity: quantity, username: nil,
-                                                tokenForApple: appAccountToken?.uuidString, label: label)
+            guard
+                let entry = try? await charge(
+                    productID, quantity: quantity, username: nil,
+                    tokenForApple: appAccountToken?.uuidString, label: label)
             else { return .failed(.unknown) }
             if configuration.duplicateCallbacks { yieldToListeners(entry) }
             return .purchased(entry)
@@ -29,8 +33,9 @@ extension SimulatedDevice {
         case .fail(let failure):
             return .failed(failure)
         case .askToBuy:
-            let entry = DeviceTransaction(queueID: nextLocalID(), state: .deferred, productID: productID,
-                                          quantity: quantity)
+            let entry = DeviceTransaction(
+                queueID: nextLocalID(), state: .deferred, productID: productID,
+                quantity: quantity)
             state.withLock {
                 $0.deferred.append(Deferred(entry: entry, tokenForApple: appAccountToken?.uuidString, label: label))
             }

@@ -82,8 +82,10 @@ public final class SimulatedDevice: Sendable {
 
     /// - Parameters:
     ///   - directory: where the device keeps the app's container and its Keychain.
-    public init(id: String, store: SimulatedAppStore, products: [DeviceProduct], directory: URL,
-                configuration: Configuration = .init()) {
+    public init(
+        id: String, store: SimulatedAppStore, products: [DeviceProduct], directory: URL,
+        configuration: Configuration = .init()
+    ) {
         self.id = id
         self.store = store
         self.configuration = configuration

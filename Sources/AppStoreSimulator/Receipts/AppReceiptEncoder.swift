@@ -41,15 +41,21 @@ public enum AppReceiptEncoder {
                 attribute(&a, F.productId) { $0.utf8String(purchase.productId) }
                 attribute(&a, F.transactionId) { $0.utf8String(purchase.transactionId) }
                 attribute(&a, F.purchaseDate) { $0.ia5String(purchase.purchaseDate.map(rfc3339) ?? "") }
-                attribute(&a, F.originalTransactionId) { $0.utf8String(purchase.originalTransactionId ?? purchase.transactionId) }
+                attribute(&a, F.originalTransactionId) {
+                    $0.utf8String(purchase.originalTransactionId ?? purchase.transactionId)
+                }
                 attribute(&a, F.originalPurchaseDate) { $0.ia5String(purchase.originalPurchaseDate.map(rfc3339) ?? "") }
                 // Apple writes these for every purchase, empty when they do not apply.
                 attribute(&a, F.expiresDate) { $0.ia5String(purchase.expiresDate.map(rfc3339) ?? "") }
                 attribute(&a, F.webOrderLineItemId) { $0.integer(purchase.webOrderLineItemId ?? 0) }
                 attribute(&a, F.cancellationDate) { $0.ia5String(purchase.cancellationDate.map(rfc3339) ?? "") }
                 if let trial = purchase.isTrialPeriod { attribute(&a, F.isTrialPeriod) { $0.integer(trial ? 1 : 0) } }
-                if let intro = purchase.isInIntroOfferPeriod { attribute(&a, F.isInIntroOfferPeriod) { $0.integer(intro ? 1 : 0) } }
-                if let offer = purchase.promotionalOfferId { attribute(&a, F.promotionalOfferId) { $0.utf8String(offer) } }
+                if let intro = purchase.isInIntroOfferPeriod {
+                    attribute(&a, F.isInIntroOfferPeriod) { $0.integer(intro ? 1 : 0) }
+                }
+                if let offer = purchase.promotionalOfferId {
+                    attribute(&a, F.promotionalOfferId) { $0.utf8String(offer) }
+                }
             }
         }
     }

@@ -1,6 +1,6 @@
-@_spi(CMS) @_spi(FixedExpiryValidationTime) import X509
 import AppStoreVerification
 import Foundation
+@_spi(CMS) @_spi(FixedExpiryValidationTime) import X509
 
 /// Issues app receipts as StoreKit 1 hands them to apps: the payload in a PKCS#7 (CMS) SignedData with the content
 /// attached, signed by the simulator's leaf and carrying its certificates.
@@ -13,9 +13,10 @@ public struct AppReceiptIssuer: Sendable {
 
     /// The DER receipt for `receipt`.
     public func issue(_ receipt: AppReceipt, signingTime: Date) throws -> [UInt8] {
-        try CMS.sign(AppReceiptEncoder.payload(receipt), additionalIntermediateCertificates: [authority.intermediate],
-                     certificate: authority.leaf, privateKey: .init(authority.leafKey), signingTime: signingTime,
-                     detached: false)
+        try CMS.sign(
+            AppReceiptEncoder.payload(receipt), additionalIntermediateCertificates: [authority.intermediate],
+            certificate: authority.leaf, privateKey: .init(authority.leafKey), signingTime: signingTime,
+            detached: false)
     }
 
     /// Whether `der` is a receipt this simulator signed (signature and chain to its root).

@@ -30,7 +30,8 @@ public struct ServerAPIFault: Codable, Hashable, Sendable {
         }
         let number = errorCode ?? code.apiErrorCode
         let named = number.flatMap { AppStoreServerAPIError.Code(apiErrorCode: $0) } ?? code
-        return AppStoreServerAPIError(named, message, httpStatus: status, apiErrorCode: number,
-                                      retryAfter: retryAfter.map { .seconds($0) })
+        return AppStoreServerAPIError(
+            named, message, httpStatus: status, apiErrorCode: number,
+            retryAfter: retryAfter.map { .seconds($0) })
     }
 }

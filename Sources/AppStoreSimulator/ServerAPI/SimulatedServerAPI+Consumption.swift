@@ -4,17 +4,20 @@ import Foundation
 extension SimulatedServerAPI {
     /// Send Consumption Information (version 1): checks the body as Apple does and keeps it, readable with
     /// `consumptionInformation(transactionID:)`. Only consumables are accepted.
-    public func receiveConsumptionInformation(transactionID: String, body: Data, authorization: String?) async
-        throws(AppStoreServerAPIError) {
+    public func receiveConsumptionInformation(transactionID: String, body: Data, authorization: String?)
+        async
+        throws(AppStoreServerAPIError)
+    {
         let key = try await authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
         guard let purchase = await store.purchase(transactionID: transactionID),
-              purchase.transaction.bundleId == key.bundleId
+            purchase.transaction.bundleId == key.bundleId
         else { throw Self.transactionNotFound() }
         let request = try Self.consumptionRequest(from: body)
         guard purchase.transaction.type == "Consumable" else {
-            throw Self.badRequest(.invalidTransactionNotConsumable,
-                                  "Invalid request. The transaction is not a consumable in-app purchase.")
+            throw Self.badRequest(
+                .invalidTransactionNotConsumable,
+                "Invalid request. The transaction is not a consumable in-app purchase.")
         }
         consumption[transactionID] = request
     }
@@ -35,7 +38,8 @@ extension SimulatedServerAPI {
     }
 
     static func consumptionRequest(from body: Data) throws(AppStoreServerAPIError)
-        -> AppStoreServerAPI.ConsumptionRequest {
+        -> AppStoreServerAPI.ConsumptionRequest
+    {
         guard let present = try? JSONDecoder().decode(Presence.self, from: body) else {
             throw badRequest(.generalBadRequest, "Invalid request. The body is not a consumption request.")
         }

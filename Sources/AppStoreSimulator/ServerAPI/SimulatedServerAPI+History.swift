@@ -5,8 +5,10 @@ import PurserCore
 extension SimulatedServerAPI {
     /// Get Transaction History v2: one page of the customer's transactions (see the type's notes on customers and
     /// revisions), filtered by Apple's query parameters.
-    public func transactionHistory(transactionID: String, query items: [URLQueryItem], authorization: String?) async
-        throws(AppStoreServerAPIError) -> AppStoreServerAPI.HistoryResponse {
+    public func transactionHistory(transactionID: String, query items: [URLQueryItem], authorization: String?)
+        async
+        throws(AppStoreServerAPIError) -> AppStoreServerAPI.HistoryResponse
+    {
         let key = try await authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
         let (query, revision) = try Self.historyQuery(items)
@@ -21,14 +23,17 @@ extension SimulatedServerAPI {
         for entry in page { signed.append(try sign(entry.purchase.transaction)) }
         let environment = anchor.transaction.environment ?? AppStoreEnvironment.sandbox.rawValue
         let production = environment == AppStoreEnvironment.production.rawValue
-        return .init(revision: Self.revision(next, descending: descending), hasMore: hasMore, bundleId: key.bundleId,
-                     appAppleId: production ? store.configuration.appAppleID : nil, environment: environment,
-                     signedTransactions: signed)
+        return .init(
+            revision: Self.revision(next, descending: descending), hasMore: hasMore, bundleId: key.bundleId,
+            appAppleId: production ? store.configuration.appAppleID : nil, environment: environment,
+            signedTransactions: signed)
     }
 
     /// Get Refund History v2: one page of the customer's refunded transactions, oldest first.
-    public func refundHistory(transactionID: String, revision: String?, authorization: String?) async
-        throws(AppStoreServerAPIError) -> AppStoreServerAPI.RefundHistoryResponse {
+    public func refundHistory(transactionID: String, revision: String?, authorization: String?)
+        async
+        throws(AppStoreServerAPIError) -> AppStoreServerAPI.RefundHistoryResponse
+    {
         let key = try await authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
         let position = try revision.map { (revision) throws(AppStoreServerAPIError) in
@@ -61,7 +66,8 @@ extension SimulatedServerAPI {
     /// The purchase named by any of its transaction ids, and every purchase of the same customer (device, bundle,
     /// environment), in history order.
     func customer(of transactionID: String, bundleID: String) async throws(AppStoreServerAPIError)
-        -> (anchor: SimulatedPurchase, customer: [Entry]) {
+        -> (anchor: SimulatedPurchase, customer: [Entry])
+    {
         guard let anchor = await store.purchase(transactionID: transactionID), anchor.transaction.bundleId == bundleID
         else { throw Self.transactionNotFound() }
         let customer = await store.purchases(deviceId: anchor.deviceId)
@@ -81,9 +87,11 @@ extension SimulatedServerAPI {
     /// Up to `pageSize` entries past `position` in the order asked, the position of the last one returned, and
     /// whether more remain.
     func page(of entries: [Entry], after position: Position?, descending: Bool)
-        -> (page: [Entry], next: Position, hasMore: Bool) {
+        -> (page: [Entry], next: Position, hasMore: Bool)
+    {
         let start = position ?? (descending ? .last : .first)
-        let remaining = descending
+        let remaining =
+            descending
             ? entries.reversed().filter { $0.position < start } : entries.filter { $0.position > start }
         let page = Array(remaining.prefix(pageSize))
         return (page, page.last?.position ?? start, remaining.count > page.count)
@@ -98,14 +106,15 @@ extension SimulatedServerAPI {
         let text = Base64URL.decode(revision.utf8).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let parts = text.split(separator: ":")
         guard parts.count == 3, parts[0] == (descending ? "desc" : "asc"),
-              let modified = Int64(parts[1]), let index = Int(parts[2])
+            let modified = Int64(parts[1]), let index = Int(parts[2])
         else { throw badRequest(.invalidRequestRevision, "Invalid request revision.") }
         return Position(modified: modified, index: index)
     }
 
     /// Apple's query parameters as a query, and the revision; Apple's 400 errors for values it would refuse.
     static func historyQuery(_ items: [URLQueryItem]) throws(AppStoreServerAPIError)
-        -> (AppStoreServerAPI.TransactionHistoryQuery, revision: String?) {
+        -> (AppStoreServerAPI.TransactionHistoryQuery, revision: String?)
+    {
         typealias Query = AppStoreServerAPI.TransactionHistoryQuery
         var query = Query()
         var revision: String?
@@ -170,7 +179,7 @@ extension SimulatedServerAPI {
         }
         if !query.subscriptionGroupIdentifiers.isEmpty {
             guard let group = transaction.subscriptionGroupIdentifier,
-                  query.subscriptionGroupIdentifiers.contains(group)
+                query.subscriptionGroupIdentifiers.contains(group)
             else { return false }
         }
         if let ownership = query.inAppOwnershipType, transaction.inAppOwnershipType != ownership { return false }

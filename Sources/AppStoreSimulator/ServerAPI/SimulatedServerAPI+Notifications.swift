@@ -4,10 +4,13 @@ import Foundation
 extension SimulatedServerAPI {
     /// Get Notification History: the simulator's sent notifications between `startDate` and `endDate`, optionally
     /// one transaction's or only the undelivered ones, 20 per page with an opaque pagination token.
-    public func notificationHistory(body: Data, paginationToken: String?, authorization: String?) async
-        throws(AppStoreServerAPIError) -> AppStoreServerAPI.NotificationHistoryResponse {
+    public func notificationHistory(body: Data, paginationToken: String?, authorization: String?)
+        async
+        throws(AppStoreServerAPIError) -> AppStoreServerAPI.NotificationHistoryResponse
+    {
         _ = try await authorize(authorization)
-        guard let request = try? JSONDecoder().decode(AppStoreServerAPI.NotificationHistoryRequest.self, from: body) else {
+        guard let request = try? JSONDecoder().decode(AppStoreServerAPI.NotificationHistoryRequest.self, from: body)
+        else {
             throw Self.badRequest(.generalBadRequest, "the notification history request does not decode")
         }
         let start = Date(appStoreMilliseconds: request.startDate)
@@ -29,18 +32,21 @@ extension SimulatedServerAPI {
                 sendAttempts: sent.attempts.map { status in
                     AppStoreServerAPI.SendAttemptItem(
                         attemptDate: sent.createdAt.appStoreMilliseconds,
-                        sendAttemptResult: (200..<300).contains(status) ? "SUCCESS"
+                        sendAttemptResult: (200..<300).contains(status)
+                            ? "SUCCESS"
                             : status == 0 ? "TIMED_OUT" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE")
                 })
         }
         let next = offset + page.count
-        return .init(notificationHistory: items, hasMore: next < matching.count,
-                     paginationToken: next < matching.count ? String(next) : nil)
+        return .init(
+            notificationHistory: items, hasMore: next < matching.count,
+            paginationToken: next < matching.count ? String(next) : nil)
     }
 
     /// Request a Test Notification.
     public func requestTestNotification(authorization: String?) async throws(AppStoreServerAPIError)
-        -> AppStoreServerAPI.SendTestNotificationResponse {
+        -> AppStoreServerAPI.SendTestNotificationResponse
+    {
         _ = try await authorize(authorization)
         do {
             return .init(testNotificationToken: try await store.sendTestNotification())

@@ -73,18 +73,20 @@ public actor SimulatedServerAPI {
 
     /// Get Transaction Info.
     public func transactionInfo(transactionID: String, authorization: String?) async throws(AppStoreServerAPIError)
-        -> AppStoreServerAPI.TransactionInfoResponse {
+        -> AppStoreServerAPI.TransactionInfoResponse
+    {
         let key = try await authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
         guard let purchase = await store.purchase(transactionID: transactionID),
-              purchase.transaction.bundleId == key.bundleId
+            purchase.transaction.bundleId == key.bundleId
         else { throw Self.transactionNotFound() }
         return .init(signedTransactionInfo: try sign(purchase.transaction))
     }
 
     /// Look Up Order ID: status 0 and the order's transactions, or status 1 when the order is unknown.
     public func lookUpOrder(orderID: String, authorization: String?) async throws(AppStoreServerAPIError)
-        -> AppStoreServerAPI.OrderLookupResponse {
+        -> AppStoreServerAPI.OrderLookupResponse
+    {
         let key = try await authorize(authorization)
         let matching = await store.purchases().filter {
             $0.appleOrderId == orderID && $0.transaction.bundleId == key.bundleId
@@ -98,29 +100,35 @@ public actor SimulatedServerAPI {
     }
 
     /// Set App Account Token: puts `{"appAccountToken": UUID}` on every transaction of the original transaction.
-    public func setAppAccountToken(originalTransactionID: String, body: Data, authorization: String?) async
-        throws(AppStoreServerAPIError) {
+    public func setAppAccountToken(originalTransactionID: String, body: Data, authorization: String?)
+        async
+        throws(AppStoreServerAPIError)
+    {
         let key = try await authorize(authorization)
         try Self.requireNumeric(originalTransactionID, else: .invalidOriginalTransactionId)
         guard let request = try? JSONDecoder().decode(AppStoreServerAPI.UpdateAppAccountTokenRequest.self, from: body),
-              let token = UUID(uuidString: request.appAccountToken)
+            let token = UUID(uuidString: request.appAccountToken)
         else {
-            throw Self.badRequest(.invalidAppAccountTokenUUID,
-                                  "Invalid request. The app account token field must be a valid UUID.")
+            throw Self.badRequest(
+                .invalidAppAccountTokenUUID,
+                "Invalid request. The app account token field must be a valid UUID.")
         }
         guard let named = await store.purchase(transactionID: originalTransactionID),
-              named.transaction.bundleId == key.bundleId
+            named.transaction.bundleId == key.bundleId
         else {
-            throw AppStoreServerAPIError(.originalTransactionIdNotFound, "Original transaction id not found.",
-                                         httpStatus: 404)
+            throw AppStoreServerAPIError(
+                .originalTransactionIdNotFound, "Original transaction id not found.",
+                httpStatus: 404)
         }
         guard (named.transaction.originalTransactionId ?? originalTransactionID) == originalTransactionID else {
-            throw Self.badRequest(.transactionIdIsNotOriginalTransactionId,
-                                  "Invalid request. The transaction ID provided is not an original transaction ID.")
+            throw Self.badRequest(
+                .transactionIdIsNotOriginalTransactionId,
+                "Invalid request. The transaction ID provided is not an original transaction ID.")
         }
         guard named.transaction.inAppOwnershipType != "FAMILY_SHARED" else {
-            throw Self.badRequest(.familyTransactionNotSupported,
-                                  "Invalid request. Family Sharing transactions aren't supported.")
+            throw Self.badRequest(
+                .familyTransactionNotSupported,
+                "Invalid request. Family Sharing transactions aren't supported.")
         }
         do {
             try await store.setAppAccountToken(originalTransactionID: originalTransactionID, token: token.uuidString)

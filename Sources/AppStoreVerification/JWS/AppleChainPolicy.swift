@@ -15,9 +15,11 @@ public struct AppleChainPolicy: VerifierPolicy {
 
     public init() {}
 
-    public mutating func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
+    public mutating func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult
+    {
         guard chain.count == 3 else {
-            return .failsToMeetPolicy(reason: "Apple's chains are leaf, intermediate, root; this one has \(chain.count)")
+            return .failsToMeetPolicy(
+                reason: "Apple's chains are leaf, intermediate, root; this one has \(chain.count)")
         }
         if let missing = Self.missingMarker(leaf: chain[0], intermediate: chain[1]) {
             return .failsToMeetPolicy(reason: missing)

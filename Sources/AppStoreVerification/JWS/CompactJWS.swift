@@ -27,7 +27,8 @@ struct CompactJWS {
         while let last = bytes.last, Self.isWhitespace(last) { bytes.removeLast() }
         let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
         guard dots.count == 2 else {
-            throw VerificationError(.malformed, "a compact JWS has three dot-separated segments, this has \(dots.count + 1)")
+            throw VerificationError(
+                .malformed, "a compact JWS has three dot-separated segments, this has \(dots.count + 1)")
         }
         let header = bytes[bytes.startIndex..<dots[0]]
         let payload = bytes[(dots[0] + 1)..<dots[1]]

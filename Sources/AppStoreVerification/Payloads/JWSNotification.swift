@@ -36,8 +36,10 @@ public struct JWSNotification: Codable, Hashable, Sendable {
     public var version: String?
     public var signedDate: Int64?
 
-    public init(notificationType: String, subtype: String? = nil, notificationUUID: String, data: NotificationData?,
-                version: String? = "2.0", signedDate: Int64?) {
+    public init(
+        notificationType: String, subtype: String? = nil, notificationUUID: String, data: NotificationData?,
+        version: String? = "2.0", signedDate: Int64?
+    ) {
         self.notificationType = notificationType
         self.subtype = subtype
         self.notificationUUID = notificationUUID

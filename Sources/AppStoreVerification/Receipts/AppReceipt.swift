@@ -19,9 +19,11 @@ public struct AppReceipt: Sendable, Hashable, Codable {
     /// Attribute 17, in the order the receipt lists them.
     public var inAppPurchases: [InAppPurchaseReceipt]
 
-    public init(bundleId: String, applicationVersion: String? = nil, originalApplicationVersion: String? = nil,
-                creationDate: Date? = nil, expirationDate: Date? = nil, environment: String? = nil,
-                inAppPurchases: [InAppPurchaseReceipt] = []) {
+    public init(
+        bundleId: String, applicationVersion: String? = nil, originalApplicationVersion: String? = nil,
+        creationDate: Date? = nil, expirationDate: Date? = nil, environment: String? = nil,
+        inAppPurchases: [InAppPurchaseReceipt] = []
+    ) {
         self.bundleId = bundleId
         self.applicationVersion = applicationVersion
         self.originalApplicationVersion = originalApplicationVersion
@@ -72,10 +74,12 @@ public struct InAppPurchaseReceipt: Sendable, Hashable, Codable {
     /// 1721 (subscriptions).
     public var promotionalOfferId: String?
 
-    public init(quantity: Int = 1, productId: String, transactionId: String, originalTransactionId: String? = nil,
-                purchaseDate: Date? = nil, originalPurchaseDate: Date? = nil, expiresDate: Date? = nil,
-                webOrderLineItemId: Int64? = nil, cancellationDate: Date? = nil, isTrialPeriod: Bool? = nil,
-                isInIntroOfferPeriod: Bool? = nil, promotionalOfferId: String? = nil) {
+    public init(
+        quantity: Int = 1, productId: String, transactionId: String, originalTransactionId: String? = nil,
+        purchaseDate: Date? = nil, originalPurchaseDate: Date? = nil, expiresDate: Date? = nil,
+        webOrderLineItemId: Int64? = nil, cancellationDate: Date? = nil, isTrialPeriod: Bool? = nil,
+        isInIntroOfferPeriod: Bool? = nil, promotionalOfferId: String? = nil
+    ) {
         self.quantity = quantity
         self.productId = productId
         self.transactionId = transactionId

@@ -103,8 +103,10 @@ public enum AppReceiptParser {
     private static let maxContentWrappers = 4
 
     /// The payload SET, unwrapping the extra OCTET STRINGs some receipts (Xcode's) put around it.
-    private static func decodeContent(_ content: UnsafeRawBufferPointer, depth: Int,
-                                      wrappers: Int) throws(ReceiptError) -> AppReceipt {
+    private static func decodeContent(
+        _ content: UnsafeRawBufferPointer, depth: Int,
+        wrappers: Int
+    ) throws(ReceiptError) -> AppReceipt {
         var reader = BERReader(content, depth: depth)
         guard let node = try reader.next() else { throw ReceiptError(.malformed, "the receipt's content is empty") }
         guard reader.isAtEnd else { throw ReceiptError(.malformed, "bytes after the receipt's payload") }
@@ -161,8 +163,10 @@ public enum AppReceiptParser {
         return receipt
     }
 
-    private static func decodeInAppPurchase(_ bytes: UnsafeRawBufferPointer,
-                                            depth: Int) throws(ReceiptError) -> InAppPurchaseReceipt {
+    private static func decodeInAppPurchase(
+        _ bytes: UnsafeRawBufferPointer,
+        depth: Int
+    ) throws(ReceiptError) -> InAppPurchaseReceipt {
         typealias Field = InAppPurchaseReceipt.Field
         var reader = BERReader(bytes, depth: depth)
         let set = try reader.next(0x31, "in-app purchase SET")
@@ -206,8 +210,10 @@ public enum AppReceiptParser {
     /// The type and value OCTET STRING of `SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`; a type
     /// too large for an `Int` comes back as -1, which no field uses.
     @inline(__always)
-    private static func attribute(_ node: BERReader.Node,
-                                  in set: BERReader) throws(ReceiptError) -> (type: Int, value: BERReader.Node) {
+    private static func attribute(
+        _ node: BERReader.Node,
+        in set: BERReader
+    ) throws(ReceiptError) -> (type: Int, value: BERReader.Node) {
         guard node.tag == 0x30 else { throw ReceiptError(.malformed, "a receipt attribute is not a SEQUENCE") }
         var fields = try set.children(of: node)
         let type = try BERReader.integer(fields.contents(of: fields.next(0x02, "attribute type")))

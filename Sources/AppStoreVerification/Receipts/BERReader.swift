@@ -93,8 +93,10 @@ struct BERReader {
 
     /// Calls `body` with the value of the OCTET STRING `node`: its contents when primitive (`0x04`), its segments
     /// joined into a new buffer when constructed (`0x24`, BER).
-    func withOctetString<R>(_ node: Node,
-                            _ body: (UnsafeRawBufferPointer) throws(ReceiptError) -> R) throws(ReceiptError) -> R {
+    func withOctetString<R>(
+        _ node: Node,
+        _ body: (UnsafeRawBufferPointer) throws(ReceiptError) -> R
+    ) throws(ReceiptError) -> R {
         switch node.tag {
         case 0x04:
             return try body(contents(of: node))
@@ -143,8 +145,10 @@ struct BERReader {
     /// The identifier octet, where the contents start and their length (`-1` when indefinite) of the element at
     /// `start`, which must fit before `limit`.
     @inline(__always)
-    private func readHeader(at start: Int,
-                            limit: Int) throws(ReceiptError) -> (tag: UInt8, contentStart: Int, length: Int) {
+    private func readHeader(
+        at start: Int,
+        limit: Int
+    ) throws(ReceiptError) -> (tag: UInt8, contentStart: Int, length: Int) {
         var index = start
         guard index < limit else { throw overrun(limit) }
         let tag = bytes[index]

@@ -24,8 +24,12 @@ enum RFC3339 {
             return value
         }
 
-        let year = number(0, 4), month = number(5, 2), day = number(8, 2)
-        let hour = number(11, 2), minute = number(14, 2), second = number(17, 2)
+        let year = number(0, 4)
+        let month = number(5, 2)
+        let day = number(8, 2)
+        let hour = number(11, 2)
+        let minute = number(14, 2)
+        let second = number(17, 2)
         let separator = bytes[10]
         guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " "),
@@ -58,7 +62,8 @@ enum RFC3339 {
             index += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard count - index >= 6, bytes[index + 3] == UInt8(ascii: ":") else { return nil }
-            let hours = number(index + 1, 2), minutes = number(index + 4, 2)
+            let hours = number(index + 1, 2)
+            let minutes = number(index + 4, 2)
             guard (0...23).contains(hours), (0...59).contains(minutes) else { return nil }
             offset = (hours * 60 + minutes) * 60
             if bytes[index] == UInt8(ascii: "-") { offset = -offset }

@@ -35,10 +35,12 @@ extension AppStoreServerAPI {
         /// 0 undeclared, 1 prefer granting the refund, 2 prefer declining it, 3 no preference.
         public var refundPreference: Int?
 
-        public init(customerConsented: Bool = true, consumptionStatus: Int, platform: Int, sampleContentProvided: Bool,
-                    deliveryStatus: Int, appAccountToken: UUID?, accountTenure: Int, playTime: Int,
-                    lifetimeDollarsRefunded: Int, lifetimeDollarsPurchased: Int, userStatus: Int,
-                    refundPreference: Int? = nil) {
+        public init(
+            customerConsented: Bool = true, consumptionStatus: Int, platform: Int, sampleContentProvided: Bool,
+            deliveryStatus: Int, appAccountToken: UUID?, accountTenure: Int, playTime: Int,
+            lifetimeDollarsRefunded: Int, lifetimeDollarsPurchased: Int, userStatus: Int,
+            refundPreference: Int? = nil
+        ) {
             self.customerConsented = customerConsented
             self.consumptionStatus = consumptionStatus
             self.platform = platform
@@ -54,23 +56,25 @@ extension AppStoreServerAPI {
         }
 
         /// Each integer field's JSON name, the values Apple accepts, and the error Apple answers otherwise.
-        public static let validRanges: [(field: String, values: ClosedRange<Int>, error: AppStoreServerAPIError.Code)]
-            = [
-            ("consumptionStatus", 0...3, .invalidConsumptionStatus),
-            ("platform", 0...2, .invalidPlatform),
-            ("deliveryStatus", 0...5, .invalidDeliveryStatus),
-            ("accountTenure", 0...7, .invalidAccountTenure),
-            ("playTime", 0...7, .invalidPlayTime),
-            ("lifetimeDollarsRefunded", 0...7, .invalidLifetimeDollarsRefunded),
-            ("lifetimeDollarsPurchased", 0...7, .invalidLifetimeDollarsPurchased),
-            ("userStatus", 0...4, .invalidUserStatus),
+        public static let validRanges: [(field: String, values: ClosedRange<Int>, error: AppStoreServerAPIError.Code)] =
+            [
+                ("consumptionStatus", 0...3, .invalidConsumptionStatus),
+                ("platform", 0...2, .invalidPlatform),
+                ("deliveryStatus", 0...5, .invalidDeliveryStatus),
+                ("accountTenure", 0...7, .invalidAccountTenure),
+                ("playTime", 0...7, .invalidPlayTime),
+                ("lifetimeDollarsRefunded", 0...7, .invalidLifetimeDollarsRefunded),
+                ("lifetimeDollarsPurchased", 0...7, .invalidLifetimeDollarsPurchased),
+                ("userStatus", 0...4, .invalidUserStatus),
             ]
 
         /// The first field Apple would refuse, as Apple's error code; `nil` when the request is acceptable.
         public var invalidField: AppStoreServerAPIError.Code? {
             guard customerConsented else { return .invalidCustomerConsented }
-            let values = [consumptionStatus, platform, deliveryStatus, accountTenure, playTime, lifetimeDollarsRefunded,
-                          lifetimeDollarsPurchased, userStatus]
+            let values = [
+                consumptionStatus, platform, deliveryStatus, accountTenure, playTime, lifetimeDollarsRefunded,
+                lifetimeDollarsPurchased, userStatus,
+            ]
             for (value, range) in zip(values, Self.validRanges) where !range.values.contains(value) {
                 return range.error
             }

@@ -16,8 +16,10 @@ extension AppStoreServerAPI {
         /// Only notifications that never reached the server.
         public var onlyFailures: Bool?
 
-        public init(startDate: Date, endDate: Date, notificationType: String? = nil, notificationSubtype: String? = nil,
-                    transactionId: String? = nil, onlyFailures: Bool? = nil) {
+        public init(
+            startDate: Date, endDate: Date, notificationType: String? = nil, notificationSubtype: String? = nil,
+            transactionId: String? = nil, onlyFailures: Bool? = nil
+        ) {
             self.startDate = startDate.appStoreMilliseconds
             self.endDate = endDate.appStoreMilliseconds
             self.notificationType = notificationType

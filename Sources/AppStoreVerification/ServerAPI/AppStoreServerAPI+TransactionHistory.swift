@@ -34,9 +34,11 @@ extension AppStoreServerAPI {
         /// `true`: only refunded or revoked transactions; `false`: only the others (`revoked`).
         public var revoked: Bool?
 
-        public init(startDate: Date? = nil, endDate: Date? = nil, productIds: [String] = [],
-                    productTypes: [ProductType] = [], sort: Sort? = nil, subscriptionGroupIdentifiers: [String] = [],
-                    inAppOwnershipType: String? = nil, revoked: Bool? = nil) {
+        public init(
+            startDate: Date? = nil, endDate: Date? = nil, productIds: [String] = [],
+            productTypes: [ProductType] = [], sort: Sort? = nil, subscriptionGroupIdentifiers: [String] = [],
+            inAppOwnershipType: String? = nil, revoked: Bool? = nil
+        ) {
             self.startDate = startDate
             self.endDate = endDate
             self.productIds = productIds
@@ -76,8 +78,10 @@ extension AppStoreServerAPI {
         /// Each a JWS signed by the App Store (a `JWSTransaction`).
         public var signedTransactions: [String]
 
-        public init(revision: String, hasMore: Bool, bundleId: String, appAppleId: Int64?, environment: String,
-                    signedTransactions: [String]) {
+        public init(
+            revision: String, hasMore: Bool, bundleId: String, appAppleId: Int64?, environment: String,
+            signedTransactions: [String]
+        ) {
             self.revision = revision
             self.hasMore = hasMore
             self.bundleId = bundleId
@@ -98,8 +102,10 @@ extension AppStoreServerAPI {
         /// How many pages were fetched.
         public var pages: Int
 
-        public init(signedTransactions: [String] = [], revision: String? = nil, bundleId: String? = nil,
-                    environment: String? = nil, pages: Int = 0) {
+        public init(
+            signedTransactions: [String] = [], revision: String? = nil, bundleId: String? = nil,
+            environment: String? = nil, pages: Int = 0
+        ) {
             self.signedTransactions = signedTransactions
             self.revision = revision
             self.bundleId = bundleId

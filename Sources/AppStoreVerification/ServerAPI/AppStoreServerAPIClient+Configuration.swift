@@ -32,10 +32,12 @@ extension AppStoreServerAPIClient {
         /// Waits between attempts; tests inject one that records the delay and returns at once.
         public var sleep: @Sendable (Duration) async throws -> Void
 
-        public init(issuerID: String, keyID: String, bundleID: String, privateKey: P256.Signing.PrivateKey,
-                    baseURL: URL = productionURL, timeout: Duration = .seconds(30), retryPolicy: RetryPolicy = .init(),
-                    tokenLifetime: Duration = .seconds(30 * 60), now: @escaping @Sendable () -> Date = { Date() },
-                    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+        public init(
+            issuerID: String, keyID: String, bundleID: String, privateKey: P256.Signing.PrivateKey,
+            baseURL: URL = productionURL, timeout: Duration = .seconds(30), retryPolicy: RetryPolicy = .init(),
+            tokenLifetime: Duration = .seconds(30 * 60), now: @escaping @Sendable () -> Date = { Date() },
+            sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        ) {
             self.issuerID = issuerID
             self.keyID = keyID
             self.bundleID = bundleID
@@ -50,14 +52,18 @@ extension AppStoreServerAPIClient {
 
         /// Like `init(issuerID:keyID:bundleID:privateKey:…)`, with the key as the `.p8` file's PEM text.
         /// - Throws: `invalid_key` when the text is not a P-256 private key.
-        public init(issuerID: String, keyID: String, bundleID: String, privateKeyPEM: String,
-                    baseURL: URL = productionURL, timeout: Duration = .seconds(30), retryPolicy: RetryPolicy = .init(),
-                    tokenLifetime: Duration = .seconds(30 * 60), now: @escaping @Sendable () -> Date = { Date() },
-                    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) })
-            throws(AppStoreServerAPIError) {
-            self.init(issuerID: issuerID, keyID: keyID, bundleID: bundleID,
-                      privateKey: try AppStoreServerAPIToken.privateKey(pem: privateKeyPEM), baseURL: baseURL,
-                      timeout: timeout, retryPolicy: retryPolicy, tokenLifetime: tokenLifetime, now: now, sleep: sleep)
+        public init(
+            issuerID: String, keyID: String, bundleID: String, privateKeyPEM: String,
+            baseURL: URL = productionURL, timeout: Duration = .seconds(30), retryPolicy: RetryPolicy = .init(),
+            tokenLifetime: Duration = .seconds(30 * 60), now: @escaping @Sendable () -> Date = { Date() },
+            sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        )
+            throws(AppStoreServerAPIError)
+        {
+            self.init(
+                issuerID: issuerID, keyID: keyID, bundleID: bundleID,
+                privateKey: try AppStoreServerAPIToken.privateKey(pem: privateKeyPEM), baseURL: baseURL,
+                timeout: timeout, retryPolicy: retryPolicy, tokenLifetime: tokenLifetime, now: now, sleep: sleep)
         }
     }
 
@@ -75,8 +81,10 @@ extension AppStoreServerAPIClient {
         /// and the requested wait in `retryAfter`, for the caller to schedule.
         public var maximumRetryAfter: Duration
 
-        public init(maximumAttempts: Int = 3, baseDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30),
-                    maximumRetryAfter: Duration = .seconds(60)) {
+        public init(
+            maximumAttempts: Int = 3, baseDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30),
+            maximumRetryAfter: Duration = .seconds(60)
+        ) {
             self.maximumAttempts = max(1, maximumAttempts)
             self.baseDelay = baseDelay
             self.maximumDelay = maximumDelay

@@ -11,25 +11,33 @@ extension AppStoreServerAPIClient {
     /// Get Transaction History, version 2: `GET /inApps/v2/history/{transactionId}?revision=…&…`. One page of up to
     /// 20 transactions of the customer who made `transactionID` (any of their transaction ids), finished
     /// consumables included. Pass the previous page's `revision` for the next one, with the same `query`.
-    public func getTransactionHistory(transactionID: String, revision: String? = nil,
-                                      query: AppStoreServerAPI.TransactionHistoryQuery = .init()) async throws
-        -> AppStoreServerAPI.HistoryResponse {
-        let response = try await perform("GET", path: ["inApps", "v2", "history", transactionID],
-                                         query: query.queryItems(revision: revision))
+    public func getTransactionHistory(
+        transactionID: String, revision: String? = nil,
+        query: AppStoreServerAPI.TransactionHistoryQuery = .init()
+    ) async throws
+        -> AppStoreServerAPI.HistoryResponse
+    {
+        let response = try await perform(
+            "GET", path: ["inApps", "v2", "history", transactionID],
+            query: query.queryItems(revision: revision))
         return try decode(AppStoreServerAPI.HistoryResponse.self, from: response)
     }
 
     /// Every page of Get Transaction History v2 from `revision` (the start when `nil`) until `hasMore` is false.
     /// The answer's `revision` is where to start next time to see only what is new.
     /// - Parameter maximumPages: a guard against an answer that never ends (`unexpected_response` past it).
-    public func getAllTransactionHistory(transactionID: String, startingAt revision: String? = nil,
-                                         query: AppStoreServerAPI.TransactionHistoryQuery = .init(),
-                                         maximumPages: Int = 1000) async throws
-        -> AppStoreServerAPI.TransactionHistory {
+    public func getAllTransactionHistory(
+        transactionID: String, startingAt revision: String? = nil,
+        query: AppStoreServerAPI.TransactionHistoryQuery = .init(),
+        maximumPages: Int = 1000
+    ) async throws
+        -> AppStoreServerAPI.TransactionHistory
+    {
         var history = AppStoreServerAPI.TransactionHistory(revision: revision)
         while true {
-            let page = try await getTransactionHistory(transactionID: transactionID, revision: history.revision,
-                                                       query: query)
+            let page = try await getTransactionHistory(
+                transactionID: transactionID, revision: history.revision,
+                query: query)
             history.signedTransactions += page.signedTransactions
             history.pages += 1
             history.bundleId = page.bundleId
@@ -54,27 +62,35 @@ extension AppStoreServerAPIClient {
     /// Get Refund History, version 2: `GET /inApps/v2/refund/lookup/{transactionId}?revision=…`, one page of up to
     /// 20 refunded transactions of the customer.
     public func getRefundHistory(transactionID: String, revision: String? = nil) async throws
-        -> AppStoreServerAPI.RefundHistoryResponse {
+        -> AppStoreServerAPI.RefundHistoryResponse
+    {
         let query = revision.map { [URLQueryItem(name: "revision", value: $0)] } ?? []
-        let response = try await perform("GET", path: ["inApps", "v2", "refund", "lookup", transactionID], query: query)
+        let response = try await perform(
+            "GET", path: ["inApps", "v2", "refund", "lookup", transactionID], query: query)
         return try decode(AppStoreServerAPI.RefundHistoryResponse.self, from: response)
     }
 
     /// Send Consumption Information: `PUT /inApps/v1/transactions/consumption/{transactionId}`, the answer to a
     /// `CONSUMPTION_REQUEST` notification. Apple answers 202 with no body.
     public func sendConsumptionInformation(transactionID: String, _ request: AppStoreServerAPI.ConsumptionRequest)
-        async throws {
-        _ = try await perform("PUT", path: ["inApps", "v1", "transactions", "consumption", transactionID],
-                              body: try encode(request))
+        async throws
+    {
+        _ = try await perform(
+            "PUT", path: ["inApps", "v1", "transactions", "consumption", transactionID],
+            body: try encode(request))
     }
 
     /// Get Notification History: `POST /inApps/v1/notifications/history?paginationToken=…`, one page.
-    public func getNotificationHistory(_ request: AppStoreServerAPI.NotificationHistoryRequest,
-                                       paginationToken: String? = nil) async throws
-        -> AppStoreServerAPI.NotificationHistoryResponse {
+    public func getNotificationHistory(
+        _ request: AppStoreServerAPI.NotificationHistoryRequest,
+        paginationToken: String? = nil
+    ) async throws
+        -> AppStoreServerAPI.NotificationHistoryResponse
+    {
         let query = paginationToken.map { [URLQueryItem(name: "paginationToken", value: $0)] } ?? []
-        let response = try await perform("POST", path: ["inApps", "v1", "notifications", "history"], query: query,
-                                         body: try encode(request))
+        let response = try await perform(
+            "POST", path: ["inApps", "v1", "notifications", "history"], query: query,
+            body: try encode(request))
         return try decode(AppStoreServerAPI.NotificationHistoryResponse.self, from: response)
     }
 
@@ -87,8 +103,9 @@ extension AppStoreServerAPIClient {
     /// Set App Account Token: `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` with
     /// `{"appAccountToken": UUID}`; Apple puts the token on the purchase's transactions from then on.
     public func setAppAccountToken(_ token: UUID, originalTransactionID: String) async throws {
-        _ = try await perform("PUT", path: ["inApps", "v1", "transactions", originalTransactionID, "appAccountToken"],
-                              body: try encode(AppStoreServerAPI.UpdateAppAccountTokenRequest(appAccountToken: token)))
+        _ = try await perform(
+            "PUT", path: ["inApps", "v1", "transactions", originalTransactionID, "appAccountToken"],
+            body: try encode(AppStoreServerAPI.UpdateAppAccountTokenRequest(appAccountToken: token)))
     }
 
     private func encode(_ value: some Encodable) throws(AppStoreServerAPIError) -> Data {

@@ -24,7 +24,8 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// Sends one call, retrying as the policy allows; returns the 2xx answer.
     func perform(_ method: String, path: [String], query: [URLQueryItem] = [], body: Data? = nil) async throws
-        -> AppStoreHTTPResponse {
+        -> AppStoreHTTPResponse
+    {
         let url = try url(path: path, query: query)
         let policy = configuration.retryPolicy
         var attempt = 1
@@ -32,8 +33,9 @@ public struct AppStoreServerAPIClient: Sendable {
             let bearer = try await token.current()
             var headers = ["Authorization": "Bearer \(bearer)", "Accept": "application/json", "User-Agent": "purser"]
             if body != nil { headers["Content-Type"] = "application/json" }
-            let request = AppStoreHTTPRequest(method: method, url: url, headers: headers, body: body,
-                                              timeout: configuration.timeout)
+            let request = AppStoreHTTPRequest(
+                method: method, url: url, headers: headers, body: body,
+                timeout: configuration.timeout)
             let delay: Duration
             do {
                 let response = try await transport.send(request)
@@ -64,15 +66,17 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// What to do after an answer: accept it, wait and retry, or throw.
     static func next(after response: AppStoreHTTPResponse, attempt: Int, policy: RetryPolicy)
-        throws(AppStoreServerAPIError) -> Next {
+        throws(AppStoreServerAPIError) -> Next
+    {
         let status = response.status
         let canRetry = attempt < policy.maximumAttempts
         switch status {
         case 200..<300:
             return .done
         case 401:
-            throw AppStoreServerAPIError(.unauthorized, "the App Store Server API refused the bearer token",
-                                         httpStatus: status)
+            throw AppStoreServerAPIError(
+                .unauthorized, "the App Store Server API refused the bearer token",
+                httpStatus: status)
         case 429:
             let retryAfter = retryAfter(in: response)
             var error = apiError(in: response, default: .rateLimitExceeded)
@@ -96,20 +100,23 @@ public struct AppStoreServerAPIClient: Sendable {
 
     /// Apple's `{"errorCode", "errorMessage"}` as an error; `fallback` when the body is not that.
     static func apiError(in response: AppStoreHTTPResponse, default fallback: AppStoreServerAPIError.Code)
-        -> AppStoreServerAPIError {
+        -> AppStoreServerAPIError
+    {
         guard let body = try? JSONDecoder().decode(AppStoreServerAPI.ErrorResponse.self, from: response.body) else {
-            return AppStoreServerAPIError(fallback, "HTTP \(response.status) without an App Store error body",
-                                          httpStatus: response.status)
+            return AppStoreServerAPIError(
+                fallback, "HTTP \(response.status) without an App Store error body",
+                httpStatus: response.status)
         }
         let code = AppStoreServerAPIError.Code(apiErrorCode: body.errorCode) ?? .apiError
-        return AppStoreServerAPIError(code, body.errorMessage ?? "App Store error \(body.errorCode)",
-                                      httpStatus: response.status, apiErrorCode: body.errorCode)
+        return AppStoreServerAPIError(
+            code, body.errorMessage ?? "App Store error \(body.errorCode)",
+            httpStatus: response.status, apiErrorCode: body.errorCode)
     }
 
     /// `Retry-After` in seconds (fractions allowed); `nil` when absent or not a number of seconds.
     static func retryAfter(in response: AppStoreHTTPResponse) -> Duration? {
         guard let value = response.headers.first(where: { $0.key.lowercased() == "retry-after" })?.value,
-              let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds >= 0
+            let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds >= 0
         else { return nil }
         return .milliseconds(Int64((seconds * 1000).rounded(.up)))
     }
@@ -120,7 +127,9 @@ public struct AppStoreServerAPIClient: Sendable {
         while text.hasSuffix("/") { text.removeLast() }
         text += path.map { "/" + Self.percentEncoded($0) }.joined()
         if !query.isEmpty {
-            text += "?" + query.map { "\(Self.percentEncoded($0.name))=\(Self.percentEncoded($0.value ?? ""))" }
+            text +=
+                "?"
+                + query.map { "\(Self.percentEncoded($0.name))=\(Self.percentEncoded($0.value ?? ""))" }
                 .joined(separator: "&")
         }
         guard let url = URL(string: text) else {
@@ -141,8 +150,9 @@ public struct AppStoreServerAPIClient: Sendable {
         do {
             return try JSONDecoder().decode(type, from: response.body)
         } catch {
-            throw AppStoreServerAPIError(.unexpectedResponse, "the App Store Server API's answer does not decode",
-                                         httpStatus: response.status, cause: error)
+            throw AppStoreServerAPIError(
+                .unexpectedResponse, "the App Store Server API's answer does not decode",
+                httpStatus: response.status, cause: error)
         }
     }
 }

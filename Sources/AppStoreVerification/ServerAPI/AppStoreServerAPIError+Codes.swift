@@ -114,7 +114,8 @@ extension AppStoreServerAPIError.Code {
         var isRetryable: Bool {
             switch self {
             case .serverUnavailable, .rateLimitExceeded, .generalInternal, .generalInternalRetryable,
-                 .accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable: true
+                .accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable:
+                true
             default: false
             }
         }

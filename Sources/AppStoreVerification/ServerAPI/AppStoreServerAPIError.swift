@@ -102,9 +102,11 @@ public struct AppStoreServerAPIError: Error, Hashable, Sendable, CustomStringCon
     public var file: String
     public var line: Int
 
-    public init(_ code: Code, _ message: String, httpStatus: Int? = nil, apiErrorCode: Int? = nil,
-                retryAfter: Duration? = nil, cause: (any Error & Sendable)? = nil,
-                file: String = #fileID, line: Int = #line) {
+    public init(
+        _ code: Code, _ message: String, httpStatus: Int? = nil, apiErrorCode: Int? = nil,
+        retryAfter: Duration? = nil, cause: (any Error & Sendable)? = nil,
+        file: String = #fileID, line: Int = #line
+    ) {
         self.code = code
         self.message = message
         self.httpStatus = httpStatus

@@ -38,9 +38,11 @@ public final class AppStoreServerAPIToken: Sendable {
     ///   - renewalMargin: less than `lifetime`; 5 minutes by default.
     ///   - now: the clock that stamps `iat` and decides renewal.
     /// - Throws: `invalid_configuration` for a lifetime outside (renewalMargin, 60 min] or empty identifiers.
-    public init(issuerID: String, keyID: String, bundleID: String, privateKey: P256.Signing.PrivateKey,
-                lifetime: Duration = .seconds(30 * 60), renewalMargin: Duration = .seconds(5 * 60),
-                now: @escaping @Sendable () -> Date = { Date() }) throws(AppStoreServerAPIError) {
+    public init(
+        issuerID: String, keyID: String, bundleID: String, privateKey: P256.Signing.PrivateKey,
+        lifetime: Duration = .seconds(30 * 60), renewalMargin: Duration = .seconds(5 * 60),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(AppStoreServerAPIError) {
         guard !issuerID.isEmpty, !keyID.isEmpty, !bundleID.isEmpty else {
             throw AppStoreServerAPIError(.invalidConfiguration, "issuer id, key id and bundle id are all required")
         }
@@ -59,12 +61,15 @@ public final class AppStoreServerAPIToken: Sendable {
 
     /// Like `init(issuerID:keyID:bundleID:privateKey:…)`, with the key as App Store Connect's `.p8` PEM text.
     /// - Throws: `invalid_key` when the text is not a P-256 private key.
-    public convenience init(issuerID: String, keyID: String, bundleID: String, privateKeyPEM: String,
-                lifetime: Duration = .seconds(30 * 60), renewalMargin: Duration = .seconds(5 * 60),
-                now: @escaping @Sendable () -> Date = { Date() }) throws(AppStoreServerAPIError) {
-        try self.init(issuerID: issuerID, keyID: keyID, bundleID: bundleID,
-                      privateKey: try Self.privateKey(pem: privateKeyPEM),
-                      lifetime: lifetime, renewalMargin: renewalMargin, now: now)
+    public convenience init(
+        issuerID: String, keyID: String, bundleID: String, privateKeyPEM: String,
+        lifetime: Duration = .seconds(30 * 60), renewalMargin: Duration = .seconds(5 * 60),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(AppStoreServerAPIError) {
+        try self.init(
+            issuerID: issuerID, keyID: keyID, bundleID: bundleID,
+            privateKey: try Self.privateKey(pem: privateKeyPEM),
+            lifetime: lifetime, renewalMargin: renewalMargin, now: now)
     }
 
     /// Reads a P-256 private key from PEM (PKCS #8 `PRIVATE KEY`, as in `.p8` files, or SEC 1 `EC PRIVATE KEY`).

@@ -24,7 +24,10 @@ public enum Base64URL {
                 var written = 0
                 for byte in bytes {
                     let value = table[Int(byte)]
-                    if value == 0xFF { valid = false; break }
+                    if value == 0xFF {
+                        valid = false
+                        break
+                    }
                     accumulator = (accumulator << 6) | UInt32(value)
                     bits += 6
                     if bits >= 8 {

@@ -40,7 +40,9 @@ public struct AppStoreHTTPResponse: Sendable, Hashable {
 extension AppStoreHTTPTransport {
     /// A JSON POST without authentication, as `verifyReceipt` takes it.
     public func post(_ url: URL, body: Data, timeout: Duration) async throws -> AppStoreHTTPResponse {
-        try await send(AppStoreHTTPRequest(method: "POST", url: url, headers: ["Content-Type": "application/json"],
-                                           body: body, timeout: timeout))
+        try await send(
+            AppStoreHTTPRequest(
+                method: "POST", url: url, headers: ["Content-Type": "application/json"],
+                body: body, timeout: timeout))
     }
 }

@@ -15,8 +15,10 @@ public struct VerifyReceiptClient: Sendable {
         public static let appleProduction = URL(string: "https://buy.itunes.apple.com/verifyReceipt")!
         public static let appleSandbox = URL(string: "https://sandbox.itunes.apple.com/verifyReceipt")!
 
-        public init(productionURL: URL = appleProduction, sandboxURL: URL = appleSandbox, sharedSecret: String? = nil,
-                    timeout: Duration = .seconds(10)) {
+        public init(
+            productionURL: URL = appleProduction, sandboxURL: URL = appleSandbox, sharedSecret: String? = nil,
+            timeout: Duration = .seconds(10)
+        ) {
             self.productionURL = productionURL
             self.sandboxURL = sandboxURL
             self.sharedSecret = sharedSecret
@@ -44,7 +46,8 @@ public struct VerifyReceiptClient: Sendable {
     public func verify(receipt base64: String) async -> Outcome {
         let body: Data
         do {
-            body = try JSONEncoder().encode(VerifyReceiptRequest(receiptData: base64, password: configuration.sharedSecret))
+            body = try JSONEncoder().encode(
+                VerifyReceiptRequest(receiptData: base64, password: configuration.sharedSecret))
         } catch {
             return .retryLater(reason: "apple_request_failed", detail: "could not encode the request")
         }
@@ -57,7 +60,8 @@ public struct VerifyReceiptClient: Sendable {
             do {
                 answer = try await transport.post(url, body: body, timeout: configuration.timeout)
             } catch {
-                return .retryLater(reason: "apple_unreachable", detail: "no answer from verifyReceipt (\(environment.rawValue))")
+                return .retryLater(
+                    reason: "apple_unreachable", detail: "no answer from verifyReceipt (\(environment.rawValue))")
             }
             guard answer.status == 200 else {
                 return .retryLater(reason: "apple_unavailable", detail: "verifyReceipt answered HTTP \(answer.status)")
@@ -72,14 +76,16 @@ public struct VerifyReceiptClient: Sendable {
             switch status.disposition {
             case .valid:
                 guard let receipt = response.receipt else {
-                    return .retryLater(reason: "apple_bad_response", detail: "verifyReceipt said valid but sent no receipt")
+                    return .retryLater(
+                        reason: "apple_bad_response", detail: "verifyReceipt said valid but sent no receipt")
                 }
                 let answered = response.environment.flatMap(AppStoreEnvironment.init(rawValue:)) ?? environment
                 return .verified(receipt, environment: answered)
             case .tryTheSandbox, .tryProduction:
                 let target: AppStoreEnvironment = status.disposition == .tryTheSandbox ? .sandbox : .production
                 guard !switchedEnvironment, target != environment else {
-                    return .retryLater(reason: "apple_unavailable", detail: "verifyReceipt sent the receipt back and forth: \(status)")
+                    return .retryLater(
+                        reason: "apple_unavailable", detail: "verifyReceipt sent the receipt back and forth: \(status)")
                 }
                 switchedEnvironment = true
                 environment = target

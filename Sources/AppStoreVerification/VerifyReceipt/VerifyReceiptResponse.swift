@@ -1,65 +1,92 @@
 import Foundation
 import PurserCore
 
-/// Apple's `verifyReceipt` answer, with Apple's field names. Numbers and dates arrive as strings, as Apple sends them.
+/// Apple's `verifyReceipt` answer; the coding keys are Apple's field names. Numbers and dates arrive as strings, as
+/// Apple sends them.
 public struct VerifyReceiptResponse: Codable, Hashable, Sendable {
     public struct Receipt: Codable, Hashable, Sendable {
-        public var bundle_id: String
-        public var application_version: String?
-        public var original_application_version: String?
-        public var receipt_creation_date_ms: String?
-        public var in_app: [InApp]
+        public var bundleId: String
+        public var applicationVersion: String?
+        public var originalApplicationVersion: String?
+        public var receiptCreationDateMs: String?
+        public var inApp: [InApp]
 
-        public init(bundle_id: String, application_version: String?, original_application_version: String?,
-                    receipt_creation_date_ms: String?, in_app: [InApp]) {
-            self.bundle_id = bundle_id
-            self.application_version = application_version
-            self.original_application_version = original_application_version
-            self.receipt_creation_date_ms = receipt_creation_date_ms
-            self.in_app = in_app
+        public init(
+            bundleId: String, applicationVersion: String?, originalApplicationVersion: String?,
+            receiptCreationDateMs: String?, inApp: [InApp]
+        ) {
+            self.bundleId = bundleId
+            self.applicationVersion = applicationVersion
+            self.originalApplicationVersion = originalApplicationVersion
+            self.receiptCreationDateMs = receiptCreationDateMs
+            self.inApp = inApp
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case bundleId = "bundle_id"
+            case applicationVersion = "application_version"
+            case originalApplicationVersion = "original_application_version"
+            case receiptCreationDateMs = "receipt_creation_date_ms"
+            case inApp = "in_app"
         }
     }
 
     /// One entry of `receipt.in_app`.
     public struct InApp: Codable, Hashable, Sendable {
         public var quantity: String
-        public var product_id: String
-        public var transaction_id: String
-        public var original_transaction_id: String?
-        public var purchase_date_ms: String?
-        public var original_purchase_date_ms: String?
-        public var cancellation_date_ms: String?
-        public var cancellation_reason: String?
-        public var app_account_token: String?
-        public var in_app_ownership_type: String?
-        public var is_trial_period: String?
+        public var productId: String
+        public var transactionId: String
+        public var originalTransactionId: String?
+        public var purchaseDateMs: String?
+        public var originalPurchaseDateMs: String?
+        public var cancellationDateMs: String?
+        public var cancellationReason: String?
+        public var appAccountToken: String?
+        public var inAppOwnershipType: String?
+        public var isTrialPeriod: String?
 
-        public init(quantity: String, product_id: String, transaction_id: String, original_transaction_id: String?,
-                    purchase_date_ms: String?, original_purchase_date_ms: String?, cancellation_date_ms: String? = nil,
-                    cancellation_reason: String? = nil, app_account_token: String? = nil,
-                    in_app_ownership_type: String? = "PURCHASED", is_trial_period: String? = "false") {
+        public init(
+            quantity: String, productId: String, transactionId: String, originalTransactionId: String?,
+            purchaseDateMs: String?, originalPurchaseDateMs: String?, cancellationDateMs: String? = nil,
+            cancellationReason: String? = nil, appAccountToken: String? = nil,
+            inAppOwnershipType: String? = "PURCHASED", isTrialPeriod: String? = "false"
+        ) {
             self.quantity = quantity
-            self.product_id = product_id
-            self.transaction_id = transaction_id
-            self.original_transaction_id = original_transaction_id
-            self.purchase_date_ms = purchase_date_ms
-            self.original_purchase_date_ms = original_purchase_date_ms
-            self.cancellation_date_ms = cancellation_date_ms
-            self.cancellation_reason = cancellation_reason
-            self.app_account_token = app_account_token
-            self.in_app_ownership_type = in_app_ownership_type
-            self.is_trial_period = is_trial_period
+            self.productId = productId
+            self.transactionId = transactionId
+            self.originalTransactionId = originalTransactionId
+            self.purchaseDateMs = purchaseDateMs
+            self.originalPurchaseDateMs = originalPurchaseDateMs
+            self.cancellationDateMs = cancellationDateMs
+            self.cancellationReason = cancellationReason
+            self.appAccountToken = appAccountToken
+            self.inAppOwnershipType = inAppOwnershipType
+            self.isTrialPeriod = isTrialPeriod
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case quantity
+            case productId = "product_id"
+            case transactionId = "transaction_id"
+            case originalTransactionId = "original_transaction_id"
+            case purchaseDateMs = "purchase_date_ms"
+            case originalPurchaseDateMs = "original_purchase_date_ms"
+            case cancellationDateMs = "cancellation_date_ms"
+            case cancellationReason = "cancellation_reason"
+            case appAccountToken = "app_account_token"
+            case inAppOwnershipType = "in_app_ownership_type"
+            case isTrialPeriod = "is_trial_period"
         }
 
         /// The entry as the ledger sees it. A cancelled entry carries its revocation date.
         public func appleTransaction(bundleID: String, environment: AppStoreEnvironment) -> AppleTransaction {
             let milliseconds = { (text: String?) in text.flatMap(Int64.init).map(Date.init(appStoreMilliseconds:)) }
             return AppleTransaction(
-                transactionID: transaction_id, originalTransactionID: original_transaction_id ?? transaction_id,
-                bundleID: bundleID, productID: product_id, type: nil, quantity: max(Int(quantity) ?? 1, 1),
-                purchaseDate: milliseconds(purchase_date_ms) ?? Date(timeIntervalSince1970: 0),
-                appAccountToken: app_account_token.flatMap(OrderID.init), environment: environment,
-                revocationDate: milliseconds(cancellation_date_ms))
+                transactionID: transactionId, originalTransactionID: originalTransactionId ?? transactionId,
+                bundleID: bundleID, productID: productId, type: nil, quantity: max(Int(quantity) ?? 1, 1),
+                purchaseDate: milliseconds(purchaseDateMs) ?? Date(timeIntervalSince1970: 0),
+                appAccountToken: appAccountToken.flatMap(OrderID.init), environment: environment,
+                revocationDate: milliseconds(cancellationDateMs))
         }
     }
 

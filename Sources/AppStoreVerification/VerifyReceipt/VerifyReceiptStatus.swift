@@ -27,9 +27,15 @@ public struct VerifyReceiptStatus: Hashable, Sendable, CustomStringConvertible {
         case 0: (meaning, disposition) = ("the receipt is valid", .valid)
         case 21000: (meaning, disposition) = ("the request was not an HTTP POST or was malformed", .rejected)
         case 21001: (meaning, disposition) = ("status no longer sent by Apple", .rejected)
-        case 21002: (meaning, disposition) = ("the receipt data is malformed, or Apple had a temporary issue", .retryOnceThenReject)
+        case 21002:
+            (meaning, disposition) = (
+                "the receipt data is malformed, or Apple had a temporary issue", .retryOnceThenReject
+            )
         case 21003: (meaning, disposition) = ("the receipt could not be authenticated", .rejected)
-        case 21004: (meaning, disposition) = ("the shared secret does not match the account's: fix the configuration", .retryLater)
+        case 21004:
+            (meaning, disposition) = (
+                "the shared secret does not match the account's: fix the configuration", .retryLater
+            )
         case 21005: (meaning, disposition) = ("the receipt server is temporarily unavailable", .retryLater)
         case 21006: (meaning, disposition) = ("valid, but the subscription has expired", .valid)
         case 21007: (meaning, disposition) = ("a sandbox receipt was sent to the production endpoint", .tryTheSandbox)

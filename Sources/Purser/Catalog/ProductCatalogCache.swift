@@ -30,8 +30,9 @@ actor ProductCatalogCache {
         let byID = Dictionary(storeProducts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let joined = list.products.compactMap { entry -> PurchasableProduct? in
             guard let offered = byID[entry.id] else { return nil }
-            return PurchasableProduct(id: entry.id, kind: entry.type, grants: entry.grants,
-                                      displayName: offered.displayName, displayPrice: offered.displayPrice)
+            return PurchasableProduct(
+                id: entry.id, kind: entry.type, grants: entry.grants,
+                displayName: offered.displayName, displayPrice: offered.displayPrice)
         }
         cached = (list.version, joined)
         return joined

@@ -24,15 +24,20 @@ struct DecisionEventRule: Sendable, Hashable {
     /// The event for `answer`.
     func event(for answer: DecisionResponse) -> PurchaseEvent {
         guard answer.finish else {
-            return .pending(PendingPurchase(productID: productID, orderID: orderID, transactionID: transactionID,
-                                            reason: .server(answer.code)))
+            return .pending(
+                PendingPurchase(
+                    productID: productID, orderID: orderID, transactionID: transactionID,
+                    reason: .server(answer.code)))
         }
         let orderID = answer.orderId ?? orderID
-        let delivery = Delivery(transactionID: transactionID, productID: productID, orderID: orderID,
-                                grants: answer.grants)
+        let delivery = Delivery(
+            transactionID: transactionID, productID: productID, orderID: orderID,
+            grants: answer.grants)
         func failure(_ reason: PurchaseFailureReason) -> PurchaseEvent {
-            .failed(PurchaseFailure(productID: productID, orderID: orderID, transactionID: transactionID,
-                                    reason: reason))
+            .failed(
+                PurchaseFailure(
+                    productID: productID, orderID: orderID, transactionID: transactionID,
+                    reason: reason))
         }
         switch answer.outcome {
         case .delivered, .alreadyDelivered: return fresh ? .delivered(delivery) : .redelivered(delivery)

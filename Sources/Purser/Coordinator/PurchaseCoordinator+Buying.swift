@@ -43,8 +43,9 @@ extension PurchaseCoordinator {
             throw PurchaseError.server(error)
         }
         try await step(.orderCreated)
-        let entry = JournalEntry(id: order.orderId, userID: session.userID, productID: productID, quantity: quantity,
-                                 createdAt: configuration.now())
+        let entry = JournalEntry(
+            id: order.orderId, userID: session.userID, productID: productID, quantity: quantity,
+            createdAt: configuration.now())
         do {
             try await journal.begin(entry)
             try await step(.journaled)
@@ -59,20 +60,29 @@ extension PurchaseCoordinator {
         switch result {
         case .purchased(let transaction):
             if let event = try await process(transaction, origin: .purchase, waitIfClaimed: true) { return event }
-            return emit(.pending(PendingPurchase(productID: productID, orderID: order.orderId,
-                                                 transactionID: transaction.id, reason: .storeBusy)))
+            return emit(
+                .pending(
+                    PendingPurchase(
+                        productID: productID, orderID: order.orderId,
+                        transactionID: transaction.id, reason: .storeBusy)))
         case .deferred:
             _ = try? await journal.apply(.deferred, to: entry.id)
-            return emit(.pending(PendingPurchase(productID: productID, orderID: order.orderId, transactionID: nil,
-                                                 reason: .askToBuy)))
+            return emit(
+                .pending(
+                    PendingPurchase(
+                        productID: productID, orderID: order.orderId, transactionID: nil,
+                        reason: .askToBuy)))
         case .cancelled:
             return await close(entry, reason: .cancelled)
         case .failed(let failure):
             return await close(entry, reason: failure.reason)
         case .stalled:
             stalledOrders.insert(order.orderId)
-            return emit(.pending(PendingPurchase(productID: productID, orderID: order.orderId, transactionID: nil,
-                                                 reason: .storeBusy)))
+            return emit(
+                .pending(
+                    PendingPurchase(
+                        productID: productID, orderID: order.orderId, transactionID: nil,
+                        reason: .storeBusy)))
         }
     }
 
@@ -85,7 +95,10 @@ extension PurchaseCoordinator {
         if let session, session.userID == entry.userID {
             _ = try? await api.cancelOrder(entry.id, reason: reason.code, as: session)
         }
-        return emit(.failed(PurchaseFailure(productID: entry.productID, orderID: entry.id, transactionID: nil,
-                                            reason: reason)))
+        return emit(
+            .failed(
+                PurchaseFailure(
+                    productID: entry.productID, orderID: entry.id, transactionID: nil,
+                    reason: reason)))
     }
 }

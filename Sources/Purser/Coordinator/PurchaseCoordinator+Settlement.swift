@@ -24,17 +24,22 @@ extension PurchaseCoordinator {
     /// answer: finishes the transaction only on `finish: true`, and reports the event `DecisionEventRule` chooses.
     private func settle(_ transaction: StoreTransaction, origin: Origin) async throws -> PurchaseEvent {
         func pending(_ reason: PendingPurchaseReason, order: OrderID?) -> PurchaseEvent {
-            emit(.pending(PendingPurchase(productID: transaction.productID, orderID: order,
-                                          transactionID: transaction.id, reason: reason)))
+            emit(
+                .pending(
+                    PendingPurchase(
+                        productID: transaction.productID, orderID: order,
+                        transactionID: transaction.id, reason: reason)))
         }
         guard let session else { return pending(.notSignedIn, order: transaction.orderID) }
-        var entry = await journal.match(transactionID: transaction.id, orderID: transaction.orderID,
-                                        productID: transaction.productID, user: session.userID)
+        var entry = await journal.match(
+            transactionID: transaction.id, orderID: transaction.orderID,
+            productID: transaction.productID, user: session.userID)
         // A purchase is news to the user (delivered, not redelivered) when it answers a payment of this run (one in
         // progress, or one that outlasted `buy`'s wait) or an Ask to Buy approval, whichever path StoreKit reported
         // it on.
         let awaited = entry.map { $0.state.awaitsTransaction && stalledOrders.remove($0.id) != nil } ?? false
-        let fresh = origin == .purchase || entry?.state == .deferred || awaited
+        let fresh =
+            origin == .purchase || entry?.state == .deferred || awaited
             || (entry?.state.awaitsTransaction == true && buying.contains(transaction.productID))
         if let matched = entry {
             entry = try? await journal.apply(.purchased(transactionID: transaction.id), to: matched.id)

@@ -13,8 +13,11 @@ extension PurchaseCoordinator {
         case .deferred(let productID, let orderID):
             let entry = await waitingEntry(orderID: orderID, productID: productID)
             if let entry { _ = try? await journal.apply(.deferred, to: entry.id) }
-            emit(.pending(PendingPurchase(productID: productID, orderID: entry?.id ?? orderID, transactionID: nil,
-                                          reason: .askToBuy)))
+            emit(
+                .pending(
+                    PendingPurchase(
+                        productID: productID, orderID: entry?.id ?? orderID, transactionID: nil,
+                        reason: .askToBuy)))
         case .failed(let productID, let orderID, let failure):
             if let entry = await waitingEntry(orderID: orderID, productID: productID) {
                 _ = await close(entry, reason: failure.reason)

@@ -64,8 +64,10 @@ public actor PurchaseCoordinator {
     /// Settles one transaction at a time, in arrival order.
     let serial = AsyncSerialLock()
 
-    public init(api: PurserAPIClient, journal: PurchaseJournal, store: any StoreAdapter,
-                configuration: Configuration = Configuration()) {
+    public init(
+        api: PurserAPIClient, journal: PurchaseJournal, store: any StoreAdapter,
+        configuration: Configuration = Configuration()
+    ) {
         self.api = api
         self.journal = journal
         self.store = store

@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The journal as one JSON file, replaced atomically: written to a temporary file, fsynced, renamed over the old
@@ -40,7 +40,8 @@ public struct FileJournalStore: JournalStore {
             try handle.write(contentsOf: data)
             try handle.synchronize()
             guard rename(temporary.path, url.path) == 0 else {
-                throw JournalStoreError(code: "journal_unwritable", message: "cannot replace \(url.path): errno \(errno)")
+                throw JournalStoreError(
+                    code: "journal_unwritable", message: "cannot replace \(url.path): errno \(errno)")
             }
             Self.synchronizeDirectory(directory)
         } catch let error as JournalStoreError {

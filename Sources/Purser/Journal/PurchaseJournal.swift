@@ -12,8 +12,10 @@ public actor PurchaseJournal {
     /// Loads the journal, dropping closed entries older than `retention`. Every save keeps at most `closedLimit`
     /// closed entries (the most recently closed): every change rewrites the file, so a long session must not grow it
     /// without bound, while recent ones still recognise a late duplicate callback.
-    public init(store: any JournalStore, retention: TimeInterval = 30 * 86_400, closedLimit: Int = 32,
-                now: @escaping @Sendable () -> Date = { Date() }) throws(JournalStoreError) {
+    public init(
+        store: any JournalStore, retention: TimeInterval = 30 * 86_400, closedLimit: Int = 32,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(JournalStoreError) {
         self.store = store
         self.now = now
         self.closedLimit = max(0, closedLimit)

@@ -2,7 +2,7 @@ import Foundation
 import PurserCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The app's side of the Purser HTTP API (see `openapi.yaml`): orders, submissions, the product list. It only
@@ -31,17 +31,23 @@ public final class PurserAPIClient: Sendable {
     public func createOrder(productID: String, quantity: Int, as user: PurserSession) async throws(PurserAPIError)
         -> OrderResponse
     {
-        try await decode(OrderResponse.self, from: send("POST", "v1/orders",
-                                                        body: CreateOrderRequest(productId: productID, quantity: quantity),
-                                                        as: user))
+        try await decode(
+            OrderResponse.self,
+            from: send(
+                "POST", "v1/orders",
+                body: CreateOrderRequest(productId: productID, quantity: quantity),
+                as: user))
     }
 
     /// `POST /v1/orders/{id}/cancel`: StoreKit reported that the payment never happened.
     public func cancelOrder(_ id: OrderID, reason: String, as user: PurserSession) async throws(PurserAPIError)
         -> OrderResponse
     {
-        try await decode(OrderResponse.self, from: send("POST", "v1/orders/\(id)/cancel",
-                                                        body: CancelOrderRequest(reason: reason), as: user))
+        try await decode(
+            OrderResponse.self,
+            from: send(
+                "POST", "v1/orders/\(id)/cancel",
+                body: CancelOrderRequest(reason: reason), as: user))
     }
 
     /// `POST /v1/transactions`: a 200 is a durable decision; anything else throws.
@@ -56,8 +62,9 @@ public final class PurserAPIClient: Sendable {
         -> ProductListResponse?
     {
         let headers = version.map { ["If-None-Match": "\"\($0)\""] } ?? [:]
-        let (data, status) = try await send("GET", "v1/products", body: Optional<CreateOrderRequest>.none,
-                                            headers: headers, as: user)
+        let (data, status) = try await send(
+            "GET", "v1/products", body: Optional<CreateOrderRequest>.none,
+            headers: headers, as: user)
         if status == 304 { return nil }
         return try decode(ProductListResponse.self, from: (data, status))
     }
@@ -92,11 +99,13 @@ public final class PurserAPIClient: Sendable {
         if (200..<300).contains(status) || status == 304 { return (data, status) }
         let error = try? JSONDecoder().decode(APIErrorResponse.self, from: data).error
         if status == 429 || status >= 500 {
-            throw PurserAPIError(kind: .unavailable, status: status, code: error?.code ?? "server_unavailable",
-                                 message: "the server could not answer now")
+            throw PurserAPIError(
+                kind: .unavailable, status: status, code: error?.code ?? "server_unavailable",
+                message: "the server could not answer now")
         }
-        throw PurserAPIError(kind: .refused, status: status, code: error?.code ?? "http_\(status)",
-                             message: error?.message ?? "the server refused the request")
+        throw PurserAPIError(
+            kind: .refused, status: status, code: error?.code ?? "http_\(status)",
+            message: error?.message ?? "the server refused the request")
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from answer: (Data, Int)) throws(PurserAPIError) -> T {
@@ -105,8 +114,9 @@ public final class PurserAPIClient: Sendable {
         do {
             return try decoder.decode(type, from: answer.0)
         } catch {
-            throw PurserAPIError(kind: .badResponse, status: answer.1, code: "bad_response",
-                                 message: "unexpected \(T.self) body: \(error)")
+            throw PurserAPIError(
+                kind: .badResponse, status: answer.1, code: "bad_response",
+                message: "unexpected \(T.self) body: \(error)")
         }
     }
 }

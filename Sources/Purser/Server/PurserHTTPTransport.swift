@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// How `PurserAPIClient` moves one request to the server and back. Apps use `URLSessionTransport`; a program that

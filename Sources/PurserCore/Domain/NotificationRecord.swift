@@ -13,8 +13,10 @@ public struct NotificationRecord: Hashable, Sendable {
     public var processedAt: Date?
     public var outcome: String?
 
-    public init(uuid: String, type: String, subtype: String?, transactionID: String?, environment: String?,
-                signedDate: Date?, receivedAt: Date, processedAt: Date? = nil, outcome: String? = nil) {
+    public init(
+        uuid: String, type: String, subtype: String?, transactionID: String?, environment: String?,
+        signedDate: Date?, receivedAt: Date, processedAt: Date? = nil, outcome: String? = nil
+    ) {
         self.uuid = uuid
         self.type = type
         self.subtype = subtype

@@ -24,7 +24,9 @@ public struct ProductCatalog: Sendable, Hashable {
         do {
             file = try JSONDecoder().decode(File.self, from: json)
         } catch {
-            throw CatalogError(message: "the catalog is not valid JSON of the form {\"products\": {ID: {\"type\", \"grants\"}}}: \(error)")
+            throw CatalogError(
+                message:
+                    "the catalog is not valid JSON of the form {\"products\": {ID: {\"type\", \"grants\"}}}: \(error)")
         }
         var products: [Product] = []
         for (id, entry) in file.products.sorted(by: { $0.key < $1.key }) {

@@ -12,13 +12,17 @@ public struct RejectionReason: Hashable, Sendable, Codable {
         .init(code: "unknown_product", message: "product \(id) is not in the catalog")
     }
     public static func productTypeMismatch(_ id: String, apple: String, catalog: Product.Kind) -> Self {
-        .init(code: "product_type_mismatch", message: "product \(id) is \(apple) at Apple but \(catalog.rawValue) in the catalog")
+        .init(
+            code: "product_type_mismatch",
+            message: "product \(id) is \(apple) at Apple but \(catalog.rawValue) in the catalog")
     }
     public static func wrongBundle(_ bundle: String) -> Self {
         .init(code: "wrong_bundle", message: "the transaction belongs to bundle \(bundle), not this app")
     }
     public static func wrongEnvironment(_ environment: String) -> Self {
-        .init(code: "wrong_environment", message: "transactions from the \(environment) environment are not accepted here")
+        .init(
+            code: "wrong_environment", message: "transactions from the \(environment) environment are not accepted here"
+        )
     }
     public static func wrongApp(_ appAppleID: String) -> Self {
         .init(code: "wrong_app", message: "the notification belongs to app \(appAppleID), not this app")

@@ -16,31 +16,38 @@ public enum SubmissionRules {
         }
         let transaction = submission.transaction
         let cause = submission.source.description
-        func record(_ state: LedgerTransaction.State, owner: UserID? = nil, orderID: OrderID? = nil,
-                    rejection: RejectionReason? = nil, grants: Grants = .none) -> LedgerTransaction {
-            LedgerTransaction(transaction: transaction, state: state, ownerID: owner, orderID: orderID,
-                              rejection: rejection, grants: grants, recordedAt: now)
+        func record(
+            _ state: LedgerTransaction.State, owner: UserID? = nil, orderID: OrderID? = nil,
+            rejection: RejectionReason? = nil, grants: Grants = .none
+        ) -> LedgerTransaction {
+            LedgerTransaction(
+                transaction: transaction, state: state, ownerID: owner, orderID: orderID,
+                rejection: rejection, grants: grants, recordedAt: now)
         }
         func audit(_ event: String, _ detail: String = "") -> AuditEvent {
-            AuditEvent(at: now, subject: .transaction, subjectID: transaction.transactionID, event: event,
-                       cause: cause, detail: detail)
+            AuditEvent(
+                at: now, subject: .transaction, subjectID: transaction.transactionID, event: event,
+                cause: cause, detail: detail)
         }
 
         let product: Product
         switch submission.assessment {
         case .rejected(let reason):
-            return LedgerPlan(decision: .rejected(reason), write: .insert(record(.rejected, rejection: reason)),
-                              audit: [audit("rejected", reason.code)])
+            return LedgerPlan(
+                decision: .rejected(reason), write: .insert(record(.rejected, rejection: reason)),
+                audit: [audit("rejected", reason.code)])
         case .creditable(let creditable):
             product = creditable
         }
         if transaction.revocationDate != nil {
-            return LedgerPlan(decision: .revoked, write: .insert(record(.revoked)),
-                              audit: [audit("recorded_revoked", "Apple revoked it before it was credited")])
+            return LedgerPlan(
+                decision: .revoked, write: .insert(record(.revoked)),
+                audit: [audit("recorded_revoked", "Apple revoked it before it was credited")])
         }
         guard let binding = owner(of: submission, order: order) else {
-            return LedgerPlan(decision: .pending(.unbound), write: .insert(record(.unbound)),
-                              audit: [audit("recorded_unbound", unboundDetail(submission, order: order))])
+            return LedgerPlan(
+                decision: .pending(.unbound), write: .insert(record(.unbound)),
+                audit: [audit("recorded_unbound", unboundDetail(submission, order: order))])
         }
         let grants = product.grants.times(transaction.quantity)
         let credited = record(.credited, owner: binding.owner, orderID: binding.order?.id, grants: grants)
@@ -59,8 +66,9 @@ public enum SubmissionRules {
         let submitter = submission.source.submitter
         switch existing.state {
         case .credited:
-            return LedgerPlan(decision: existing.ownerID == submitter ? .alreadyDelivered : .deliveredToOtherAccount,
-                              write: .none)
+            return LedgerPlan(
+                decision: existing.ownerID == submitter ? .alreadyDelivered : .deliveredToOtherAccount,
+                write: .none)
         case .rejected:
             let reason = existing.rejection ?? RejectionReason(code: "rejected", message: "rejected earlier")
             return LedgerPlan(decision: .rejected(reason), write: .none)
@@ -126,7 +134,8 @@ public enum SubmissionRules {
             return order == nil ? "appAccountToken \(token) names no order" : "order \(token) cannot take it"
         }
         if let hint = submission.orderHint {
-            return "no appAccountToken; order hint \(hint) is not the submitter's waiting order for this product, made before the purchase"
+            return
+                "no appAccountToken; order hint \(hint) is not the submitter's waiting order for this product, made before the purchase"
         }
         return "no appAccountToken and no order hint"
     }
@@ -136,13 +145,16 @@ public enum SubmissionRules {
     ) -> [AuditEvent] {
         let grantText = credited.grants.sorted.map { "\($0.currency)+\($0.amount)" }.joined(separator: " ")
         var events = [
-            AuditEvent(at: now, subject: .transaction, subjectID: credited.transaction.transactionID,
-                       event: "credited", cause: cause,
-                       detail: "to \(binding.owner) \(grantText)" + (binding.order.map { " via order \($0.id)" } ?? ""))
+            AuditEvent(
+                at: now, subject: .transaction, subjectID: credited.transaction.transactionID,
+                event: "credited", cause: cause,
+                detail: "to \(binding.owner) \(grantText)" + (binding.order.map { " via order \($0.id)" } ?? ""))
         ]
         if binding.fulfils, let order = binding.order {
-            events.append(AuditEvent(at: now, subject: .order, subjectID: order.id.description, event: "delivered",
-                                     cause: cause, detail: "transaction \(credited.transaction.transactionID)"))
+            events.append(
+                AuditEvent(
+                    at: now, subject: .order, subjectID: order.id.description, event: "delivered",
+                    cause: cause, detail: "transaction \(credited.transaction.transactionID)"))
         }
         return events
     }

@@ -9,7 +9,9 @@ public struct SubmitTransactionRequest: Codable, Sendable, Hashable {
     public var transactionId: String?
     public var orderId: String?
 
-    public init(signedTransaction: String? = nil, receipt: String? = nil, transactionId: String? = nil, orderId: String? = nil) {
+    public init(
+        signedTransaction: String? = nil, receipt: String? = nil, transactionId: String? = nil, orderId: String? = nil
+    ) {
         self.signedTransaction = signedTransaction
         self.receipt = receipt
         self.transactionId = transactionId

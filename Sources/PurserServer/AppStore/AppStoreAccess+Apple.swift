@@ -7,22 +7,29 @@ import X509
 extension AppStoreAccess {
     /// Apple's real endpoints, from the configuration: Apple Root CA - G3 plus `trustedRootFiles`, `verifyReceipt`
     /// with the shared secret, and the App Store Server API when `appStoreServerAPI` credentials are set.
-    public static func apple(_ configuration: ServerConfiguration,
-                             transport: any AppStoreHTTPTransport = HTTPClientTransport()) throws(ConfigurationError)
-        -> AppStoreAccess {
+    public static func apple(
+        _ configuration: ServerConfiguration,
+        transport: any AppStoreHTTPTransport = HTTPClientTransport()
+    ) throws(ConfigurationError)
+        -> AppStoreAccess
+    {
         AppStoreAccess(
             trustedRoots: [AppleRootCertificates.rootCAG3] + (try configuration.extraTrustedRoots()),
             receipts: VerifyReceiptClient(
-                configuration: .init(sharedSecret: configuration.sharedSecret,
-                                     timeout: configuration.verifyReceiptTimeout),
+                configuration: .init(
+                    sharedSecret: configuration.sharedSecret,
+                    timeout: configuration.verifyReceiptTimeout),
                 transport: transport),
             serverAPI: try serverAPIClient(configuration, transport: transport))
     }
 
     /// The App Store Server API client from `appStoreServerAPI` credentials; `nil` when none are configured.
-    static func serverAPIClient(_ configuration: ServerConfiguration,
-                                transport: any AppStoreHTTPTransport) throws(ConfigurationError)
-        -> AppStoreServerAPIClient? {
+    static func serverAPIClient(
+        _ configuration: ServerConfiguration,
+        transport: any AppStoreHTTPTransport
+    ) throws(ConfigurationError)
+        -> AppStoreServerAPIClient?
+    {
         let settings = configuration.appStoreServerAPI
         guard let issuer = settings.issuerId, let keyID = settings.keyId, let file = settings.privateKeyFile else {
             return nil
@@ -30,13 +37,16 @@ extension AppStoreAccess {
         guard let pem = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw ConfigurationError("appStoreServerAPI.privateKeyFile \(file) is not readable")
         }
-        let base = settings.baseURL.flatMap(URL.init(string:))
-            ?? (settings.environment == .sandbox ? AppStoreServerAPIClient.Configuration.sandboxURL
+        let base =
+            settings.baseURL.flatMap(URL.init(string:))
+            ?? (settings.environment == .sandbox
+                ? AppStoreServerAPIClient.Configuration.sandboxURL
                 : AppStoreServerAPIClient.Configuration.productionURL)
         do {
             return try AppStoreServerAPIClient(
-                configuration: .init(issuerID: issuer, keyID: keyID, bundleID: configuration.bundleId,
-                                     privateKeyPEM: pem, baseURL: base),
+                configuration: .init(
+                    issuerID: issuer, keyID: keyID, bundleID: configuration.bundleId,
+                    privateKeyPEM: pem, baseURL: base),
                 transport: transport)
         } catch {
             throw ConfigurationError("appStoreServerAPI: \(error)")

@@ -36,8 +36,10 @@ extension AppStoreAccess {
         apiKey: P256.Signing.PrivateKey = .init(), placement: SimulatorPlacement = .hosted(notifications: .sent),
         retryPolicy: AppStoreServerAPIClient.RetryPolicy = .init(), now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> AppStoreAccess {
-        await serverAPI.register(.init(issuerId: simulatorIssuer, keyId: simulatorKeyID,
-                                       bundleId: configuration.bundleId, publicKey: apiKey.publicKey))
+        await serverAPI.register(
+            .init(
+                issuerId: simulatorIssuer, keyId: simulatorKeyID,
+                bundleId: configuration.bundleId, publicKey: apiKey.publicKey))
         let loopback = LoopbackTransport()
         let base: URL
         let transport: any AppStoreHTTPTransport
@@ -46,13 +48,15 @@ extension AppStoreAccess {
         case .remote(let url): (base, transport) = (url, HTTPClientTransport())
         }
         let api = try AppStoreServerAPIClient(
-            configuration: .init(issuerID: simulatorIssuer, keyID: simulatorKeyID, bundleID: configuration.bundleId,
-                                 privateKey: apiKey, baseURL: base, retryPolicy: retryPolicy, now: now),
+            configuration: .init(
+                issuerID: simulatorIssuer, keyID: simulatorKeyID, bundleID: configuration.bundleId,
+                privateKey: apiKey, baseURL: base, retryPolicy: retryPolicy, now: now),
             transport: transport)
         let receipts = VerifyReceiptClient(
-            configuration: .init(productionURL: SimulatorTransport.productionVerifyReceiptURL,
-                                 sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL,
-                                 sharedSecret: configuration.sharedSecret, timeout: configuration.verifyReceiptTimeout),
+            configuration: .init(
+                productionURL: SimulatorTransport.productionVerifyReceiptURL,
+                sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL,
+                sharedSecret: configuration.sharedSecret, timeout: configuration.verifyReceiptTimeout),
             transport: SimulatorTransport(store: store))
         var access = AppStoreAccess(
             trustedRoots: [AppleRootCertificates.rootCAG3, store.signer.authority.root]
@@ -65,8 +69,10 @@ extension AppStoreAccess {
     }
 
     /// The simulator as a part of this server: routes, the notification sender, the loopback once the port is known.
-    private static func hosted(_ store: SimulatedAppStore, serverAPI: SimulatedServerAPI, loopback: LoopbackTransport,
-                               notifications: SimulatorNotifications) -> HostedAppStore {
+    private static func hosted(
+        _ store: SimulatedAppStore, serverAPI: SimulatedServerAPI, loopback: LoopbackTransport,
+        notifications: SimulatorNotifications
+    ) -> HostedAppStore {
         HostedAppStore(
             addRoutes: { router in
                 SimulatorRoutes(store: store).addRoutes(to: router)
@@ -90,8 +96,9 @@ extension AppStoreAccess {
         _ configuration: ServerConfiguration, placement: SimulatorPlacement = .hosted(notifications: .sent)
     ) async throws -> AppStoreAccess {
         let directory = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("appstore-sim")
-        let store = try SimulatedAppStore.persistent(in: directory, bundleID: configuration.bundleId,
-                                                     appAppleID: configuration.appAppleId)
+        let store = try SimulatedAppStore.persistent(
+            in: directory, bundleID: configuration.bundleId,
+            appAppleID: configuration.appAppleId)
         return try await simulator(
             store, serverAPI: SimulatedServerAPI(store: store), configuration: configuration,
             apiKey: try simulatorAPIKey(in: directory), placement: placement)

@@ -14,8 +14,10 @@ public struct AppStoreAccess: Sendable {
     /// An App Store served by this very server process (the simulator); `nil` for Apple.
     public var hosted: HostedAppStore?
 
-    public init(trustedRoots: [Certificate], receipts: VerifyReceiptClient, serverAPI: AppStoreServerAPIClient?,
-                hosted: HostedAppStore? = nil) {
+    public init(
+        trustedRoots: [Certificate], receipts: VerifyReceiptClient, serverAPI: AppStoreServerAPIClient?,
+        hosted: HostedAppStore? = nil
+    ) {
         self.trustedRoots = trustedRoots
         self.receipts = receipts
         self.serverAPI = serverAPI

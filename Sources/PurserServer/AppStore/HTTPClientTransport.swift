@@ -18,10 +18,12 @@ public struct HTTPClientTransport: AppStoreHTTPTransport {
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let (seconds, attoseconds) = request.timeout.components
-        let response = try await client.execute(outgoing, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        let response = try await client.execute(
+            outgoing, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
         let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
         var headers: [String: String] = [:]
         for header in response.headers { headers[header.name] = header.value }
-        return AppStoreHTTPResponse(status: Int(response.status.code), headers: headers, body: Data(bytes.readableBytesView))
+        return AppStoreHTTPResponse(
+            status: Int(response.status.code), headers: headers, body: Data(bytes.readableBytesView))
     }
 }

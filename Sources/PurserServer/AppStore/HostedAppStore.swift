@@ -14,8 +14,10 @@ public struct HostedAppStore: Sendable {
     /// Logged as a warning at start: a hosted App Store is never production.
     public var warning: String
 
-    public init(addRoutes: @escaping @Sendable (Router<PurserRequestContext>) -> Void, services: [any Service],
-                serverStarted: @escaping @Sendable (_ port: Int) async -> Void, warning: String) {
+    public init(
+        addRoutes: @escaping @Sendable (Router<PurserRequestContext>) -> Void, services: [any Service],
+        serverStarted: @escaping @Sendable (_ port: Int) async -> Void, warning: String
+    ) {
         self.addRoutes = addRoutes
         self.services = services
         self.serverStarted = serverStarted

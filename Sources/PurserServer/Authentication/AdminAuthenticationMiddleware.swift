@@ -11,7 +11,9 @@ struct AdminAuthenticationMiddleware: RouterMiddleware {
     static let operatorHeader = HTTPField.Name("X-Purser-Operator")!
     let token: String
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer "),
             Self.constantTimeEqual(Array(authorization.dropFirst(7).utf8), Array(token.utf8))
         else {

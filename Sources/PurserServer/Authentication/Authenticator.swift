@@ -15,7 +15,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = PurserRequestContext
     let authenticator: any Authenticator
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         context.user = try await authenticator.authenticate(request.headers)
         return try await next(request, context)

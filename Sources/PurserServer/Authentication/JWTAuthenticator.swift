@@ -4,8 +4,8 @@ import Foundation
 import Hummingbird
 import JWTKit
 import PurserCore
-import _CryptoExtras
 import Synchronization
+import _CryptoExtras
 
 /// Verifies `Authorization: Bearer <JWT>` issued by the game's own login service. The user is the `sub` claim.
 /// jwt-kit checks the signature; `exp` is required; `nbf`, `iss` and `aud` are checked when present or configured.
@@ -39,8 +39,10 @@ public final class JWTAuthenticator: Authenticator {
     /// jwt-kit's collection holding `key`, made on first use: `JWTKeyCollection.add` is async, this initialiser not.
     private let collection = Mutex<JWTKeyCollection?>(nil)
 
-    public init(key: Key, issuer: String? = nil, audience: String? = nil, leeway: TimeInterval = 60,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        key: Key, issuer: String? = nil, audience: String? = nil, leeway: TimeInterval = 60,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         switch key {
         case .hs256(let secret):
             precondition(secret.count >= 32, "an HS256 secret needs at least 32 bytes")

@@ -14,7 +14,8 @@ extension ServerConfiguration {
             switch jwt.algorithm {
             case "HS256":
                 guard let secret = jwt.secret, secret.utf8.count >= 32 else {
-                    throw ConfigurationError("HS256 needs a secret of at least 32 bytes in PURSER_JWT_SECRET or auth.jwt.secret")
+                    throw ConfigurationError(
+                        "HS256 needs a secret of at least 32 bytes in PURSER_JWT_SECRET or auth.jwt.secret")
                 }
                 key = .hs256(secret: Array(secret.utf8))
             case "ES256", "RS256":

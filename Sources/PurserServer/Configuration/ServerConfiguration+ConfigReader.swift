@@ -1,7 +1,6 @@
 import Configuration
 import PurserCore
 
-
 extension ServerConfiguration {
     /// `purser serve` settings from a swift-configuration reader; an absent key keeps its default. A value of the
     /// wrong type also keeps the default and goes to the reader's access reporter, which is how
@@ -62,7 +61,6 @@ extension ServerConfiguration {
     static var secretKeys: Set<String> { ["sharedSecret", "auth.jwt.secret", "admin.token"] }
 }
 
-
 extension ServerConfiguration.Auth {
     /// `mode` and `jwt.*`, scoped to `auth`.
     public init(reader: ConfigReader) {
@@ -71,7 +69,6 @@ extension ServerConfiguration.Auth {
         jwt = ServerConfiguration.JWT(reader: reader.scoped(to: "jwt"))
     }
 }
-
 
 extension ServerConfiguration.JWT {
     /// `algorithm`, `secret` (secret), `publicKeyFile`, `issuer`, `audience`, scoped to `auth.jwt`.
@@ -85,7 +82,6 @@ extension ServerConfiguration.JWT {
     }
 }
 
-
 extension ServerConfiguration.ServerAPI {
     /// `issuerId`, `keyId`, `privateKeyFile`, `environment`, `baseURL`, scoped to `appStoreServerAPI`.
     public init(reader: ConfigReader) {
@@ -98,7 +94,6 @@ extension ServerConfiguration.ServerAPI {
     }
 }
 
-
 extension ServerConfiguration.Consumption {
     /// `respond` and `customerConsented`, scoped to `consumption`.
     public init(reader: ConfigReader) {
@@ -108,7 +103,6 @@ extension ServerConfiguration.Consumption {
     }
 }
 
-
 extension ServerConfiguration.Reconciliation {
     /// `intervalSeconds`, scoped to `reconciliation`.
     public init(reader: ConfigReader) {
@@ -116,7 +110,6 @@ extension ServerConfiguration.Reconciliation {
         intervalSeconds = reader.double(forKey: "intervalSeconds", default: intervalSeconds)
     }
 }
-
 
 extension ServerConfiguration.Admin {
     /// `token` (secret), scoped to `admin`.

@@ -2,7 +2,6 @@ import Configuration
 import Foundation
 import Logging
 
-
 extension ServerConfiguration {
     /// The settings of `purser serve` and of the commands that share its configuration: the command line over the
     /// environment over the JSON file over the defaults, read with swift-configuration through `init(reader:)`.
@@ -22,14 +21,18 @@ extension ServerConfiguration {
         file: URL?, environment: [String: String] = ProcessInfo.processInfo.environment,
         flags: [AbsoluteConfigKey: ConfigContent] = [:], logger: Logger? = nil
     ) async throws -> ServerConfiguration {
-        let commandLine = InMemoryProvider(name: "command line", values: flags.mapValues {
-            ConfigValue($0, isSecret: false)
-        })
+        let commandLine = InMemoryProvider(
+            name: "command line",
+            values: flags.mapValues {
+                ConfigValue($0, isSecret: false)
+            })
         let variables = environmentProvider(environment)
         let legacy = legacyEnvironmentProvider(environment)
         let overrides: [any ConfigProvider] = [commandLine, variables, legacy]
-        var sources = [commandLine.providerName: "the command line", variables.providerName: "the environment",
-                       legacy.providerName: "the environment"]
+        var sources = [
+            commandLine.providerName: "the command line", variables.providerName: "the environment",
+            legacy.providerName: "the environment",
+        ]
         var providers = overrides
         if let file {
             let provider = try await fileProvider(file)
@@ -37,14 +40,16 @@ extension ServerConfiguration {
             providers.append(provider)
         }
         let problems = ConfigurationProblems(sources: sources)
-        let reporter: any AccessReporter = logger.map {
-            BroadcastingAccessReporter(upstreams: [problems, AccessLogger(logger: $0)])
-        } ?? problems
+        let reporter: any AccessReporter =
+            logger.map {
+                BroadcastingAccessReporter(upstreams: [problems, AccessLogger(logger: $0)])
+            } ?? problems
         var configuration = ServerConfiguration(reader: ConfigReader(providers: providers, accessReporter: reporter))
         if let problem = problems.first { throw ConfigurationError(problem) }
         if let file {
-            configuration.resolvePaths(against: file.deletingLastPathComponent(),
-                                       unlessSetBy: ConfigReader(providers: overrides))
+            configuration.resolvePaths(
+                against: file.deletingLastPathComponent(),
+                unlessSetBy: ConfigReader(providers: overrides))
         }
         return configuration
     }
@@ -80,9 +85,10 @@ extension ServerConfiguration {
         let secrets = secretKeys
         let options = JSONSnapshot.ParsingOptions(secretsSpecifier: .dynamic { key, _ in secrets.contains(key) })
         // The file's path goes in through a reader: the `filePath:` initialiser takes swift-system's `FilePath`.
-        let location = ConfigReader(provider: InMemoryProvider(values: [
-            "filePath": ConfigValue(.string(file.path), isSecret: false),
-        ]))
+        let location = ConfigReader(
+            provider: InMemoryProvider(values: [
+                "filePath": ConfigValue(.string(file.path), isSecret: false)
+            ]))
         do {
             return try await FileProvider(parsingOptions: options, config: location)
         } catch {

@@ -23,8 +23,9 @@ extension ServerConfiguration {
     /// The ledger the configuration names: the embedded SQLite ledger `purser.sqlite` in `dataDirectory`.
     public func openLedger(logger: Logger) async throws -> any LedgerStore {
         let directory = URL(fileURLWithPath: dataDirectory)
-        return try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("purser.sqlite").path,
-                                                logger: logger)
+        return try await SQLiteLedgerStore.open(
+            path: directory.appendingPathComponent("purser.sqlite").path,
+            logger: logger)
     }
 }
 

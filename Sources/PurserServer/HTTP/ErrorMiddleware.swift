@@ -4,7 +4,9 @@ import Logging
 /// Turns every error into the JSON error shape with a stable code. Unexpected errors become a logged 500
 /// `internal` whose message reveals nothing.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {

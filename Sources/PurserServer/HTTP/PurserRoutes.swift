@@ -39,8 +39,9 @@ struct PurserRoutes {
         // The app reports that StoreKit cancelled or failed the payment for this order.
         v1.post("orders/{id}/cancel") { request, context in
             let body = try await request.decodeJSON(CancelOrderRequest.self, context: context)
-            let order = try await orders.cancel(try context.parameters.require("id"), reason: body.reason,
-                                                for: try context.requireUser())
+            let order = try await orders.cancel(
+                try context.parameters.require("id"), reason: body.reason,
+                for: try context.requireUser())
             return try JSONResponse.make(OrderResponse(order))
         }
         // The catalog, versioned: `ETag` is the version, and a current `If-None-Match` gets 304 without a body.

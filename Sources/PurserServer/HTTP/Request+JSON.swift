@@ -17,7 +17,8 @@ extension Request {
         } catch let DecodingError.keyNotFound(key, _) {
             throw APIError.malformedJSON("the field \(key.stringValue) is missing")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw APIError.malformedJSON("a field has the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+            throw APIError.malformedJSON(
+                "a field has the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
         } catch {
             throw APIError.malformedJSON("the body is not valid JSON")
         }

@@ -5,7 +5,9 @@ extension ServiceError.Code {
     /// The one place a service's failure becomes an HTTP status. A client's mistake is a 4xx; only Apple's or the
     /// configuration's trouble is a 5xx.
     var status: HTTPResponse.Status {
-        if let verification = verificationCode { return verification == .malformed ? .badRequest : .unprocessableContent }
+        if let verification = verificationCode {
+            return verification == .malformed ? .badRequest : .unprocessableContent
+        }
         if isRejection { return .unprocessableContent }
         switch self {
         case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired:

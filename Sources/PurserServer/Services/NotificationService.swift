@@ -13,8 +13,10 @@ public struct NotificationService: Sendable {
     private let logger: Logger
     private let now: @Sendable () -> Date
 
-    public init(submissions: SubmissionService, consumption: ConsumptionResponder? = nil, logger: Logger,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        submissions: SubmissionService, consumption: ConsumptionResponder? = nil, logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.submissions = submissions
         self.consumption = consumption
         self.logger = logger
@@ -32,7 +34,7 @@ public struct NotificationService: Sendable {
         let verified: VerifiedNotification
         do {
             verified = try await submissions.verifier.verifyNotification(signedPayload)
-        } catch where error.code.isClaimMismatch {
+        } catch  where error.code.isClaimMismatch {
             // Genuine, but not for this app: acknowledge so Apple stops, record nothing.
             logger.warning("ignored a notification for another app or environment", metadata: ["reason": "\(error)"])
             return Outcome(notificationUUID: "", duplicate: false, result: "ignored: \(error.code)")
@@ -49,10 +51,13 @@ public struct NotificationService: Sendable {
         }
         let result = try await act(on: notification, transaction: verified.transaction)
         try await submissions.store.markNotificationProcessed(uuid: record.uuid, outcome: result, at: now())
-        logger.info("App Store notification", metadata: [
-            "purser.notification": "\(notification.notificationType)", "purser.transaction": "\(record.transactionID ?? "-")",
-            "purser.outcome": "\(result)",
-        ])
+        logger.info(
+            "App Store notification",
+            metadata: [
+                "purser.notification": "\(notification.notificationType)",
+                "purser.transaction": "\(record.transactionID ?? "-")",
+                "purser.outcome": "\(result)",
+            ])
         return Outcome(notificationUUID: record.uuid, duplicate: false, result: result)
     }
 
@@ -64,9 +69,13 @@ public struct NotificationService: Sendable {
             return try await settle(payload, uuid: notification.notificationUUID)
         case "REFUND":
             let revocation = payload.revocationDate.map(Date.init(appStoreMilliseconds:)) ?? now()
-            switch try await submissions.store.revoke(transactionID: payload.transactionId, revocationDate: revocation,
-                                                      cause: cause, now: now()) {
-            case .applied(let owner, let grants): return "revoked \(grants.sorted.map { "\($0.currency)-\($0.amount)" }.joined(separator: " ")) from \(owner)"
+            switch try await submissions.store.revoke(
+                transactionID: payload.transactionId, revocationDate: revocation,
+                cause: cause, now: now())
+            {
+            case .applied(let owner, let grants):
+                return
+                    "revoked \(grants.sorted.map { "\($0.currency)-\($0.amount)" }.joined(separator: " ")) from \(owner)"
             case .unchanged(let why): return "unchanged: \(why)"
             case .unknownTransaction: return try await settle(payload, uuid: notification.notificationUUID)
             }

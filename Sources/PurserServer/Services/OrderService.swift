@@ -51,8 +51,9 @@ public struct OrderService: Sendable {
     /// credited through it; the order is left unchanged).
     public func cancel(_ id: String, reason: String, for user: UserID) async throws -> Order {
         guard !reason.allSatisfy(\.isWhitespace), reason.count <= Self.maxReasonLength else {
-            throw ServiceError(.invalidReason,
-                               "reason must be 1 to \(Self.maxReasonLength) characters and not blank")
+            throw ServiceError(
+                .invalidReason,
+                "reason must be 1 to \(Self.maxReasonLength) characters and not blank")
         }
         guard let orderID = OrderID(id) else { throw ServiceError(.notFound, "no such order") }
         switch try await store.cancelOrder(orderID, by: user, reason: reason, now: now()) {

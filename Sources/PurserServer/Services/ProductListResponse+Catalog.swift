@@ -13,8 +13,9 @@ extension ProductListResponse {
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
-        self.init(version: version,
-                  products: products.map { Entry(id: $0.id, type: $0.type, grants: $0.grants) })
+        self.init(
+            version: version,
+            products: products.map { Entry(id: $0.id, type: $0.type, grants: $0.grants) })
     }
 
     /// One line per product (sorted by id), its grants sorted by currency; every string is length-prefixed, so no

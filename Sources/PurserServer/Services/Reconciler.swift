@@ -32,8 +32,10 @@ public struct Reconciler: Sendable {
     let concurrency: Int
     private let now: @Sendable () -> Date
 
-    public init(api: AppStoreServerAPIClient, notifications: NotificationService, firstLookBack: TimeInterval = 30 * 86_400,
-                concurrency: Int = 8, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        api: AppStoreServerAPIClient, notifications: NotificationService, firstLookBack: TimeInterval = 30 * 86_400,
+        concurrency: Int = 8, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.api = api
         self.notifications = notifications
         self.firstLookBack = firstLookBack
@@ -48,12 +50,14 @@ public struct Reconciler: Sendable {
         let store = notifications.submissions.store
         // 1. Notifications Apple sent (or failed to send) since the last run.
         let end = now()
-        let start = try await store.cursor(Self.notificationCursor).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        let start =
+            try await store.cursor(Self.notificationCursor).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
             ?? end.addingTimeInterval(-firstLookBack)
         var token: String?
         repeat {
-            let page = try await api.getNotificationHistory(.init(startDate: start.addingTimeInterval(-60), endDate: end),
-                                                            paginationToken: token)
+            let page = try await api.getNotificationHistory(
+                .init(startDate: start.addingTimeInterval(-60), endDate: end),
+                paginationToken: token)
             // Notifications already processed are skipped before the costly verification. The UUID is read from
             // the unverified payload only to skip: a forged one could at most skip itself, never credit.
             let uuids = page.notificationHistory.map {
@@ -80,8 +84,9 @@ public struct Reconciler: Sendable {
             if let revision = walked[anchor] {
                 try await store.setCursor(cursor, to: revision, now: now())
             } else {
-                let history = try await api.getAllTransactionHistory(transactionID: anchor,
-                                                                     startingAt: try await store.cursor(cursor))
+                let history = try await api.getAllTransactionHistory(
+                    transactionID: anchor,
+                    startingAt: try await store.cursor(cursor))
                 var seen: [String] = []
                 for (id, outcome) in try await reconcile(history.signedTransactions) {
                     summary.scanned += 1
@@ -135,9 +140,11 @@ public struct Reconciler: Sendable {
         let store = submissions.store
         let known = try await store.transaction(payload.transactionId)
         if let revocation = payload.revocationDate, known?.state == .credited {
-            if case .applied = try await store.revoke(transactionID: payload.transactionId,
-                                                      revocationDate: Date(appStoreMilliseconds: revocation),
-                                                      cause: "reconciliation", now: now()) {
+            if case .applied = try await store.revoke(
+                transactionID: payload.transactionId,
+                revocationDate: Date(appStoreMilliseconds: revocation),
+                cause: "reconciliation", now: now())
+            {
                 return (payload.transactionId, .revoked)
             }
             return (payload.transactionId, .unchanged)

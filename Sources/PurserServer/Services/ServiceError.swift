@@ -87,8 +87,10 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
     public var file: String
     public var line: Int
 
-    public init(_ code: Code, _ message: String, cause: (any Error & Sendable)? = nil, file: String = #fileID,
-                line: Int = #line) {
+    public init(
+        _ code: Code, _ message: String, cause: (any Error & Sendable)? = nil, file: String = #fileID,
+        line: Int = #line
+    ) {
         self.code = code
         self.message = message
         self.cause = cause

@@ -6,7 +6,9 @@ extension SubmissionService {
     /// Decides a StoreKit 1 app receipt: `verifyReceipt` confirms it, then every transaction in it is settled on its
     /// own (so none is credited twice and none is skipped because it was not `in_app[0]`). The client's `orderId`
     /// counts for the transaction it names; `finish` at the top refers to that transaction.
-    func submit(receipt base64: String, named: String?, orderHint: OrderID?, by submitter: UserID) async throws -> DecisionResponse {
+    func submit(receipt base64: String, named: String?, orderHint: OrderID?, by submitter: UserID) async throws
+        -> DecisionResponse
+    {
         do {
             _ = try AppReceiptParser.parse(base64: base64)
         } catch {
@@ -14,23 +16,26 @@ extension SubmissionService {
         }
         switch await receipts.verify(receipt: base64) {
         case .retryLater(let reason, let detail):
-            var answer = DecisionResponse(transactionId: named, decision: .pending(PendingReason(code: reason, message: detail)))
+            var answer = DecisionResponse(
+                transactionId: named, decision: .pending(PendingReason(code: reason, message: detail)))
             answer.transactions = []
             return answer
         case .rejected(let status):
             throw ServiceError(.receiptRejected, "Apple rejected the receipt: status \(status)")
         case .verified(let receipt, let environment):
             var decisions: [DecisionResponse] = []
-            for entry in Self.settlementOrder(receipt.in_app, named: named) {
-                let transaction = entry.appleTransaction(bundleID: receipt.bundle_id, environment: environment)
-                let hint = named == nil || entry.transaction_id == named ? orderHint : nil
-                let settlement = try await settle(transaction, claimedEnvironment: environment.rawValue,
-                                                  source: .client(submitter), orderHint: hint)
+            for entry in Self.settlementOrder(receipt.inApp, named: named) {
+                let transaction = entry.appleTransaction(bundleID: receipt.bundleId, environment: environment)
+                let hint = named == nil || entry.transactionId == named ? orderHint : nil
+                let settlement = try await settle(
+                    transaction, claimedEnvironment: environment.rawValue,
+                    source: .client(submitter), orderHint: hint)
                 decisions.append(answer(settlement, transactionID: transaction.transactionID, to: submitter))
             }
             var answer: DecisionResponse
             if let named {
-                answer = decisions.first { $0.transactionId == named }
+                answer =
+                    decisions.first { $0.transactionId == named }
                     ?? DecisionResponse(transactionId: named, decision: .pending(.notInReceipt))
             } else if decisions.count == 1 {
                 answer = decisions[0]
@@ -43,10 +48,16 @@ extension SubmissionService {
     }
 
     /// The named transaction first, then the others oldest first (the order the journal fallback matches in).
-    static func settlementOrder(_ entries: [VerifyReceiptResponse.InApp], named: String?) -> [VerifyReceiptResponse.InApp] {
+    static func settlementOrder(_ entries: [VerifyReceiptResponse.InApp], named: String?) -> [VerifyReceiptResponse
+        .InApp]
+    {
         let sorted = entries.enumerated().sorted { lhs, rhs in
-            let left = (lhs.element.transaction_id == named ? 0 : 1, Int64(lhs.element.purchase_date_ms ?? "") ?? 0, lhs.offset)
-            let right = (rhs.element.transaction_id == named ? 0 : 1, Int64(rhs.element.purchase_date_ms ?? "") ?? 0, rhs.offset)
+            let left = (
+                lhs.element.transactionId == named ? 0 : 1, Int64(lhs.element.purchaseDateMs ?? "") ?? 0, lhs.offset
+            )
+            let right = (
+                rhs.element.transactionId == named ? 0 : 1, Int64(rhs.element.purchaseDateMs ?? "") ?? 0, rhs.offset
+            )
             return left < right
         }
         return sorted.map(\.element)

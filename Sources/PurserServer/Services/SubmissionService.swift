@@ -18,8 +18,10 @@ public struct SubmissionService: Sendable {
     public let receipts: VerifyReceiptClient
     private let now: @Sendable () -> Date
 
-    public init(verifier: SignedDataVerifier, receipts: VerifyReceiptClient, claims: ClaimsPolicy, catalog: ProductCatalog,
-                store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        verifier: SignedDataVerifier, receipts: VerifyReceiptClient, claims: ClaimsPolicy, catalog: ProductCatalog,
+        store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.verifier = verifier
         self.receipts = receipts
         self.claims = claims
@@ -46,7 +48,9 @@ public struct SubmissionService: Sendable {
         throw ServiceError(.missingTransaction, "send signedTransaction (StoreKit 2) or receipt (StoreKit 1)")
     }
 
-    func submit(signedTransaction jws: String, orderHint: OrderID?, by submitter: UserID) async throws -> DecisionResponse {
+    func submit(signedTransaction jws: String, orderHint: OrderID?, by submitter: UserID) async throws
+        -> DecisionResponse
+    {
         let payload: JWSTransaction
         do {
             payload = try await verifier.verifySignature(jws, as: JWSTransaction.self)
@@ -60,18 +64,24 @@ public struct SubmissionService: Sendable {
 
     /// Assesses and settles one signed transaction: the decision path of clients, notifications and reconciliation.
     public func settle(_ payload: JWSTransaction, source: Submission.Source, orderHint: OrderID? = nil) async throws
-        -> Settlement {
-        try await settle(payload.appleTransaction(), claimedEnvironment: payload.environment, source: source,
-                         orderHint: orderHint)
+        -> Settlement
+    {
+        try await settle(
+            payload.appleTransaction(), claimedEnvironment: payload.environment, source: source,
+            orderHint: orderHint)
     }
 
     /// Assesses `transaction` against the claims and the catalog, then lets the ledger settle it in one database
     /// transaction. `claimedEnvironment` is the environment exactly as Apple stated it.
-    public func settle(_ transaction: AppleTransaction, claimedEnvironment: String?, source: Submission.Source,
-                       orderHint: OrderID? = nil) async throws -> Settlement {
-        let assessment = assess(bundleID: transaction.bundleID, environment: claimedEnvironment,
-                                productID: transaction.productID, appleType: transaction.type)
-        let submission = Submission(transaction: transaction, assessment: assessment, source: source, orderHint: orderHint)
+    public func settle(
+        _ transaction: AppleTransaction, claimedEnvironment: String?, source: Submission.Source,
+        orderHint: OrderID? = nil
+    ) async throws -> Settlement {
+        let assessment = assess(
+            bundleID: transaction.bundleID, environment: claimedEnvironment,
+            productID: transaction.productID, appleType: transaction.type)
+        let submission = Submission(
+            transaction: transaction, assessment: assessment, source: source, orderHint: orderHint)
         let settlement = try await store.settle(submission, now: now())
         Counter(label: "purser.decisions", dimensions: [("decision", settlement.decision.name)]).increment()
         return settlement
@@ -80,12 +90,14 @@ public struct SubmissionService: Sendable {
     /// The decision as `submitter` sees it: the order and grants only when the transaction is theirs.
     func answer(_ settlement: Settlement, transactionID: String, to submitter: UserID) -> DecisionResponse {
         let ownRecord = settlement.record.flatMap { $0.ownerID == submitter ? $0 : nil }
-        return DecisionResponse(transactionId: transactionID, decision: settlement.decision,
-                                orderId: ownRecord?.orderID, grants: ownRecord.map(\.grants))
+        return DecisionResponse(
+            transactionId: transactionID, decision: settlement.decision,
+            orderId: ownRecord?.orderID, grants: ownRecord.map(\.grants))
     }
 
     /// Creditable as a catalog product, or the reason it never will be.
-    func assess(bundleID: String, environment: String?, productID: String, appleType: String?) -> Submission.Assessment {
+    func assess(bundleID: String, environment: String?, productID: String, appleType: String?) -> Submission.Assessment
+    {
         do {
             try claims.check(bundleID: bundleID, environment: environment)
         } catch {

@@ -27,8 +27,10 @@ public struct SupportService: Sendable {
     public struct AppleLookup: Sendable {
         public var transactionsOfOrder: @Sendable (String) async throws -> [String]
         public var transaction: @Sendable (String) async throws -> String
-        public init(transactionsOfOrder: @escaping @Sendable (String) async throws -> [String],
-                    transaction: @escaping @Sendable (String) async throws -> String) {
+        public init(
+            transactionsOfOrder: @escaping @Sendable (String) async throws -> [String],
+            transaction: @escaping @Sendable (String) async throws -> String
+        ) {
             self.transactionsOfOrder = transactionsOfOrder
             self.transaction = transaction
         }
@@ -64,7 +66,9 @@ public struct SupportService: Sendable {
     }
 
     /// Credits `transactionID` to `user` if no order binds it to someone (yet): once, audited with `reason`.
-    public func grant(transactionID: String, to user: UserID, reason: String, operator name: String) async throws -> TransactionView {
+    public func grant(transactionID: String, to user: UserID, reason: String, operator name: String) async throws
+        -> TransactionView
+    {
         guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ServiceError(.reasonRequired, "a grant needs the operator's reason")
         }
@@ -77,8 +81,9 @@ public struct SupportService: Sendable {
             settlement = try await submissions.settle(payload, source: source)
         } else if let record = try await submissions.store.transaction(transactionID) {
             transaction = record.transaction
-            settlement = try await submissions.settle(transaction, claimedEnvironment: transaction.environment.rawValue,
-                                                      source: source)
+            settlement = try await submissions.settle(
+                transaction, claimedEnvironment: transaction.environment.rawValue,
+                source: source)
         } else {
             throw ServiceError(.notFound, "the ledger has no transaction \(transactionID) and Apple is not configured")
         }
@@ -98,17 +103,21 @@ public struct SupportService: Sendable {
 
     private func view(of payload: JWSTransaction) async throws -> TransactionView {
         let transaction = payload.appleTransaction()
-        return try await view(of: transaction, record: try await submissions.store.transaction(transaction.transactionID))
+        return try await view(
+            of: transaction, record: try await submissions.store.transaction(transaction.transactionID))
     }
 
     private func view(of transaction: AppleTransaction, record: LedgerTransaction?) async throws -> TransactionView {
         TransactionView(
-            transactionId: transaction.transactionID, productId: transaction.productID, purchaseDate: transaction.purchaseDate,
-            environment: transaction.environment.rawValue, apple: transaction.revocationDate == nil ? "charged" : "refunded",
+            transactionId: transaction.transactionID, productId: transaction.productID,
+            purchaseDate: transaction.purchaseDate,
+            environment: transaction.environment.rawValue,
+            apple: transaction.revocationDate == nil ? "charged" : "refunded",
             ledger: record?.state.rawValue ?? "not recorded", ownerId: record?.ownerID, orderId: record?.orderID,
             grants: record?.grants, audit: try await submissions.store.auditTrail(of: transaction.transactionID))
     }
 
-    static let notConfigured = ServiceError(.appStoreAPINotConfigured,
-                                        "looking up Apple order ids needs App Store Server API credentials")
+    static let notConfigured = ServiceError(
+        .appStoreAPINotConfigured,
+        "looking up Apple order ids needs App Store Server API credentials")
 }

@@ -18,10 +18,13 @@ extension SQLiteLedgerStore {
                 }
                 // `state` is TEXT holding `Order.State.rawValue`: the new state needs no migration.
                 let at = SQLiteData.integer(Int(now.millis))
-                _ = try await self.query(self.writer,
+                _ = try await self.query(
+                    self.writer,
                     "UPDATE orders SET state = 'cancelled', updated_at = ? WHERE id = ? AND state = 'created'",
                     [at, .text(id.description)])
-                _ = try await self.query(self.writer, """
+                _ = try await self.query(
+                    self.writer,
+                    """
                     INSERT INTO audit_log (at, subject, subject_id, event, cause, detail)
                     VALUES (?, 'order', ?, 'cancelled', 'client', ?)
                     """, [at, .text(id.description), .text(reason)])

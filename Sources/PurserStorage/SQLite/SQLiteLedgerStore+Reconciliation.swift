@@ -10,7 +10,9 @@ extension SQLiteLedgerStore {
 
     public func setCursor(_ name: String, to value: String, now: Date) async throws {
         try await writeLock.withLock {
-            _ = try await self.query(self.writer, """
+            _ = try await self.query(
+                self.writer,
+                """
                 INSERT INTO reconciliation_cursors (name, value, updated_at) VALUES (?, ?, ?)
                 ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
                 """, [.text(name), .text(value), .integer(Int(now.millis))])
@@ -18,9 +20,11 @@ extension SQLiteLedgerStore {
     }
 
     public func historyAnchors() async throws -> [String] {
-        try await read("""
+        try await read(
+            """
             SELECT MAX(transaction_id) AS anchor FROM apple_transactions
             WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id
-            """, []).map { try $0.text("anchor") }
+            """, []
+        ).map { try $0.text("anchor") }
     }
 }

@@ -11,9 +11,10 @@ extension SQLiteLedgerStore {
         guard let state = Order.State(rawValue: try row.text("state")), let orderID = OrderID(try row.text("id")) else {
             throw StorageError(.corrupt, "order \(id) does not decode")
         }
-        return Order(id: orderID, userID: UserID(try row.text("user_id")), productID: try row.text("product_id"),
-                     quantity: try row.int("quantity"), state: state, transactionID: row.optionalText("transaction_id"),
-                     createdAt: Date(millis: try row.int("created_at")), updatedAt: Date(millis: try row.int("updated_at")))
+        return Order(
+            id: orderID, userID: UserID(try row.text("user_id")), productID: try row.text("product_id"),
+            quantity: try row.int("quantity"), state: state, transactionID: row.optionalText("transaction_id"),
+            createdAt: Date(millis: try row.int("created_at")), updatedAt: Date(millis: try row.int("updated_at")))
     }
 
     static func transaction(_ id: String, on connection: SQLiteConnection) async throws -> LedgerTransaction? {

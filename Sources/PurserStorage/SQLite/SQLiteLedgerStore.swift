@@ -26,8 +26,10 @@ public final class SQLiteLedgerStore: LedgerStore {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
             let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-            for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
-                           "PRAGMA busy_timeout=5000"] {
+            for pragma in [
+                "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=5000",
+            ] {
                 _ = try await writer.query(pragma)
             }
             let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
@@ -41,14 +43,16 @@ public final class SQLiteLedgerStore: LedgerStore {
     public func migrate() async throws {
         try await writeLock.withLock {
             _ = try await self.writer.query(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)")
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)"
+            )
             let applied = try await self.writer.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")
             let current = applied.first?.column("v")?.integer ?? 0
             for migration in Self.migrations where migration.version > current {
                 try await self.inTransaction {
                     for statement in migration.statements { _ = try await self.writer.query(statement) }
-                    _ = try await self.writer.query("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
-                                                    [.integer(migration.version), .integer(Int(Date().millis))])
+                    _ = try await self.writer.query(
+                        "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                        [.integer(migration.version), .integer(Int(Date().millis))])
                 }
                 self.logger.info("applied ledger migration", metadata: ["purser.migration": "\(migration.version)"])
             }
@@ -63,10 +67,14 @@ public final class SQLiteLedgerStore: LedgerStore {
                     INSERT INTO orders (id, user_id, product_id, quantity, state, transaction_id, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                    [.text(order.id.description), .text(order.userID.rawValue), .text(order.productID),
-                     .integer(order.quantity), .text(order.state.rawValue), .optionalText(order.transactionID),
-                     .integer(Int(order.createdAt.millis)), .integer(Int(order.updatedAt.millis))])
-            } catch let error as SQLiteError where error.reason == .constraint || error.reason == .constraintPrimaryKeyFailed {
+                    [
+                        .text(order.id.description), .text(order.userID.rawValue), .text(order.productID),
+                        .integer(order.quantity), .text(order.state.rawValue), .optionalText(order.transactionID),
+                        .integer(Int(order.createdAt.millis)), .integer(Int(order.updatedAt.millis)),
+                    ])
+            } catch let error as SQLiteError
+                where error.reason == .constraint || error.reason == .constraintPrimaryKeyFailed
+            {
                 throw StorageError(.duplicateOrder, "order \(order.id) exists already")
             }
         }
@@ -81,7 +89,8 @@ public final class SQLiteLedgerStore: LedgerStore {
             try await self.inTransaction {
                 let id = submission.transaction.transactionID
                 let existing = try await Self.transaction(id, on: self.writer)
-                let order = try await submission.orderToLookUp.asyncMap { try await Self.order($0, on: self.writer) } ?? nil
+                let order =
+                    try await submission.orderToLookUp.asyncMap { try await Self.order($0, on: self.writer) } ?? nil
                 let plan = SubmissionRules.plan(submission, existing: existing, order: order, now: now)
                 try await self.apply(plan, now: now)
                 return Settlement(decision: plan.decision, record: plan.written ?? existing)
@@ -112,13 +121,15 @@ public final class SQLiteLedgerStore: LedgerStore {
             guard let subject = AuditEvent.Subject(rawValue: try row.text("subject")) else {
                 throw StorageError(.corrupt, "an audit record has an unknown subject")
             }
-            return AuditEvent(at: Date(millis: try row.int("at")), subject: subject, subjectID: try row.text("subject_id"),
-                              event: try row.text("event"), cause: try row.text("cause"), detail: try row.text("detail"))
+            return AuditEvent(
+                at: Date(millis: try row.int("at")), subject: subject, subjectID: try row.text("subject_id"),
+                event: try row.text("event"), cause: try row.text("cause"), detail: try row.text("detail"))
         }
     }
 
     public func statistics() async throws -> LedgerStatistics {
-        let rows = try await read("""
+        let rows = try await read(
+            """
             SELECT (SELECT COUNT(*) FROM orders) AS orders,
                    (SELECT COUNT(*) FROM apple_transactions) AS transactions,
                    (SELECT COUNT(*) FROM apple_transactions WHERE state = 'credited') AS credited,
@@ -126,9 +137,10 @@ public final class SQLiteLedgerStore: LedgerStore {
                    (SELECT COUNT(*) FROM audit_log) AS audit
             """, [])
         guard let row = rows.first else { throw StorageError(.corrupt, "statistics returned no row") }
-        return LedgerStatistics(orders: try row.int("orders"), transactions: try row.int("transactions"),
-                                creditedTransactions: try row.int("credited"), grants: try row.int("grants"),
-                                auditEvents: try row.int("audit"))
+        return LedgerStatistics(
+            orders: try row.int("orders"), transactions: try row.int("transactions"),
+            creditedTransactions: try row.int("credited"), grants: try row.int("grants"),
+            auditEvents: try row.int("audit"))
     }
 
     public func close() async throws {
@@ -158,38 +170,50 @@ public final class SQLiteLedgerStore: LedgerStore {
             break
         case .insert(let record):
             let t = record.transaction
-            _ = try await query(writer, """
+            _ = try await query(
+                writer,
+                """
                 INSERT INTO apple_transactions (transaction_id, original_transaction_id, bundle_id, product_id, type,
                     quantity, purchase_date, app_account_token, environment, revocation_date, state, owner_id, order_id,
                     rejection_code, rejection_message, recorded_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.text(t.transactionID), .text(t.originalTransactionID), .text(t.bundleID), .text(t.productID),
-                 .optionalText(t.type), .integer(t.quantity), .integer(Int(t.purchaseDate.millis)),
-                 .optionalText(t.appAccountToken?.description), .text(t.environment.rawValue),
-                 t.revocationDate.map { .integer(Int($0.millis)) } ?? .null, .text(record.state.rawValue),
-                 .optionalText(record.ownerID?.rawValue), .optionalText(record.orderID?.description),
-                 .optionalText(record.rejection?.code), .optionalText(record.rejection?.message), at, at])
+                [
+                    .text(t.transactionID), .text(t.originalTransactionID), .text(t.bundleID), .text(t.productID),
+                    .optionalText(t.type), .integer(t.quantity), .integer(Int(t.purchaseDate.millis)),
+                    .optionalText(t.appAccountToken?.description), .text(t.environment.rawValue),
+                    t.revocationDate.map { .integer(Int($0.millis)) } ?? .null, .text(record.state.rawValue),
+                    .optionalText(record.ownerID?.rawValue), .optionalText(record.orderID?.description),
+                    .optionalText(record.rejection?.code), .optionalText(record.rejection?.message), at, at,
+                ])
             try await writeGrantsAndOutbox(record, at: at)
         case .bind(let record):
-            _ = try await query(writer, """
+            _ = try await query(
+                writer,
+                """
                 UPDATE apple_transactions SET state = ?, owner_id = ?, order_id = ?, updated_at = ?
                 WHERE transaction_id = ? AND state = 'unbound'
                 """,
-                [.text(record.state.rawValue), .optionalText(record.ownerID?.rawValue),
-                 .optionalText(record.orderID?.description), at, .text(record.transaction.transactionID)])
+                [
+                    .text(record.state.rawValue), .optionalText(record.ownerID?.rawValue),
+                    .optionalText(record.orderID?.description), at, .text(record.transaction.transactionID),
+                ])
             try await writeGrantsAndOutbox(record, at: at)
         }
         if let orderID = plan.fulfilledOrder, let transactionID = plan.written?.transaction.transactionID {
-            _ = try await query(writer,
+            _ = try await query(
+                writer,
                 "UPDATE orders SET state = 'delivered', transaction_id = ?, updated_at = ? WHERE id = ? AND state IN ('created', 'cancelled')",
                 [.text(transactionID), at, .text(orderID.description)])
         }
         for event in plan.audit {
-            _ = try await query(writer,
+            _ = try await query(
+                writer,
                 "INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                [.integer(Int(event.at.millis)), .text(event.subject.rawValue), .text(event.subjectID),
-                 .text(event.event), .text(event.cause), .text(event.detail)])
+                [
+                    .integer(Int(event.at.millis)), .text(event.subject.rawValue), .text(event.subjectID),
+                    .text(event.event), .text(event.cause), .text(event.detail),
+                ])
         }
     }
 
@@ -198,13 +222,15 @@ public final class SQLiteLedgerStore: LedgerStore {
         guard record.state == .credited, let owner = record.ownerID else { return }
         let id = record.transaction.transactionID
         for (currency, amount) in record.grants.sorted {
-            _ = try await query(writer,
+            _ = try await query(
+                writer,
                 "INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at) VALUES (?, ?, ?, ?, 'credit', ?)",
                 [.text(id), .text(owner.rawValue), .text(currency), .integer(Int(amount)), at])
         }
         let event = OutboxGrantEvent(transactionId: id, userId: owner, orderId: record.orderID, grants: record.grants)
         let payload = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
-        _ = try await query(writer,
+        _ = try await query(
+            writer,
             "INSERT INTO outbox (idempotency_key, topic, payload, created_at) VALUES (?, 'transaction.credited', ?, ?)",
             [.text("\(id):credited"), .text(payload), at])
     }
