@@ -40,6 +40,8 @@ import Testing
         let environment = [
             "PURSER_JWT_SECRET": "legacy-jwt-secret-9f3a-at-least-32-bytes",
             "PURSER_AUTH_JWT_ISSUER": "login.example",
+            "PURSER_DATABASE_URL": "postgres://purser:url-password-5e6f@db.example:5432/ledger",
+            "PURSER_DATABASE_PASSWORD": "db-password-8a9b",
         ]
         let lines = CapturingLogHandler.Lines()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
@@ -47,13 +49,19 @@ import Testing
         let settings = try await ServerConfiguration.load(file: file, environment: environment, logger: logger)
         #expect(settings.auth.jwt.secret == "legacy-jwt-secret-9f3a-at-least-32-bytes")
         #expect(settings.admin.token == "file-admin-token-4b1d")
+        #expect(settings.database.url == "postgres://purser:url-password-5e6f@db.example:5432/ledger")
+        #expect(settings.database.password == "db-password-8a9b")
 
         let log = lines.all.joined(separator: "\n")
         // The accesses are logged, with ordinary values in the clear ...
         #expect(log.contains("auth.jwt.secret") && log.contains("admin.token") && log.contains("sharedSecret"))
         #expect(log.contains("9031") && log.contains("login.example"))
         // ... and the secrets redacted, wherever they came from.
-        for secret in ["legacy-jwt-secret-9f3a", "file-admin-token-4b1d", "file-shared-7c2e"] {
+        #expect(log.contains("database.url") && log.contains("database.password"))
+        for secret in [
+            "legacy-jwt-secret-9f3a", "file-admin-token-4b1d", "file-shared-7c2e", "url-password-5e6f",
+            "db-password-8a9b",
+        ] {
             #expect(!log.contains(secret), "\(secret) leaked into the access log")
         }
         #expect(log.contains("<REDACTED>"))

@@ -1,6 +1,7 @@
 import AppStoreVerification
 import Hummingbird
 import PurserCore
+import PurserStorage
 import Testing
 
 @testable import PurserServer
@@ -42,5 +43,16 @@ import Testing
         #expect(error != ServiceError(.unverified(.expired), "the signature does not match"))
         #expect(error.description == "bad_signature: the signature does not match")
         #expect(error.debugDescription.contains("cause"))
+    }
+
+    @Test func anUnavailableLedgerIsA503ThatInvitesARetryAndADefectIsA500ThatRevealsNothing() throws {
+        let outage = APIError(StorageError(.unavailable, "connection refused to db.internal:5432"))
+        #expect(outage.status == .serviceUnavailable)
+        #expect(outage.code == "storage_unavailable")
+        #expect(!outage.message.contains("db.internal"))
+        let defect = APIError(StorageError(.corrupt, "a row does not decode: SELECT * FROM grants"))
+        #expect(defect.status == .internalServerError)
+        #expect(defect.code == "internal")
+        #expect(!defect.message.contains("SELECT"))
     }
 }

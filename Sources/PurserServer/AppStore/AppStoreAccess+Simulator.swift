@@ -104,7 +104,7 @@ extension AppStoreAccess {
             apiKey: try simulatorAPIKey(in: directory), placement: placement)
     }
 
-    private static func simulatorAPIKey(in directory: URL) throws -> P256.Signing.PrivateKey {
+    static func simulatorAPIKey(in directory: URL) throws -> P256.Signing.PrivateKey {
         let file = directory.appendingPathComponent("server-api-key.pem")
         if let pem = try? String(contentsOf: file, encoding: .utf8) {
             return try P256.Signing.PrivateKey(pemRepresentation: pem)

@@ -25,6 +25,9 @@ extension ServerConfiguration {
     /// - `consumption.respond`, `consumption.customerConsented` (bools, default `false`).
     /// - `reconciliation.intervalSeconds` (double, default `600`).
     /// - `admin.token` (string, optional, **secret**): the support API's bearer token.
+    /// - `database.url` (string, optional, **secret**): `postgres://user@host:port/database`; without it, the
+    ///   SQLite ledger in `dataDirectory`. `database.password` (string, optional, **secret**): when the URL has none.
+    /// - `simulator.url` (string, optional): with `appStore: simulator`, an external simulator's base URL.
     ///
     /// ## Environment variables
     /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
@@ -55,10 +58,15 @@ extension ServerConfiguration {
         consumption = Consumption(reader: reader.scoped(to: "consumption"))
         reconciliation = Reconciliation(reader: reader.scoped(to: "reconciliation"))
         admin = Admin(reader: reader.scoped(to: "admin"))
+        database.url = reader.string(forKey: "database.url", isSecret: true)
+        database.password = reader.string(forKey: "database.password", isSecret: true)
+        simulator.url = reader.string(forKey: "simulator.url")
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.
-    static var secretKeys: Set<String> { ["sharedSecret", "auth.jwt.secret", "admin.token"] }
+    static var secretKeys: Set<String> {
+        ["sharedSecret", "auth.jwt.secret", "admin.token", "database.url", "database.password"]
+    }
 }
 
 extension ServerConfiguration.Auth {

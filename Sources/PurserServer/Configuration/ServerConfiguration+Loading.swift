@@ -55,12 +55,13 @@ extension ServerConfiguration {
     }
 
     /// `PURSER_`-prefixed variables, with keys mapped as swift-configuration's environment provider does
-    /// (`auth.jwt.secret` → `PURSER_AUTH_JWT_SECRET`). Names with SECRET, TOKEN or PASSWORD in them are secrets.
+    /// (`auth.jwt.secret` → `PURSER_AUTH_JWT_SECRET`). Names with SECRET, TOKEN or PASSWORD in them are secrets, and
+    /// so is `PURSER_DATABASE_URL` (a URL may carry the password).
     static func environmentProvider(_ environment: [String: String]) -> some ConfigProvider {
         EnvironmentVariablesProvider(
             environmentVariables: environment.filter { $0.key.hasPrefix("PURSER_") },
             secretsSpecifier: .dynamic { name, _ in
-                ["SECRET", "TOKEN", "PASSWORD"].contains { name.contains($0) }
+                ["SECRET", "TOKEN", "PASSWORD", "DATABASE_URL"].contains { name.contains($0) }
             }
         ).prefixKeys(with: "purser")
     }

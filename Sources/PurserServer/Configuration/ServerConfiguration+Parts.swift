@@ -30,14 +30,22 @@ extension ServerConfiguration {
 }
 
 extension AppStoreAccess {
-    /// The App Store the configuration names: Apple's endpoints (`appStore: apple`), or the simulator kept in the data
-    /// directory (`appStore: simulator`), hosted by this server or, for the support commands, reached at `placement`.
+    /// The App Store the configuration names: Apple's endpoints (`appStore: apple`); with `appStore: simulator`, the
+    /// simulator at `simulator.url`, or else the one kept in the data directory, hosted by this server or, for the
+    /// support commands, reached at `simulatorPlacement`.
     public static func configured(
         _ configuration: ServerConfiguration, simulatorPlacement: SimulatorPlacement = .hosted(notifications: .sent)
     ) async throws -> AppStoreAccess {
         switch configuration.appStore {
-        case .apple: try apple(configuration)
-        case .simulator: try await persistentSimulator(configuration, placement: simulatorPlacement)
+        case .apple: return try apple(configuration)
+        case .simulator:
+            if let external = configuration.simulator.url {
+                guard let url = URL(string: external), url.scheme == "http" || url.scheme == "https" else {
+                    throw ConfigurationError("simulator.url must be an http(s) URL, not \(external)")
+                }
+                return try await externalSimulator(at: url, configuration: configuration)
+            }
+            return try await persistentSimulator(configuration, placement: simulatorPlacement)
         }
     }
 }

@@ -23,10 +23,12 @@ import PurserCore
 ///                         "environment": "Production", "baseURL": null},   // not needed with the simulator
 ///   "consumption": {"respond": false, "customerConsented": false},           // answer CONSUMPTION_REQUEST
 ///   "reconciliation": {"intervalSeconds": 600},                              // 0 turns the periodic run off
-///   "admin": {"token": null}                                                 // the support API's bearer token
+///   "admin": {"token": null},                                                // the support API's bearer token
+///   "database": {"url": null, "password": null},   // postgres://user@host:port/db; none: SQLite in dataDirectory
+///   "simulator": {"url": null}                     // with appStore simulator: an external simulator's base URL
 /// }
 /// ```
-/// Secrets: `auth.jwt.secret`, `sharedSecret` and `admin.token`; prefer the `PURSER_JWT_SECRET`,
+/// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `database.url` and `database.password`; prefer the `PURSER_JWT_SECRET`,
 /// `PURSER_APPSTORE_SHARED_SECRET` and `PURSER_ADMIN_TOKEN` environment variables, which override them.
 public struct ServerConfiguration: Sendable {
     public enum AppStoreMode: String, Sendable {
@@ -72,6 +74,24 @@ public struct ServerConfiguration: Sendable {
         public init() {}
     }
 
+    /// Where the ledger lives: PostgreSQL when `url` is set (several replicas can share it), otherwise the embedded
+    /// SQLite file `purser.sqlite` in `dataDirectory`.
+    public struct Database: Sendable {
+        /// `postgres://user@host:port/database`. Secret (it may carry a password); prefer `PURSER_DATABASE_URL`.
+        public var url: String?
+        /// The database user's password, when the URL carries none. Secret; prefer `PURSER_DATABASE_PASSWORD`.
+        public var password: String?
+        public init() {}
+    }
+
+    /// An App Store simulator that runs outside this server (`purser appstore-sim`, or a chaos harness), reached
+    /// over HTTP, with `appStore: simulator`. Without `url` the server hosts its own simulator.
+    public struct Simulator: Sendable {
+        /// The simulator's base URL, e.g. `http://127.0.0.1:8081`.
+        public var url: String?
+        public init() {}
+    }
+
     public struct Admin: Sendable {
         /// The admin API's bearer token. Secret; prefer `PURSER_ADMIN_TOKEN`.
         public var token: String?
@@ -107,6 +127,8 @@ public struct ServerConfiguration: Sendable {
     public var consumption = Consumption()
     public var reconciliation = Reconciliation()
     public var admin = Admin()
+    public var database = Database()
+    public var simulator = Simulator()
 
     public init() {}
 }

@@ -21,6 +21,7 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         let body = try JSONEncoder().encode(APIErrorResponse(code: code, message: message))
         var headers: HTTPFields = [.contentType: "application/json"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if status == .serviceUnavailable { headers[.retryAfter] = "1" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 

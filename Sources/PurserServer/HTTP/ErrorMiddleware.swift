@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import PurserStorage
 
 /// Turns every error into the JSON error shape with a stable code. Unexpected errors become a logged 500
 /// `internal` whose message reveals nothing.
@@ -12,6 +13,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as APIError {
             throw error
         } catch let error as ServiceError {
+            throw APIError(error)
+        } catch let error as StorageError {
+            if error.code != .unavailable {
+                context.logger.error("ledger failure", metadata: ["error": "\(String(reflecting: error))"])
+            }
             throw APIError(error)
         } catch let error as any HTTPResponseError {
             throw APIError(error.status, code: Self.code(for: error.status), error.status.reasonPhrase)

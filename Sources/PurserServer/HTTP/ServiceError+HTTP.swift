@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Hummingbird
+import PurserStorage
 
 extension ServiceError.Code {
     /// The one place a service's failure becomes an HTTP status. A client's mistake is a 4xx; only Apple's or the
@@ -26,5 +27,21 @@ extension APIError {
     /// A service's failure as the API answers it: the code's status, the code and the message.
     init(_ error: ServiceError) {
         self.init(error.code.status, code: error.code.description, error.message)
+    }
+}
+
+extension APIError {
+    /// A ledger failure as the API answers it. The ledger unreachable (a database gone, a disk full or read-only) is a
+    /// 503 `storage_unavailable`: not a decision, nothing was recorded, the client keeps its transaction and retries.
+    /// Anything else from the ledger is a defect: a 500 that reveals nothing.
+    init(_ error: StorageError) {
+        switch error.code {
+        case .unavailable:
+            self.init(
+                .serviceUnavailable, code: "storage_unavailable",
+                "the ledger is unavailable; nothing was recorded, try again later")
+        default:
+            self.init(.internalServerError, code: "internal", "the server could not complete the request")
+        }
     }
 }
