@@ -23,7 +23,17 @@ extension Purser {
         @Option(help: "Fault families to switch on: 'all', 'none', or a comma-separated list.") var faults = "all"
         @Option(name: .customLong("rate"), help: "A family's rate, as family=0.1 (repeatable).") var rates: [String] =
             []
-        @Option(help: "Ledger backend: sqlite.") var storage = "sqlite"
+        @Option(help: "Ledger backend: sqlite or postgres (postgres needs --replicas and --database-url).")
+        var storage = "sqlite"
+        @Option(
+            help: ArgumentHelp(
+                "Run the server as N real 'purser serve' processes behind a round-robin front (0: inside this "
+                    + "process). SQLite allows 1; server-kill needs at least 1."))
+        var replicas = 0
+        @Option(
+            name: .customLong("database-url"),
+            help: "PostgreSQL for --storage postgres (default: PURSER_DATABASE_URL); the run's tables go there.")
+        var databaseURL: String?
         @Option(help: "Where the run keeps its files (default: a temporary directory, removed afterwards).")
         var directory: String?
         @Option(help: "Devices acting at the same time.") var concurrency = 8
@@ -72,7 +82,7 @@ extension Purser {
             }
             var rates: [FaultFamily: Double] = [:]
             switch faults {
-            case "all": rates = ChaosConfiguration.allFaults
+            case "all": rates = replicas > 0 ? ChaosConfiguration.allFaultsWithReplicas : ChaosConfiguration.allFaults
             case "none": break
             default:
                 for name in faults.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
@@ -93,8 +103,7 @@ extension Purser {
             }
             guard let storage = ChaosStorage(rawValue: storage) else {
                 throw ValidationError(
-                    "--storage must be one of \(ChaosStorage.allCases.map(\.rawValue)); "
-                        + "PostgreSQL is not built yet")
+                    "--storage must be one of \(ChaosStorage.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             let baselines: [ChaosStrategy]
             switch self.baselines {
@@ -113,7 +122,9 @@ extension Purser {
             let configuration = ChaosConfiguration(
                 users: users, devices: devices, purchases: purchases, seed: seed, rates: rates, storage: storage,
                 directory: directory.map { URL(fileURLWithPath: $0) }, concurrency: concurrency, baselines: baselines,
-                baselinePurchases: baselinePurchases)
+                baselinePurchases: baselinePurchases, replicas: replicas,
+                executable: replicas > 0 ? Purser.executable : nil,
+                databaseURL: databaseURL ?? ProcessInfo.processInfo.environment["PURSER_DATABASE_URL"])
             do {
                 try configuration.validate()
             } catch {

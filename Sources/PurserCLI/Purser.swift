@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `purser`: the Purser server, its App Store simulator and tools for support staff and benchmarks.
 @main
@@ -11,4 +12,16 @@ struct Purser: AsyncParsableCommand {
             Chaos.self, Bench.self,
         ]
     )
+}
+
+extension Purser {
+    /// This very `purser` binary, for the commands that start more of it (`chaos --replicas`).
+    static var executable: URL {
+        #if os(Linux)
+            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                return URL(fileURLWithPath: path)
+            }
+        #endif
+        return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    }
 }

@@ -20,12 +20,19 @@ public struct ChaosConfiguration: Sendable {
     public var baselinePurchases: Int?
     /// Broken parts swapped into Purser on purpose, to show the harness can fail.
     public var sabotage: ChaosSabotage
+    /// Run the server as this many `purser serve` processes (0: inside this process, where sabotage is possible).
+    public var replicas: Int
+    /// The `purser` binary the replicas run; required with `replicas` > 0.
+    public var executable: URL?
+    /// The PostgreSQL server's URL with `storage` `.postgres`; the run uses a fresh database on it.
+    public var databaseURL: String?
 
     public init(
         users: Int = 40, devices: Int = 20, purchases: Int = 1_000, seed: UInt64 = 1,
         rates: [FaultFamily: Double] = ChaosConfiguration.allFaults, storage: ChaosStorage = .sqlite,
         directory: URL? = nil, concurrency: Int = 8, baselines: [ChaosStrategy] = ChaosStrategy.baselines,
-        baselinePurchases: Int? = nil, sabotage: ChaosSabotage = .init()
+        baselinePurchases: Int? = nil, sabotage: ChaosSabotage = .init(), replicas: Int = 0, executable: URL? = nil,
+        databaseURL: String? = nil
     ) {
         self.users = users
         self.devices = devices
@@ -38,10 +45,17 @@ public struct ChaosConfiguration: Sendable {
         self.baselines = baselines
         self.baselinePurchases = baselinePurchases
         self.sabotage = sabotage
+        self.replicas = replicas
+        self.executable = executable
+        self.databaseURL = databaseURL
     }
 
-    /// Every fault family at its default rate.
+    /// Every fault family at its default rate, but those that need separate server processes.
     public static let allFaults: [FaultFamily: Double] = Dictionary(
+        uniqueKeysWithValues: FaultFamily.allCases.filter { !$0.needsReplicas }.map { ($0, $0.defaultRate) })
+
+    /// Every fault family at its default rate, server kills included (with `replicas` > 0).
+    public static let allFaultsWithReplicas: [FaultFamily: Double] = Dictionary(
         uniqueKeysWithValues: FaultFamily.allCases.map { ($0, $0.defaultRate) })
 
     /// The rate of `family`, 0 when it is off.
@@ -55,6 +69,29 @@ public struct ChaosConfiguration: Sendable {
         guard concurrency >= 1 else { throw ChaosError(.invalidConfiguration, "--concurrency must be at least 1") }
         for (family, rate) in rates where !(0...1).contains(rate) {
             throw ChaosError(.invalidConfiguration, "the rate of \(family.rawValue) must be within 0...1, not \(rate)")
+        }
+        guard replicas >= 0 else { throw ChaosError(.invalidConfiguration, "--replicas must not be negative") }
+        if replicas > 0, executable == nil {
+            throw ChaosError(.invalidConfiguration, "--replicas needs the purser binary to start")
+        }
+        if replicas == 0, let family = rates.keys.first(where: { $0.needsReplicas && rate($0) > 0 }) {
+            throw ChaosError(.invalidConfiguration, "\(family.rawValue) needs the server as processes: pass --replicas")
+        }
+        if replicas > 0, sabotage.store != nil {
+            throw ChaosError(.invalidConfiguration, "a sabotaged ledger runs only inside this process (--replicas 0)")
+        }
+        if storage == .sqlite, replicas > 1 {
+            throw ChaosError(
+                .invalidConfiguration, "SQLite serves one replica (one process, one file): --replicas 1, or PostgreSQL")
+        }
+        if storage == .postgres {
+            guard replicas > 0 else {
+                throw ChaosError(.invalidConfiguration, "--storage postgres runs the server as processes: --replicas N")
+            }
+            guard databaseURL != nil else {
+                throw ChaosError(
+                    .invalidConfiguration, "--storage postgres needs --database-url (or PURSER_DATABASE_URL)")
+            }
         }
         if baselines.contains(.purser) {
             throw ChaosError(.invalidConfiguration, "purser is not a baseline")

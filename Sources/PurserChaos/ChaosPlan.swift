@@ -49,6 +49,8 @@ public struct ChaosPlan: Sendable {
             let rate = configuration.rate(family)
             return rate > 0 && Double.random(in: 0..<1, using: &later) < rate
         }
+        // Server kills came later still: their own stream again.
+        var kills = SeededGenerator(seed: configuration.seed ^ 0xC1_11_5EED)
         var signedIn = devices.indices.map { users[$0 % users.count] }
         for index in 0..<configuration.purchases {
             let device = index % devices.count
@@ -113,6 +115,13 @@ public struct ChaosPlan: Sendable {
             if laterChance(.slowPayment), plan.generation == .storeKit1 {
                 purchase.slowPayment = true
                 purchase.families.insert(.slowPayment)
+            }
+            let killRate = configuration.rate(.serverKill)
+            if killRate > 0, Double.random(in: 0..<1, using: &kills) < killRate {
+                purchase.serverKill = .init(
+                    replica: Int.random(in: 0..<1024, using: &kills),
+                    afterMilliseconds: Int.random(in: 0...400, using: &kills))
+                purchase.families.insert(.serverKill)
             }
             devices[device].purchases.append(purchase)
         }

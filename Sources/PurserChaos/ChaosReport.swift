@@ -18,6 +18,8 @@ public struct ChaosReport: Codable, Sendable {
         public var purchasesPerSecond: Double
         /// The first violations (all of them are counted in `counts`).
         public var violations: [Violation]
+        /// Server replicas killed with SIGKILL during the fault phase (Purser with `--replicas` only).
+        public var kills: [ChaosKill] = []
 
         public var violationCount: Int { counts.values.reduce(0, +) }
         public func count(_ kind: Violation.Kind) -> Int { counts[kind] ?? 0 }
@@ -40,6 +42,8 @@ public struct ChaosReport: Codable, Sendable {
     public var devices: Int
     public var purchases: Int
     public var storage: ChaosStorage
+    /// `purser serve` processes behind the front; 0 when the server ran inside the harness.
+    public var replicas: Int
     public var families: [FamilyRow]
     public var strategies: [StrategyResult]
     public var reconciliation: String
@@ -54,7 +58,9 @@ public struct ChaosReport: Codable, Sendable {
         var lines: [String] = []
         lines.append(
             "purser chaos: seed \(seed), \(purchases) purchases by \(users) users on \(devices) devices, "
-                + "storage \(storage.rawValue)")
+                + "storage \(storage.rawValue)"
+                + (replicas > 0
+                    ? ", \(replicas) purser serve replica\(replicas == 1 ? "" : "s")" : ", server in process"))
         lines.append("")
         lines.append("Fault families (Purser)")
         let familyRows = families.map { row in
@@ -82,6 +88,10 @@ public struct ChaosReport: Codable, Sendable {
             ], strategyRows)
         lines.append("")
         lines.append("Reconciliation: \(reconciliation)")
+        if let kills = purser?.kills, !kills.isEmpty {
+            lines.append("Server kills (SIGKILL, then a restart on the same ledger): \(kills.count)")
+            for kill in kills { lines.append("  \(kill)") }
+        }
         if let purser {
             if passed {
                 lines.append("PASS: Purser broke no invariant (seed \(seed)).")

@@ -37,7 +37,7 @@ public struct ChaosRun: Sendable {
         }
         return ChaosReport(
             seed: configuration.seed, users: configuration.users, devices: configuration.devices,
-            purchases: configuration.purchases, storage: configuration.storage,
+            purchases: configuration.purchases, storage: configuration.storage, replicas: configuration.replicas,
             families: familyRows(plan: plan, violations: purser.all, serverAPIFaults: healing.serverAPIFaults),
             strategies: results, reconciliation: healing.reconciliation, passed: purser.result.violationCount == 0)
     }
@@ -47,12 +47,23 @@ public struct ChaosRun: Sendable {
     {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let clock = ChaosClock()
-        return try await ChaosServer.run(directory: directory, clock: clock, sabotage: configuration.sabotage) {
-            server in
-            try await AsyncHTTPClientTransport.with(connections: configuration.concurrency * 2, timeout: .seconds(10)) {
-                try await runPurser(plan, on: server, directory: directory, transport: $0)
+        let body:
+            @Sendable (ChaosServer) async throws -> (
+                (result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing
+            ) = { server in
+                try await AsyncHTTPClientTransport.with(
+                    connections: configuration.concurrency * 2, timeout: .seconds(10)
+                ) {
+                    try await runPurser(plan, on: server, directory: directory, transport: $0)
+                }
             }
+        guard configuration.replicas > 0, let executable = configuration.executable else {
+            return try await ChaosServer.run(
+                directory: directory, clock: clock, sabotage: configuration.sabotage, body)
         }
+        return try await ChaosServer.runReplicas(
+            .init(count: configuration.replicas, executable: executable, databaseURL: configuration.databaseURL),
+            directory: directory, clock: clock, body)
     }
 
     private func runPurser(
@@ -76,9 +87,10 @@ public struct ChaosRun: Sendable {
             appStore: server.appStore, ledger: PurserLedgerView(store: server.store), record: record,
             users: userIDs
         ).violations()
-        let result = await result(
+        var result = await result(
             .purser, plan: plan, record: record, appStore: server.appStore,
             violations: violations, faultSeconds: faultSeconds, healSeconds: healing.seconds)
+        result.kills = server.replicas?.kills ?? []
         return ((result, violations), healing)
     }
 

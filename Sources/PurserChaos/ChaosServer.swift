@@ -10,9 +10,10 @@ import PurserServer
 import PurserStorage
 import ServiceLifecycle
 
-/// A real Purser server for one run: the embedded ledger, an in-process App Store simulator it trusts (with its App
-/// Store Server API, so reconciliation works), listening on a loopback port, with `NetworkFaults` in front of the
-/// submission route.
+/// A real Purser server for one run, with the App Store simulator it trusts (and its App Store Server API, so
+/// reconciliation works) and `NetworkFaults` in front of the submission route. Either inside this process
+/// (`run`, where sabotage can swap parts) or as `purser serve` child processes behind a front (`runReplicas`),
+/// where the harness can kill a replica with SIGKILL.
 public struct ChaosServer: Sendable {
     public static let bundleID = "com.example.chaos"
     public static let catalog = ProductCatalog([
@@ -29,9 +30,15 @@ public struct ChaosServer: Sendable {
     public let store: any LedgerStore
     public let network: NetworkFaults
     public let clock: ChaosClock
-    public let reconciler: Reconciler
     /// Where apps send their requests.
     public let url: URL
+    /// Runs one reconciliation with the App Store Server API and describes what it did.
+    public let reconcile: @Sendable () async throws -> String
+    /// The `purser serve` processes behind `url`; empty when the server runs inside this process.
+    let replicas: ReplicaSet?
+
+    /// Whether the heal phase may move the clock a day forward: only when the server runs on this clock.
+    var sharesClock: Bool { replicas == nil }
 
     /// What the run's server is configured with: the chaos bundle, both environments, a free loopback port,
     /// development authentication, `verifyReceipt` answered within 2 s, reconciliation run by the harness only.
@@ -97,7 +104,8 @@ public struct ChaosServer: Sendable {
             }
             let server = ChaosServer(
                 appStore: appStore, serverAPI: serverAPI, store: store, network: network, clock: clock,
-                reconciler: reconciler, url: URL(string: "http://127.0.0.1:\(port)")!)
+                url: URL(string: "http://127.0.0.1:\(port)")!, reconcile: { try await reconciler.run().description },
+                replicas: nil)
             do {
                 let result = try await body(server)
                 await group.triggerGracefulShutdown()

@@ -17,6 +17,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
     case deviceNeverReturns = "device-lost"
     case serverAPIErrors = "server-api"
     case slowPayment = "slow-payment"
+    case serverKill = "server-kill"
 
     /// What a rate counts.
     public enum Unit: String, Sendable, Codable {
@@ -51,6 +52,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
         case .deviceNeverReturns: 0.1
         case .serverAPIErrors: 0.5
         case .slowPayment: 0.01
+        case .serverKill: 0.01
         }
     }
 
@@ -77,8 +79,13 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
             "the App Store Server API answers 429/500 during reconciliation (rate = chance per call, first 20 calls)"
         case .slowPayment:
             "on a StoreKit 1 device, the payment sheet outlasts the app's wait: Apple charges after buy answered"
+        case .serverKill:
+            "a random purser serve replica is killed with SIGKILL during the purchase and restarted (--replicas only)"
         }
     }
+
+    /// Whether the family needs the server as separate processes (`--replicas`).
+    public var needsReplicas: Bool { self == .serverKill }
 
     public static func < (lhs: FaultFamily, rhs: FaultFamily) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -23,8 +23,18 @@ public struct PlannedPurchase: Sendable, Hashable {
     public var forgery: Bool
     /// The payment sheet outlasts the app's wait (StoreKit 1 devices only).
     public var slowPayment = false
+    /// A server replica is killed while this purchase runs: which one (modulo the replica count), and how long after
+    /// the purchase starts.
+    public var serverKill: ServerKill?
     /// The fault families this purchase meets (device families included).
     public var families: Set<FaultFamily>
+
+    /// A replica killed during a purchase: which (modulo the number of replicas) and how many milliseconds after the
+    /// purchase starts, so the kill lands while its requests are on their way.
+    public struct ServerKill: Sendable, Hashable {
+        public var replica: Int
+        public var afterMilliseconds: Int
+    }
 
     /// The id of the transaction this purchase's forgery claims (Apple's ids start with 2; these with 9).
     public var forgedTransactionID: String { "9" + String(format: "%015d", index) }

@@ -58,6 +58,15 @@ struct PurserDriver {
         if let fault = purchase.verifyReceiptFault { await server.appStore.injectVerifyReceiptFaults([fault]) }
         if purchase.notificationsLost > 0 { await server.appStore.loseNotifications(purchase.notificationsLost) }
         if purchase.slowPayment { device.queueOutcomes([.payAfter(ChaosApp.slowPaymentSheet)]) }
+        // A replica dies while this purchase's requests are on their way: SIGKILL, then a restart.
+        let kill = purchase.serverKill.flatMap { planned in
+            server.replicas.map { replicas in
+                Task {
+                    try await Task.sleep(for: .milliseconds(planned.afterMilliseconds))
+                    try await replicas.kill(planned.replica % replicas.processes.count)
+                }
+            }
+        }
         let latest = try await record.buy(purchase, on: device) {
             _ = await app.buy(purchase.productID, crash: purchase.crashAt)
             if purchase.rebuy {
@@ -65,6 +74,7 @@ struct PurserDriver {
                 _ = await app.buy(purchase.productID, crash: nil)
             }
         }
+        try await kill?.value
         server.network.disarm(device.id)
         device.discardQueuedOutcomes()
         if purchase.refund, let latest {
@@ -129,7 +139,7 @@ struct PurserDriver {
         }
         progress.note("heal: Apple's notifications")
         for _ in 0..<5 {
-            server.clock.advance(by: 86_400)
+            if server.sharesClock { server.clock.advance(by: 86_400) }
             if await server.appStore.deliverDueNotifications(force: true) == 0 { break }
         }
         var random = SeededGenerator(seed: configuration.seed ^ 0x5EED_A11)
@@ -144,7 +154,7 @@ struct PurserDriver {
         var summary = "not run"
         for attempt in 1...5 {
             do {
-                summary = try await server.reconciler.run().description
+                summary = try await server.reconcile()
                 break
             } catch {
                 summary = "attempt \(attempt) failed: \(error)"

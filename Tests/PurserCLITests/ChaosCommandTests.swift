@@ -21,6 +21,36 @@ import Testing
         #expect(run.stderr.contains("chaos: seed 5"))
     }
 
+    /// The server as a real `purser serve` child process, killed with SIGKILL and restarted on its SQLite ledger.
+    @Test func killsAndRestartsARealServerProcessAndStillLosesNothing() throws {
+        let run = try PurserProcess.run([
+            "chaos", "--purchases", "120", "--devices", "6", "--users", "10", "--seed", "11", "--replicas", "1",
+            "--faults", "server-kill,response-lost,client-crash", "--rate", "server-kill=0.05", "--baselines", "none",
+            "--json", "--quiet",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(report?["passed"] as? Bool == true)
+        #expect(report?["replicas"] as? Int == 1)
+        let purser = (report?["strategies"] as? [[String: Any]])?.first
+        let kills = purser?["kills"] as? [[String: Any]] ?? []
+        let planned = (report?["families"] as? [[String: Any]])?.first { $0["family"] as? String == "server-kill" }
+        #expect(!kills.isEmpty)
+        #expect(kills.count == planned?["injected"] as? Int)
+        #expect(Set(kills.compactMap { $0["pid"] as? Int }).count == kills.count, "each kill hit a new process")
+    }
+
+    @Test func refusesWhatAReplicaSetCannotDo() throws {
+        let kills = try PurserProcess.run(["chaos", "--faults", "server-kill"])
+        #expect(kills.status != 0)
+        #expect(kills.stderr.contains("server-kill needs the server as processes"))
+        let sqlite = try PurserProcess.run(["chaos", "--replicas", "2"])
+        #expect(sqlite.status != 0)
+        #expect(sqlite.stderr.contains("SQLite serves one replica"))
+        let postgres = try PurserProcess.run(["chaos", "--storage", "postgres", "--replicas", "2"])
+        #expect(postgres.status != 0 || ProcessInfo.processInfo.environment["PURSER_DATABASE_URL"] != nil)
+    }
+
     @Test func refusesUnknownFamiliesAndRatesOutOfRange() throws {
         let family = try PurserProcess.run(["chaos", "--faults", "client-crash,gremlins"])
         #expect(family.status != 0)

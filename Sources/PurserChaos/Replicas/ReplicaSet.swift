@@ -1,0 +1,76 @@
+import AsyncHTTPClient
+import Foundation
+import PurserCore
+import Synchronization
+
+/// The `purser serve` replicas of a chaos run behind their front, and the record of every kill: one replica at a
+/// time is marked down, killed with SIGKILL, started again on the same database and marked up once it answers.
+final class ReplicaSet: Sendable {
+    let processes: [ServerProcess]
+    let front: ReplicaFront
+    private let client: HTTPClient
+    private let killing = AsyncSerialLock()
+    private let began = ContinuousClock.now
+    private let killed = Mutex<[ChaosKill]>([])
+
+    init(processes: [ServerProcess], front: ReplicaFront, client: HTTPClient) {
+        self.processes = processes
+        self.front = front
+        self.client = client
+    }
+
+    /// Starts every replica at once (they race for the migration lock, as replicas deployed together do).
+    func startAll() async throws {
+        try await withThrowingTaskGroup(of: (Int, URL).self) { group in
+            for (index, process) in processes.enumerated() {
+                group.addTask { (index, try await process.start(client: self.client)) }
+            }
+            for try await (index, url) in group { front.markUp(index, at: url) }
+        }
+    }
+
+    /// Kills replica `index` with SIGKILL while it serves, starts it again, and records the kill.
+    func kill(_ index: Int) async throws {
+        try await killing.withLock {
+            let process = self.processes[index]
+            let pid = process.pid ?? 0
+            let at = ContinuousClock.now
+            self.front.markDown(index)
+            await process.kill()
+            let url = try await process.start(client: self.client)
+            self.front.markUp(index, at: url)
+            let kill = ChaosKill(
+                replica: process.name, pid: pid, atSeconds: (at - self.began).seconds,
+                downForSeconds: (ContinuousClock.now - at).seconds)
+            self.killed.withLock { $0.append(kill) }
+        }
+    }
+
+    /// Every kill so far, in order.
+    var kills: [ChaosKill] { killed.withLock { $0 } }
+
+    /// Stops every replica gracefully.
+    func stopAll() async {
+        for process in processes { await process.stop() }
+    }
+}
+
+/// One replica killed during a run: which, its process id, when (seconds into the run) and how long it was down.
+public struct ChaosKill: Codable, Sendable, Hashable, CustomStringConvertible {
+    public var replica: String
+    public var pid: Int32
+    public var atSeconds: Double
+    public var downForSeconds: Double
+
+    public var description: String {
+        String(format: "%@ (pid %d) killed at %.1f s, back after %.2f s", replica, pid, atSeconds, downForSeconds)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
