@@ -68,10 +68,10 @@ struct PurserDriver {
             }
         }
         let latest = try await record.buy(purchase, on: device) {
-            _ = await app.buy(purchase.productID, crash: purchase.crashAt)
+            await buyAsAUserWould(purchase.productID, on: app, crash: purchase.crashAt)
             if purchase.rebuy {
                 try await app.ensureRunning(as: purchase.user)
-                _ = await app.buy(purchase.productID, crash: nil)
+                await buyAsAUserWould(purchase.productID, on: app, crash: nil)
             }
         }
         try await kill?.value
@@ -86,6 +86,19 @@ struct PurserDriver {
                 as: PurserSession(userID: other, authorization: .development))
         }
         if purchase.forgery { await forge(purchase, harness: harness, forger: forger, device: device) }
+    }
+
+    /// Buys, and when the server could not be reached before anything was charged (a replica restarting after a
+    /// kill), taps "buy" again a moment later, up to five times, as a user would; a harness that moved on at once
+    /// would burn through its plan in the second a replica is down.
+    private func buyAsAUserWould(_ productID: String, on app: ChaosApp, crash: PurchaseStep?) async {
+        var result = await app.buy(productID, crash: crash)
+        var taps = 1
+        while taps < 5, case .failure(.server(let error)) = result, error.isRetryable {
+            try? await Task.sleep(for: .milliseconds(200))
+            result = await app.buy(productID, crash: crash)
+            taps += 1
+        }
     }
 
     /// Submits a transaction signed by an untrusted chain and a truncated receipt; both must be refused.
