@@ -26,6 +26,12 @@ extension Purser {
             help: "apple, or simulator to run and trust the built-in App Store simulator.")
         var appStore: String?
         @Option(help: "jwt (default), or development to trust the X-Purser-User header.") var auth: String?
+        @Option(
+            name: .customLong("database-url"),
+            help: ArgumentHelp(
+                "PostgreSQL for the ledger, postgres://user@host:port/db (default: SQLite in the data directory). "
+                    + "Put the password in PURSER_DATABASE_PASSWORD, not here: a command line is visible to others."))
+        var databaseURL: String?
         @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
         var logLevel: String = "info"
 
@@ -47,6 +53,7 @@ extension Purser {
             flags["bundleId"] = bundleID.map(ConfigContent.string)
             flags["appStore"] = appStore.map(ConfigContent.string)
             flags["auth.mode"] = auth.map(ConfigContent.string)
+            flags["database.url"] = databaseURL.map(ConfigContent.string)
             var logger = Logger(label: "purser")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
             let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags, logger: logger)
