@@ -64,7 +64,13 @@ extension ChaosServer {
                 listening[name] = port
                 if listening.count == 2 { break }
             }
-            let replicas: ReplicaSet
+            let replicas = ReplicaSet(
+                processes: (1...setup.count).map { index in
+                    ServerProcess(
+                        name: "replica-\(index)", executable: setup.executable,
+                        configuration: directory.appendingPathComponent("replica-\(index).json"),
+                        logDirectory: directory.appendingPathComponent("logs"))
+                }, front: front, client: client)
             let settings: ServerConfiguration
             do {
                 guard let simulatorPort = listening["simulator"], let frontPort = listening["front"] else {
@@ -75,21 +81,24 @@ extension ChaosServer {
                     transport: HTTPClientTransport(client: client))
                 settings = try writeConfigurations(
                     setup, directory: directory, simulator: URL(string: "http://127.0.0.1:\(simulatorPort)")!)
-                replicas = ReplicaSet(
-                    processes: (1...setup.count).map { index in
-                        ServerProcess(
-                            name: "replica-\(index)", executable: setup.executable,
-                            configuration: directory.appendingPathComponent("replica-\(index).json"),
-                            logDirectory: directory.appendingPathComponent("logs"))
-                    }, front: front, client: client)
                 try await replicas.startAll()
             } catch {
+                await replicas.stopAll()
                 await group.triggerGracefulShutdown()
                 try? await tasks.waitForAll()
                 try? await client.shutdown()
                 throw error
             }
-            let store = try await settings.openLedger(logger: logger)
+            let store: any LedgerStore
+            do {
+                store = try await settings.openLedger(logger: logger)
+            } catch {
+                await replicas.stopAll()
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                try? await client.shutdown()
+                throw error
+            }
             let reconcileConfiguration = directory.appendingPathComponent("replica-1.json")
             let server = ChaosServer(
                 appStore: appStore, serverAPI: serverAPI, store: store, network: network, clock: clock,
