@@ -13,9 +13,13 @@ let strict: [SwiftSetting] =
     + (ProcessInfo.processInfo.environment["PURSER_WARNINGS_AS_ERRORS"] == "1"
         ? [.treatAllWarnings(as: .error), .treatWarning("DeprecatedDeclaration", as: .warning)] : [])
 
+/// Every Apple platform StoreKit runs on. macOS 15 is the server's floor (the standard library's `Mutex`,
+/// swift-configuration). The client SDK's floor is StoreKit's scene-anchored purchase, `Product.purchase(confirmIn:)`
+/// (iOS, tvOS and Mac Catalyst 17, visionOS 1: visionOS has no `purchase(options:)`); watchOS 10 ships with iOS 17.
+/// StoreKit 1 (watchOS 6.2 and later) and StoreKit 2 (iOS 15 and later) are older than all of these.
 let package = Package(
     name: "purser",
-    platforms: [.macOS(.v15), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1), .macCatalyst(.v17)],
     products: [
         .executable(name: "purser", targets: ["PurserCLI"]),
         .library(name: "PurserCore", targets: ["PurserCore"]),
@@ -124,18 +128,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The client SDK core (`import Purser` in an app): journal, coordinator, server client. Foundation only.
+        // The client SDK core (`import Purser` in an app): journal, coordinator, server client. Foundation, plus
+        // Network and the platform's UI framework on Apple platforms for the recovery signals.
         .target(name: "Purser", dependencies: ["PurserCore"], swiftSettings: strict),
-        // StoreKit 1 and 2 adapters; on Linux they compile against StoreKitShim, backed by simulated devices.
+        // StoreKit 1 and 2 adapters on Apple's StoreKit: what an app links. Empty where there is no StoreKit.
+        .target(name: "PurserStoreKit", dependencies: ["Purser", "PurserCore"], swiftSettings: strict),
+        // The same adapter sources (symbolic links to PurserStoreKit's files) compiled against StoreKitShim on every
+        // platform: what the chaos harness, the CLI and the tests drive, so that on a Mac they never reach the real
+        // StoreKit. `scripts/check-storekit-interface.sh` compiles the Apple branch against Apple's declarations.
         .target(
-            name: "PurserStoreKit",
-            dependencies: [
-                "Purser", "PurserCore",
-                .target(name: "StoreKitShim", condition: .when(platforms: [.linux])),
-            ],
-            swiftSettings: strict
-        ),
-        // StoreKit's names for the subset the adapters use, driven by AppStoreSimulator's devices (Linux only).
+            name: "PurserStoreKitSimulated", dependencies: ["Purser", "PurserCore", "StoreKitShim"],
+            swiftSettings: strict + [.define("PURSER_STOREKIT_SHIM")]),
+        // StoreKit's names for the subset the adapters use, as strict as Apple's declarations, driven by
+        // AppStoreSimulator's devices.
         .target(
             name: "StoreKitShim", dependencies: ["AppStoreSimulator", "AppStoreVerification", "PurserCore"],
             swiftSettings: strict),
@@ -144,7 +149,7 @@ let package = Package(
             name: "PurserChaos",
             dependencies: [
                 "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator", "Purser",
-                "PurserStoreKit",
+                "PurserStoreKitSimulated",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -226,9 +231,8 @@ let package = Package(
         .testTarget(
             name: "PurserStoreKitTests",
             dependencies: [
-                "Purser", "PurserStoreKit", "PurserCore", "PurserChaos", "PurserStorage", "AppStoreSimulator",
-                "AppStoreVerification",
-                .target(name: "StoreKitShim", condition: .when(platforms: [.linux])),
+                "Purser", "PurserStoreKitSimulated", "PurserCore", "PurserChaos", "PurserStorage", "AppStoreSimulator",
+                "AppStoreVerification", "StoreKitShim",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The layout habits of STYLE.md that a script can hold, checked on every test run:
 #   1. the server's services are constructed in one place only (PurserAssembly);
-#   2. StoreKitShim (the client SDK's Linux StoreKit) depends on no HTTP server and no service lifecycle;
+#   2. StoreKitShim (the client SDK's simulated StoreKit) depends on no HTTP server and no service lifecycle;
 #   3. the services under PurserServer/Services speak the domain: they import no HTTP types;
 #   4. PurserCore and AppStoreVerification import no NIO, no Hummingbird, no swift-log;
-#   5. no source file under Sources/ has more than 300 lines.
+#   5. no source file under Sources/ has more than 300 lines;
+#   6. PurserStoreKitSimulated is PurserStoreKit's sources and nothing else: one symbolic link per adapter file.
 # Prints each finding and exits 1 when there is any.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -59,6 +60,17 @@ while read -r lines file; do
   [ "$file" = total ] && continue
   [ "$lines" -gt 300 ] && fail "$file has $lines lines (at most 300)"
 done < <(find Sources -name '*.swift' -print0 | xargs -0 wc -l)
+
+# 6. The simulated adapters are the shipped adapters.
+for file in Sources/PurserStoreKit/*.swift; do
+  link="Sources/PurserStoreKitSimulated/$(basename "$file")"
+  [ "$(readlink "$link" 2>/dev/null)" = "../PurserStoreKit/$(basename "$file")" ] \
+    || fail "$link must be a symbolic link to ../PurserStoreKit/$(basename "$file")"
+done
+for link in Sources/PurserStoreKitSimulated/*; do
+  [ -e "Sources/PurserStoreKit/$(basename "$link")" ] && [ -L "$link" ] \
+    || fail "$link is not a link to one of PurserStoreKit's files"
+done
 
 if [ "$failures" -gt 0 ]; then
   echo "check-layout: $failures finding(s)"

@@ -3,6 +3,8 @@
 #   0. the habits a script can hold: the layout rules (scripts/check-layout.sh) and `swift format lint`;
 #   1. build everything with warnings as errors in Purser's own targets, and run every Swift test (unit, SQLite
 #      ledger, live HTTP, the purser binary);
+#   1b. the StoreKit interface check (scripts/check-storekit-interface.sh): the SDK's Apple-only code compiled against
+#      hand-written interfaces of Apple's frameworks, and mutants it must reject;
 #   2. the referee: Apple's official Python library against Purser, in both directions;
 #   3. short chaos runs (every fault family): a fixed seed in process, and a random seed (printed) against a real
 #      `purser serve` process that is killed and restarted.
@@ -19,6 +21,8 @@ export PURSER_WARNINGS_AS_ERRORS=1
 swift build --build-tests
 echo "== swift test"
 swift test --skip-build
+echo "== StoreKit interface check (the SDK's Apple branch, no Mac needed)"
+bash scripts/check-storekit-interface.sh
 PURSER_BIN="$(swift build --show-bin-path)/purser"
 echo "== referee (Apple's app-store-server-library)"
 PURSER_BIN="$PURSER_BIN" bash scripts/referee.sh

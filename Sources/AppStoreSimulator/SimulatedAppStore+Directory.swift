@@ -3,9 +3,9 @@ import Foundation
 extension SimulatedAppStore {
     /// The simulator kept in `directory` (`DATA/appstore-sim` for `purser serve` and `purser appstore-sim`): its
     /// certificate authority in `ca/` (made on first start), its purchases in `transactions.jsonl`, so transaction
-    /// ids never repeat and its root stays trusted across restarts.
+    /// ids never repeat and its root stays trusted across restarts. With a `catalog` it sells only those products.
     public static func persistent(
-        in directory: URL, bundleID: String, appAppleID: Int64?,
+        in directory: URL, bundleID: String, appAppleID: Int64?, catalog: StoreKitConfiguration? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> SimulatedAppStore {
         let authority = try SimulatorCertificateAuthority.loadOrCreate(
@@ -14,7 +14,7 @@ extension SimulatedAppStore {
             signer: JWSSigner(authority: authority),
             configuration: .init(
                 defaultBundleID: bundleID, appAppleID: appAppleID,
-                journalFile: directory.appendingPathComponent("transactions.jsonl")),
+                journalFile: directory.appendingPathComponent("transactions.jsonl"), catalog: catalog),
             now: now)
     }
 }

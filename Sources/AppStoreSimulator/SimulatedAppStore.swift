@@ -16,11 +16,13 @@ public actor SimulatedAppStore {
         public var storefrontID: String
         /// Where purchases are journaled; `nil` keeps them in memory only.
         public var journalFile: URL?
+        /// The only products sold, with their types and prices (a `.storekit` file); `nil` sells any product id.
+        public var catalog: StoreKitConfiguration?
 
         public init(
             defaultBundleID: String = "com.example.purser.demo", defaultEnvironment: AppStoreEnvironment = .sandbox,
             appAppleID: Int64? = nil, storefront: String = "USA", storefrontID: String = "143441",
-            journalFile: URL? = nil
+            journalFile: URL? = nil, catalog: StoreKitConfiguration? = nil
         ) {
             self.defaultBundleID = defaultBundleID
             self.defaultEnvironment = defaultEnvironment
@@ -28,6 +30,7 @@ public actor SimulatedAppStore {
             self.storefront = storefront
             self.storefrontID = storefrontID
             self.journalFile = journalFile
+            self.catalog = catalog
         }
     }
 
@@ -139,7 +142,8 @@ public actor SimulatedAppStore {
         transaction.purchaseDate = at
         transaction.originalPurchaseDate = at
         transaction.quantity = quantity
-        transaction.type = request.type ?? "Consumable"
+        let listed = try listedProduct(request.productId)
+        transaction.type = request.type ?? listed?.kind.appleType ?? "Consumable"
         transaction.appAccountToken = request.appAccountToken?.lowercased()
         transaction.inAppOwnershipType = "PURCHASED"
         transaction.signedDate = at
@@ -147,7 +151,7 @@ public actor SimulatedAppStore {
         transaction.transactionReason = "PURCHASE"
         transaction.storefront = configuration.storefront
         transaction.storefrontId = configuration.storefrontID
-        transaction.price = request.price ?? 990 * Int64(quantity)
+        transaction.price = request.price ?? (listed?.priceMilliunits ?? 990) * Int64(quantity)
         transaction.currency = request.currency ?? "USD"
         try store(
             SimulatedPurchase(

@@ -9,6 +9,7 @@ import PurserCore
 /// - `POST /transactions/{id}/refund` `{reason?}` → the revoked signed transaction and a signed REFUND notification
 /// - `GET /transactions`, `GET /transactions/{id}`
 /// - `GET /root-certificate` → the simulator's root (DER), to trust it elsewhere
+/// - `GET /products` → the catalog loaded from a `.storekit` file (`{"products": [...]}`, empty without one)
 /// - `POST /transactions/{id}/finish` → the device finished it (a consumable leaves its receipt)
 /// - `GET /devices/{deviceId}/receipt` → the device's app receipt, base64
 /// - `POST /transactions/{id}/refund-reversal`, `/refund-decline`, `/consumption-request` → the matching notification
@@ -56,6 +57,20 @@ public struct SimulatorRoutes: Sendable {
 
     public struct NotificationList: ResponseEncodable, Decodable, Sendable {
         public var notifications: [SentNotification]
+    }
+
+    /// A product of the simulator's catalog.
+    public struct CatalogProduct: Codable, Sendable, Hashable {
+        public var productId: String
+        /// Apple's spelling: "Consumable" or "Non-Consumable".
+        public var type: String
+        public var displayName: String
+        /// Milliunits, e.g. 990 for 0.99.
+        public var price: Int64?
+    }
+
+    public struct CatalogList: ResponseEncodable, Decodable, Sendable {
+        public var products: [CatalogProduct]
     }
 
     public let store: SimulatedAppStore
@@ -143,6 +158,14 @@ public struct SimulatorRoutes: Sendable {
             if let lose = faults.lose { await store.loseNotifications(lose) }
             if let pause = faults.pause { await store.pauseNotifications(pause) }
             return .noContent
+        }
+        group.get("products") { _, _ in
+            CatalogList(
+                products: (store.configuration.catalog?.products ?? []).map {
+                    CatalogProduct(
+                        productId: $0.id, type: $0.kind.appleType, displayName: $0.displayName,
+                        price: $0.priceMilliunits)
+                })
         }
         group.get("root-certificate") { _, _ in
             Response(

@@ -19,10 +19,12 @@ public struct ChaosServer: Sendable {
     public static let catalog = ProductCatalog([
         Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60])),
         Product(id: "gold120", type: .consumable, grants: Grants(["gold": 120])),
+        Product(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1])),
     ])
     public static let deviceProducts = [
         DeviceProduct(id: "gold60", displayName: "60 Gold", price: Decimal(string: "0.99")!),
         DeviceProduct(id: "gold120", displayName: "120 Gold", price: Decimal(string: "1.99")!),
+        DeviceProduct(id: "noads", displayName: "No Ads", price: Decimal(string: "2.99")!, kind: .nonConsumable),
     ]
 
     public let appStore: SimulatedAppStore

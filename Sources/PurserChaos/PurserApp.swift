@@ -22,11 +22,15 @@ public struct PurserApp: Sendable {
         public var seed: UInt64
         /// Wraps each launch's StoreKit adapter: a broken StoreKit, or a stand-in for behaviour the simulator lacks.
         public var wrapAdapter: @Sendable (any StoreAdapter) -> any StoreAdapter
+        /// The coordinator's recovery signals: none by default (the host's network and foreground have nothing to do
+        /// with a simulated device, and a run must replay); tests pass their own.
+        public var recoverySignals: RecoverySignals
 
         public init(
             journalInKeychain: Bool = false, journalRetention: TimeInterval = 30 * 86_400,
             purchasingTimeout: Duration = .seconds(3), retry: RetryPolicy = RetryPolicy(), seed: UInt64 = 1,
-            wrapAdapter: @escaping @Sendable (any StoreAdapter) -> any StoreAdapter = { $0 }
+            wrapAdapter: @escaping @Sendable (any StoreAdapter) -> any StoreAdapter = { $0 },
+            recoverySignals: RecoverySignals = .none
         ) {
             self.journalInKeychain = journalInKeychain
             self.journalRetention = journalRetention
@@ -34,6 +38,7 @@ public struct PurserApp: Sendable {
             self.retry = retry
             self.seed = seed
             self.wrapAdapter = wrapAdapter
+            self.recoverySignals = recoverySignals
         }
     }
 
@@ -114,7 +119,7 @@ public struct PurserApp: Sendable {
             api: api, journal: journal, store: adapter,
             configuration: .init(
                 retry: configuration.retry, probe: probe, seed: configuration.seed,
-                now: { clock.now() }))
+                now: { clock.now() }, signals: configuration.recoverySignals))
         let app = PurserAppProcess(process: process, coordinator: coordinator, journal: journal)
         await app.run {
             await coordinator.start()

@@ -1,6 +1,6 @@
 import AppStoreSimulator
 import Purser
-import PurserStoreKit
+import PurserStoreKitSimulated
 
 /// Which StoreKit an app on a device uses.
 public enum StoreKitGeneration: String, Sendable, Codable, CaseIterable {

@@ -1,22 +1,31 @@
 import AppStoreSimulator
 import Foundation
 
-/// StoreKit 2's product, for the members Purser's adapter uses.
-public struct Product: Sendable, Identifiable {
+/// StoreKit 2's product, for the members Purser's adapter uses, with Apple's isolation: `purchase(options:)` runs on
+/// the main actor (and does not exist on visionOS, where a purchase needs a scene).
+public struct Product: Sendable, Hashable, Identifiable {
     public let id: String
     public let displayName: String
     public let displayPrice: String
     let process: SimulatedProcess
 
-    public static func products(for identifiers: some Collection<String>) async throws -> [Product] {
+    /// The products the App Store knows among `identifiers`. An offline device throws
+    /// `StoreKitError.networkError`, as a real one does.
+    public static func products<Identifiers: Collection>(for identifiers: Identifiers) async throws -> [Product]
+    where Identifiers.Element == String {
         guard let process = SimulatedProcess.current else { throw StoreKitError.unknown }
+        guard !process.device.isOffline else { throw StoreKitError.networkError(URLError(.notConnectedToInternet)) }
         return process.device.products(identifiers).map { product in
             Product(
                 id: product.id, displayName: product.displayName, displayPrice: product.displayPrice, process: process)
         }
     }
 
-    public func purchase(options: Set<PurchaseOption> = []) async throws -> PurchaseResult {
+    /// Shows the payment sheet and waits for the outcome. A cancelled sheet answers `userCancelled`; payments that
+    /// cannot be made throw `PurchaseError`; an offline device throws `StoreKitError.networkError`.
+    @available(visionOS, unavailable, message: "Use purchase(confirmIn:options:)")
+    @MainActor
+    public func purchase(options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
         var token: UUID?
         var quantity = 1
         for option in options {
@@ -25,6 +34,7 @@ public struct Product: Sendable, Identifiable {
             case .quantity(let value): quantity = value
             }
         }
+        guard (1...10).contains(quantity) else { throw PurchaseError.invalidQuantity }
         switch await process.device.purchase(process, productID: id, quantity: quantity, appAccountToken: token) {
         case .purchased(let entry): return .success(.verified(Transaction(entry, process: process)))
         case .pending: return .pending
@@ -36,38 +46,4 @@ public struct Product: Sendable, Identifiable {
         case .failed(.unknown): throw StoreKitError.unknown
         }
     }
-
-    public struct PurchaseOption: Sendable, Hashable {
-        enum Kind: Sendable, Hashable {
-            case appAccountToken(UUID)
-            case quantity(Int)
-        }
-
-        let kind: Kind
-
-        public static func appAccountToken(_ token: UUID) -> PurchaseOption {
-            PurchaseOption(kind: .appAccountToken(token))
-        }
-        public static func quantity(_ quantity: Int) -> PurchaseOption { PurchaseOption(kind: .quantity(quantity)) }
-    }
-
-    public enum PurchaseResult: Sendable {
-        case success(VerificationResult<Transaction>)
-        case userCancelled
-        case pending
-    }
-
-    public enum PurchaseError: Error, Sendable {
-        case invalidQuantity, productUnavailable, purchaseNotAllowed
-    }
-}
-
-/// StoreKit 2's general error.
-public enum StoreKitError: Error, Sendable {
-    case unknown
-    case userCancelled
-    case networkError(URLError)
-    case systemError(any Error)
-    case notAvailableInStorefront
-    case notEntitled
 }

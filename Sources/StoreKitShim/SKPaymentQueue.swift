@@ -1,23 +1,26 @@
 import AppStoreSimulator
-import AppStoreVerification
 import Foundation
 import Synchronization
 
-/// StoreKit 1's payment queue on a simulated device. Like StoreKit's, every call is asynchronous under the hood
-/// and applied in order; observers hear about changes through `paymentQueue(_:updatedTransactions:)`.
+/// StoreKit 1's payment queue on a simulated device. `Sendable` as Apple's is. Like StoreKit's, payments, finishes and
+/// restores are asynchronous under the hood and applied in order, while adding or removing an observer takes effect at
+/// once; observers hear about changes through `paymentQueue(_:updatedTransactions:)`, and `transactions` stays empty
+/// until an observer is registered.
+@available(*, deprecated, message: "No longer supported: use Product.purchase(confirmIn:options:) and Transaction")
 open class SKPaymentQueue: NSObject, @unchecked Sendable {
-    private enum Command {
-        case addObserver(ObserverBox)
-        case removeObserver(ObjectIdentifier)
+    // @unchecked: the mutable state is behind `Mutex`es; commands run in order on one task.
+    private enum Command: Sendable {
         case addPayment(productID: String, quantity: Int, applicationUsername: String?, label: String?)
         case finish(queueID: String)
+        case restore
     }
 
     private static let queues = Mutex<[SimulatedProcess: SKPaymentQueue]>([:])
 
     let process: SimulatedProcess
     private let commands: AsyncStream<Command>.Continuation
-    private let observerIDs = Mutex<[ObjectIdentifier: Int]>([:])
+    /// The registered observers, with the device's id for each.
+    private let observers = Mutex<[ObjectIdentifier: (box: ObserverBox, id: Int)]>([:])
 
     /// The queue of the app process the calling task runs in (`SimulatedProcess.current`).
     open class func `default`() -> SKPaymentQueue {
@@ -38,26 +41,10 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: Command.self)
         self.commands = continuation
         super.init()
-        Task { [process, weak self] in
+        Task { [weak self] in
             for await command in stream {
-                switch command {
-                case .addObserver(let box):
-                    let id = process.device.addObserver(process) { [weak self] entries in
-                        guard let self else { return }
-                        box.observer?.paymentQueue(self, updatedTransactions: entries.map(SKPaymentTransaction.init))
-                    }
-                    if let id { self?.observerIDs.withLock { $0[box.key] = id } }
-                case .removeObserver(let key):
-                    if let id = self?.observerIDs.withLock({ $0.removeValue(forKey: key) }) {
-                        process.device.removeObserver(process, id: id)
-                    }
-                case .addPayment(let productID, let quantity, let username, let label):
-                    await process.device.addPayment(
-                        process, productID: productID, quantity: quantity,
-                        applicationUsername: username, label: label)
-                case .finish(let queueID):
-                    await process.device.finishTransaction(process, queueID: queueID)
-                }
+                guard let self else { return }
+                await self.run(command)
             }
         }
     }
@@ -66,34 +53,72 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         commands.finish()
     }
 
+    /// Registers `observer` (held weakly) now; StoreKit redelivers every unfinished transaction to it.
     open func add(_ observer: any SKPaymentTransactionObserver) {
-        commands.yield(.addObserver(ObserverBox(observer)))
+        let box = ObserverBox(observer)
+        let id = process.device.addObserver(process) { [weak self] entries in
+            guard let self else { return }
+            box.observer?.paymentQueue(self, updatedTransactions: entries.map(SKPaymentTransaction.init))
+        }
+        if let id { observers.withLock { $0[box.key] = (box, id) } }
     }
 
     open func remove(_ observer: any SKPaymentTransactionObserver) {
-        commands.yield(.removeObserver(ObjectIdentifier(observer)))
+        if let id = observers.withLock({ $0.removeValue(forKey: ObjectIdentifier(observer)) })?.id {
+            process.device.removeObserver(process, id: id)
+        }
     }
 
+    /// Queues `payment`. What the queue needs is read now, so the app may let go of the payment.
     open func add(_ payment: SKPayment) {
         commands.yield(
             .addPayment(
                 productID: payment.productIdentifier, quantity: payment.quantity,
-                applicationUsername: payment.applicationUsername,
-                label: SimulatedDevice.paymentLabel))
+                applicationUsername: payment.applicationUsername, label: SimulatedDevice.paymentLabel))
     }
 
     open func finishTransaction(_ transaction: SKPaymentTransaction) {
         commands.yield(.finish(queueID: transaction.queueID))
     }
 
-    /// The transactions in the queue now: unfinished purchases, failures not yet finished, deferred payments.
+    /// Delivers every restorable purchase (non-consumables) as a new `restored` transaction, then tells the observers
+    /// `paymentQueueRestoreCompletedTransactionsFinished(_:)`, or the error.
+    open func restoreCompletedTransactions() {
+        commands.yield(.restore)
+    }
+
+    /// The transactions in the queue now: unfinished purchases and restorations, failures not yet finished, deferred
+    /// payments. Undefined (here: empty) while no observer is registered, as Apple documents.
     open var transactions: [SKPaymentTransaction] {
         process.device.queueTransactions(process).map(SKPaymentTransaction.init)
+    }
+
+    private func run(_ command: Command) async {
+        let device = process.device
+        switch command {
+        case .addPayment(let productID, let quantity, let username, let label):
+            await device.addPayment(
+                process, productID: productID, quantity: quantity, applicationUsername: username, label: label)
+        case .finish(let queueID):
+            await device.finishTransaction(process, queueID: queueID)
+        case .restore:
+            let failure = await device.restoreCompletedTransactions(process)
+            for (box, _) in observers.withLock({ Array($0.values) }) {
+                guard let observer = box.observer else { continue }
+                if let failure {
+                    observer.paymentQueue(self, restoreCompletedTransactionsFailedWithError: SKError(failure: failure))
+                } else {
+                    observer.paymentQueueRestoreCompletedTransactionsFinished(self)
+                }
+            }
+        }
     }
 }
 
 /// Holds an observer weakly, as `SKPaymentQueue` does.
+@available(*, deprecated, message: "StoreKit 1")
 private final class ObserverBox: @unchecked Sendable {
+    // @unchecked: StoreKit calls observers from its own queue; the weak reference is only read there.
     weak var observer: (any SKPaymentTransactionObserver)?
     let key: ObjectIdentifier
 

@@ -3,7 +3,7 @@ import Foundation
 import Purser
 import PurserChaos
 import PurserCore
-import PurserStoreKit
+import PurserStoreKitSimulated
 import Testing
 
 @Suite("Adapters and catalog")
@@ -49,10 +49,11 @@ struct AdapterAndCatalogTests {
         try await SimulatedApp.run(generation) { app, server in
             let run = try await app.launch(user: "alice")
             let products = try await run.run { try await run.coordinator.products() }
-            #expect(products.map(\.id) == ["gold120", "gold60"])
-            #expect(products.last?.displayName == "60 Gold")
-            #expect(products.last?.grants == Grants(["gold": 60]))
-            #expect(products.last?.displayPrice.contains("0.99") == true)
+            #expect(products.map(\.id) == ["gold120", "gold60", "noads"])
+            let gold60 = try #require(products.first { $0.id == "gold60" })
+            #expect(gold60.displayName == "60 Gold")
+            #expect(gold60.grants == Grants(["gold": 60]))
+            #expect(gold60.displayPrice.contains("0.99"))
             let again = try await run.run { try await run.coordinator.products() }
             #expect(again == products)
             #expect(server.network.answers(to: "/v1/products") == [200, 304])

@@ -61,6 +61,32 @@ struct ClientCrashTests {
     }
 
     @Test(
+        "StoreKit 1: charged after the app died, redelivered without applicationUsername: the journal finds the order")
+    func usernameLostOnRedelivery() async throws {
+        try await SimulatedApp.run(
+            .storeKit1, configuration: .init(applicationUsernameLostOnRedelivery: 1),
+            purchasingTimeout: .milliseconds(200)
+        ) { app, server in
+            app.device.queueOutcomes([.payAfter(.milliseconds(600))])
+            let first = try await app.launch(user: "alice")
+            let answer = try await first.buy("gold60")
+            #expect(answer.pendingReason == .storeBusy)
+            let orderID = try #require(answer.orderID)
+            await first.kill()
+            #expect(await eventually { app.device.unfinishedTransactionIDs.count == 1 }, "Apple charged the dead app")
+            let id = try #require(app.device.unfinishedTransactionIDs.first)
+            #expect(try await app.launchJournal().entry(orderID)?.transactionID == nil, "the journal never saw it")
+
+            let second = try await app.launch(user: "alice")
+            #expect(await second.event(for: id)?.isRedelivered == true)
+            #expect(await second.journal.entry(orderID)?.state == .finished, "matched by product and user")
+            #expect(try await server.store.order(orderID)?.state == .delivered)
+            #expect(try await server.balance("alice") == 60)
+            await app.expectFinishedOnce(id)
+        }
+    }
+
+    @Test(
         "user A buys, the app is killed, user B signs in: A is credited, B is told",
         arguments: StoreKitGeneration.allCases)
     func accountSwitch(_ generation: StoreKitGeneration) async throws {

@@ -48,6 +48,78 @@ struct ClientPaymentTests {
         }
     }
 
+    @Test(
+        "the network coming back or the app returning to the foreground settles the purchase, with no recover call",
+        arguments: StoreKitGeneration.allCases, [RecoveryTrigger.networkAvailable, .foreground])
+    func recoverySignal(_ generation: StoreKitGeneration, trigger: RecoveryTrigger) async throws {
+        let signals = ManualRecoverySignals()
+        try await SimulatedApp.run(generation, recoverySignals: signals.signals) { app, server in
+            let run = try await app.launch(user: "alice")
+            server.network.inject([.responseLost, .unreachable, .unreachable, .unreachable])
+            let event = try await run.buy("gold60")
+            #expect(event.pendingReason == .serverUnreachable)
+            let id = try #require(event.transactionID)
+            #expect(app.device.finishCount(of: id) == 0)
+
+            #expect(signals.listeners == 1)
+            signals.fire(trigger)
+            #expect(await run.event { $0.transactionID == id && $0.isRedelivered } != nil)
+            await app.expectFinishedOnce(id)
+            #expect(try await server.balance("alice") == 60)
+        }
+    }
+
+    @Test(
+        "offline: StoreKit fails the payment as a network failure; nothing charged, entry and order closed",
+        arguments: StoreKitGeneration.allCases)
+    func offlinePayment(_ generation: StoreKitGeneration) async throws {
+        try await SimulatedApp.run(generation) { app, server in
+            let run = try await app.launch(user: "alice")
+            app.device.setOffline(true)
+            let event = try await run.buy("gold60")
+            #expect(event.failureReason == .network)
+            let orderID = try #require(event.orderID)
+            #expect(await run.journal.entry(orderID)?.state == .failed)
+            #expect(try await server.store.order(orderID)?.state == .cancelled)
+            #expect(await server.appStore.purchases().isEmpty)
+        }
+    }
+
+    @Test(
+        "offline: the product list fails with StoreKit's network failure, not an empty store",
+        arguments: StoreKitGeneration.allCases)
+    func offlineProducts(_ generation: StoreKitGeneration) async throws {
+        try await SimulatedApp.run(generation) { app, _ in
+            let run = try await app.launch(user: "alice")
+            app.device.setOffline(true)
+            let error = await #expect(throws: ProductCatalogError.self) {
+                try await run.run { try await run.coordinator.products() }
+            }
+            #expect(error?.code == "network")
+        }
+    }
+
+    @Test("StoreKit 1: a restored purchase is submitted as the purchase it restores, credited once, finished")
+    func restored() async throws {
+        try await SimulatedApp.run(.storeKit1) { app, server in
+            let run = try await app.launch(user: "alice")
+            let bought = try await run.buy("noads")
+            #expect(bought.isDelivered)
+            let original = try #require(bought.transactionID)
+            await app.expectFinishedOnce(original)
+
+            let process = run.app.process
+            #expect(await app.device.restoreCompletedTransactions(process) == nil)
+            let restored = try #require(await run.event { $0.isRedelivered })
+            let restoredID = try #require(restored.transactionID)
+            #expect(restoredID != original)
+            #expect(await eventually { app.device.finishCount(of: restoredID) == 1 })
+            #expect(app.device.restoredTransactionIDs.isEmpty)
+            #expect(try await server.balance("alice") == 1)
+            #expect(try await server.store.transaction(original)?.ownerID == UserID("alice"))
+        }
+    }
+
     @Test("two unfinished consumables in one receipt: both credited once", arguments: StoreKitGeneration.allCases)
     func twoUnfinished(_ generation: StoreKitGeneration) async throws {
         try await SimulatedApp.run(generation) { app, server in

@@ -32,10 +32,12 @@ struct SimulatedApp: Sendable {
     ///   - purchasingTimeout: how long the StoreKit 1 adapter waits in `purchasing`.
     ///   - wrapAdapter: wraps each launch's adapter (a stand-in for StoreKit behaviour the simulator does not
     ///     produce).
+    ///   - recoverySignals: the coordinator's recovery signals (none unless a test fires its own).
     init(
         server: LiveServer, generation: StoreKitGeneration, journal: JournalLocation = .container,
         configuration: SimulatedDevice.Configuration = .init(), purchasingTimeout: Duration = .seconds(3),
-        wrapAdapter: @escaping @Sendable (any StoreAdapter) -> any StoreAdapter = { $0 }
+        wrapAdapter: @escaping @Sendable (any StoreAdapter) -> any StoreAdapter = { $0 },
+        recoverySignals: RecoverySignals = .none
     ) {
         self.server = server
         let early = EarlyFinishLog()
@@ -49,7 +51,7 @@ struct SimulatedApp: Sendable {
             configuration: .init(
                 journalInKeychain: journal == .keychain, purchasingTimeout: purchasingTimeout,
                 retry: RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(5), maxDelay: .milliseconds(40)), seed: 42,
-                wrapAdapter: wrapAdapter),
+                wrapAdapter: wrapAdapter, recoverySignals: recoverySignals),
             onEarlyFinish: { transactionID, _ in early.record(transactionID) })
     }
 
@@ -58,13 +60,14 @@ struct SimulatedApp: Sendable {
         _ generation: StoreKitGeneration, journal: JournalLocation = .container,
         configuration: SimulatedDevice.Configuration = .init(), purchasingTimeout: Duration = .seconds(3),
         wrapAdapter: @escaping @Sendable (any StoreAdapter) -> any StoreAdapter = { $0 },
+        recoverySignals: RecoverySignals = .none,
         _ body: @Sendable (SimulatedApp, LiveServer) async throws -> Void
     ) async throws {
         try await LiveServer.run { server in
             let app = SimulatedApp(
                 server: server, generation: generation, journal: journal,
                 configuration: configuration, purchasingTimeout: purchasingTimeout,
-                wrapAdapter: wrapAdapter)
+                wrapAdapter: wrapAdapter, recoverySignals: recoverySignals)
             try await body(app, server)
         }
     }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// One entry of a simulated device's StoreKit queue, as the device reports it to the app: a payment in progress,
-/// a purchase, a failure or an Ask to Buy deferral. StoreKit 1 and StoreKit 2 shims present it under Apple's names.
+/// a purchase, a restored purchase, a failure or an Ask to Buy deferral. StoreKit 1 and StoreKit 2 shims present it under Apple's names.
 public struct DeviceTransaction: Sendable, Hashable {
     public enum State: String, Sendable, Hashable {
-        case purchasing, purchased, failed, deferred
+        case purchasing, purchased, failed, restored, deferred
     }
 
     /// Stable within the device's queue: the Apple transaction id once purchased, a local id before.
@@ -22,11 +22,13 @@ public struct DeviceTransaction: Sendable, Hashable {
     public var appAccountToken: UUID?
     /// Why a `failed` entry failed.
     public var failure: DeviceFailure?
+    /// For a `restored` entry, the purchase it restores.
+    public var originalTransactionID: String?
 
     public init(
         queueID: String, state: State, productID: String, quantity: Int, applicationUsername: String? = nil,
         transactionID: String? = nil, purchaseDate: Date? = nil, signedTransaction: String? = nil,
-        appAccountToken: UUID? = nil, failure: DeviceFailure? = nil
+        appAccountToken: UUID? = nil, failure: DeviceFailure? = nil, originalTransactionID: String? = nil
     ) {
         self.queueID = queueID
         self.state = state
@@ -38,6 +40,7 @@ public struct DeviceTransaction: Sendable, Hashable {
         self.signedTransaction = signedTransaction
         self.appAccountToken = appAccountToken
         self.failure = failure
+        self.originalTransactionID = originalTransactionID
     }
 }
 

@@ -50,6 +50,7 @@ extension SimulatedDevice {
             appAccountToken: transaction.appAccountToken.flatMap(UUID.init(uuidString:)))
         state.withLock { state in
             state.unfinished.append(entry)
+            state.paidGeneration[entry.queueID] = state.generation
             state.charged.append(Charge(transactionID: transaction.transactionId, label: label))
             state.receiptPresent = true
         }
@@ -57,9 +58,13 @@ extension SimulatedDevice {
         return entry
     }
 
-    /// Whether this purchase loses its token, drawn once per purchase.
+    /// Whether this purchase loses its token, drawn once per charge attempt.
     private func losesTokenEverywhere() -> Bool {
         guard case .everywhere(let rate) = configuration.lostApplicationUsername else { return false }
-        return state.withLock { Double.random(in: 0..<1, using: &$0.random) < rate }
+        let attempt = state.withLock { state in
+            defer { state.chargeAttempts += 1 }
+            return state.chargeAttempts
+        }
+        return draw("charge:\(attempt)") < rate
     }
 }

@@ -33,6 +33,11 @@ extension SimulatedDevice {
             if let index = state.failed.firstIndex(where: { $0.queueID == queueID }) {
                 return state.failed.remove(at: index)
             }
+            if let index = state.restored.firstIndex(where: { $0.queueID == queueID }) {
+                state.finishCount[queueID, default: 0] += 1
+                state.restored.remove(at: index)
+                return nil
+            }
             guard let index = state.unfinished.firstIndex(where: { $0.queueID == queueID }) else { return nil }
             state.finishCount[queueID, default: 0] += 1
             return state.unfinished.remove(at: index)

@@ -3,8 +3,9 @@ import Foundation
 import PurserCore
 import Synchronization
 
-// StoreKit 1: `SKPaymentQueue` and its observers. Callbacks may lose `applicationUsername`, and a product whose
-// earlier purchase is unfinished only ever reports `purchasing`.
+// StoreKit 1: `SKPaymentQueue` and its observers. Callbacks may lose `applicationUsername`, the queue's transactions
+// are visible only once an observer is registered, and a product whose earlier purchase is unfinished only ever
+// reports `purchasing`.
 extension SimulatedDevice {
     /// A StoreKit 1 observer callback: `paymentQueue(_:updatedTransactions:)`.
     public typealias Observer = @Sendable ([DeviceTransaction]) -> Void
@@ -15,10 +16,10 @@ extension SimulatedDevice {
             guard state.running, state.generation == process.generation else { return nil }
             state.nextID += 1
             state.observers[state.nextID] = observer
-            return (state.nextID, state.unfinished + state.failed)
+            return (state.nextID, state.unfinished + state.restored + state.failed)
         }
         guard let registered else { return nil }
-        let redelivered = registered.queue.map { callbackView(of: $0) }
+        let redelivered = registered.queue.map { storeKit1View(of: $0) }
         if !redelivered.isEmpty { call(process, observer, redelivered) }
         return registered.id
     }
@@ -31,7 +32,8 @@ extension SimulatedDevice {
     }
 
     /// `SKPaymentQueue.add(_:)`: reports `purchasing`, then the outcome. A product with an unfinished purchase only
-    /// ever reports `purchasing`, and nothing is charged. `label` names the payment in `charges`.
+    /// ever reports `purchasing`, and nothing is charged; an offline device fails the payment. `label` names the
+    /// payment in `charges`.
     public func addPayment(
         _ process: SimulatedProcess, productID: String, quantity: Int, applicationUsername: String?,
         label: String? = SimulatedDevice.paymentLabel
@@ -40,11 +42,12 @@ extension SimulatedDevice {
         let purchasing = DeviceTransaction(
             queueID: nextLocalID(), state: .purchasing, productID: productID,
             quantity: quantity, applicationUsername: applicationUsername)
-        deliver([purchasing])
+        deliverToObservers([purchasing])
         let blocked = state.withLock { state in
             state.unfinished.contains { $0.productID == productID && catalog[productID]?.kind != .nonConsumable }
         }
         if blocked { return }
+        guard !isOffline else { return fail(purchasing, .network) }
         guard catalog[productID] != nil else {
             return fail(purchasing, .productUnavailable)
         }
@@ -66,23 +69,24 @@ extension SimulatedDevice {
             deferred.state = .deferred
             let token = applicationUsername.flatMap(UUID.init(uuidString:)).map(\.uuidString)
             state.withLock { $0.deferred.append(Deferred(entry: deferred, tokenForApple: token, label: label)) }
-            deliver([deferred])
+            deliverToObservers([deferred])
         }
     }
 
-    /// `SKPaymentQueue.transactions`: what the queue holds now.
+    /// `SKPaymentQueue.transactions`: what the queue holds now. Apple leaves it undefined while no observer is
+    /// registered; here it is empty until the running app has one.
     public func queueTransactions(_ process: SimulatedProcess) -> [DeviceTransaction] {
         let queue = state.withLock { state -> [DeviceTransaction] in
-            guard state.running, state.generation == process.generation else { return [] }
-            return state.unfinished + state.failed + state.deferred.map(\.entry)
+            guard state.running, state.generation == process.generation, !state.observers.isEmpty else { return [] }
+            return state.unfinished + state.restored + state.failed + state.deferred.map(\.entry)
         }
-        return queue.map { callbackView(of: $0) }
+        return queue.map { storeKit1View(of: $0) }
     }
 
     /// Tells the observers that a purchase was charged (twice, with `duplicateCallbacks`).
     func deliverPurchased(_ entry: DeviceTransaction) {
-        deliver([callbackView(of: entry)])
-        if configuration.duplicateCallbacks { deliver([callbackView(of: entry)]) }
+        deliverToObservers([entry])
+        if configuration.duplicateCallbacks { deliverToObservers([entry]) }
     }
 
     private func fail(_ entry: DeviceTransaction, _ failure: DeviceFailure) {
@@ -90,24 +94,17 @@ extension SimulatedDevice {
         failed.state = .failed
         failed.failure = failure
         state.withLock { $0.failed.append(failed) }
-        deliver([failed])
+        deliverToObservers([failed])
     }
 
-    /// The entry as a StoreKit 1 callback shows it: `applicationUsername` may be missing.
-    private func callbackView(of entry: DeviceTransaction) -> DeviceTransaction {
-        guard case .onCallback(let rate) = configuration.lostApplicationUsername else { return entry }
-        var view = entry
-        if state.withLock({ Double.random(in: 0..<1, using: &$0.random) < rate }) { view.applicationUsername = nil }
-        return view
-    }
-
-    private func deliver(_ entries: [DeviceTransaction]) {
+    /// Calls every observer of the running app with `entries`, as the callback shows them.
+    func deliverToObservers(_ entries: [DeviceTransaction]) {
         let targets = state.withLock { state -> (SimulatedProcess, [Observer])? in
             guard state.running else { return nil }
             return (SimulatedProcess(device: self, generation: state.generation), Array(state.observers.values))
         }
         guard let (process, observers) = targets else { return }
-        for observer in observers { call(process, observer, entries) }
+        for observer in observers { call(process, observer, entries.map { storeKit1View(of: $0) }) }
     }
 
     private func call(_ process: SimulatedProcess, _ observer: Observer, _ entries: [DeviceTransaction]) {

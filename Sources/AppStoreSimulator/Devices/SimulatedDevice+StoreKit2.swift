@@ -18,6 +18,7 @@ extension SimulatedDevice {
         label: String? = SimulatedDevice.paymentLabel
     ) async -> PurchaseResult {
         guard isRunning(process) else { return .failed(.unknown) }
+        guard !isOffline else { return .failed(.network) }
         guard catalog[productID] != nil else { return .failed(.productUnavailable) }
         switch await paymentSheet() {
         case .pay, .payAfter:

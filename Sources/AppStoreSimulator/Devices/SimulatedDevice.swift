@@ -5,32 +5,42 @@ import Synchronization
 
 /// A phone as StoreKit behaves on it in the field, paying through a `SimulatedAppStore`: unfinished transactions are
 /// redelivered whenever an observer or listener starts, buying a product whose earlier purchase is unfinished only
-/// reports `purchasing` (StoreKit 1), `applicationUsername` can come back nil, the app receipt carries every
-/// unfinished consumable, Ask to Buy defers a payment until a parent approves, and the app can be killed, uninstalled
-/// and relaunched while StoreKit's queue survives.
+/// reports `purchasing` (StoreKit 1), `applicationUsername` can come back nil (on a redelivered transaction at a
+/// seeded rate, by default), `SKPaymentQueue.transactions` is empty until an observer is registered, restored
+/// purchases come back as new `restored` transactions, an offline device fails requests as a phone does, the app
+/// receipt carries every unfinished consumable, Ask to Buy defers a payment until a parent approves, and the app can
+/// be killed, uninstalled and relaunched while StoreKit's queue survives.
 ///
 /// The app side sees it only through the StoreKit shims; tests drive it with `launch`, `kill`, `uninstall`,
 /// `queueOutcomes` and `approveAskToBuy`. The behaviour lives in extensions named after it: `+Lifecycle` (launch,
 /// kill, uninstall), `+PaymentSheet` (what the user does with a payment), `+Charging` (Apple charges, payment
 /// labels), `+AskToBuy`, `+StoreKit1` (the payment queue and its observers), `+StoreKit2` (`Product.purchase`,
-/// `Transaction.updates`), `+Finishing` (finishing and what stays unfinished) and `+Receipt`.
+/// `Transaction.updates`), `+Finishing` (finishing and what stays unfinished), `+Receipt`, `+Redelivery` (what a
+/// transaction loses when redelivered), `+Restore` and `+Network` (offline).
 public final class SimulatedDevice: Sendable {
     public struct Configuration: Sendable {
         /// How often `applicationUsername` / the account token goes missing.
         public var lostApplicationUsername: TokenLoss
+        /// The share (0...1) of StoreKit 1 transactions whose `applicationUsername` is nil whenever they are
+        /// redelivered to a later run of the app (after a relaunch), drawn once per transaction from `seed`. Apple
+        /// still has the token; only the callback and `SKPaymentQueue.transactions` lose it, as developers report.
+        public var applicationUsernameLostOnRedelivery: Double
         /// Deliver every purchased transaction twice, as StoreKit sometimes does.
         public var duplicateCallbacks: Bool
         /// Payments wait for a parent's approval (`approveAskToBuy`).
         public var askToBuy: Bool
-        /// Seeds the device's random choices, so a run replays exactly.
+        /// Seeds the device's random choices, so a run replays exactly (each choice is drawn from the seed and what it
+        /// is about, not from a shared sequence, so concurrent callbacks do not change it).
         public var seed: UInt64
         public var environment: AppStoreEnvironment
 
         public init(
-            lostApplicationUsername: TokenLoss = .never, duplicateCallbacks: Bool = false, askToBuy: Bool = false,
-            seed: UInt64 = 1, environment: AppStoreEnvironment = .sandbox
+            lostApplicationUsername: TokenLoss = .never, applicationUsernameLostOnRedelivery: Double = 0.5,
+            duplicateCallbacks: Bool = false, askToBuy: Bool = false, seed: UInt64 = 1,
+            environment: AppStoreEnvironment = .sandbox
         ) {
             self.lostApplicationUsername = lostApplicationUsername
+            self.applicationUsernameLostOnRedelivery = applicationUsernameLostOnRedelivery
             self.duplicateCallbacks = duplicateCallbacks
             self.askToBuy = askToBuy
             self.seed = seed
@@ -60,9 +70,17 @@ public final class SimulatedDevice: Sendable {
         var unfinished: [DeviceTransaction] = []
         /// Failed StoreKit 1 payments, until the app finishes them.
         var failed: [DeviceTransaction] = []
+        /// Restored StoreKit 1 transactions, until the app finishes them.
+        var restored: [DeviceTransaction] = []
         var deferred: [Deferred] = []
         var outcomes: [PaymentOutcome] = []
-        var random: SeededGenerator
+        /// The run of the app (generation) each purchase was paid in, by queue id.
+        var paidGeneration: [String: Int] = [:]
+        /// How often each entry was shown in a callback, by queue id (a key of the seeded draws).
+        var callbacks: [String: Int] = [:]
+        /// Charges attempted (a key of the seeded draws).
+        var chargeAttempts = 0
+        var offline = false
         var receiptPresent = false
         var finishCount: [String: Int] = [:]
         var finishHook: FinishHook?
@@ -92,7 +110,7 @@ public final class SimulatedDevice: Sendable {
         self.containerDirectory = directory.appendingPathComponent("container")
         self.keychainDirectory = directory.appendingPathComponent("keychain")
         self.catalog = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        self.state = Mutex(State(random: SeededGenerator(seed: configuration.seed)))
+        self.state = Mutex(State())
     }
 
     /// `Product.products(for:)` / `SKProductsRequest`: the known ones among `ids`.

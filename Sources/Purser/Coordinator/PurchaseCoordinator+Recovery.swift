@@ -2,7 +2,9 @@
 
 extension PurchaseCoordinator {
     /// Settles every unfinished StoreKit transaction, oldest first, one at a time, then tidies the journal. Stops
-    /// at the first transaction the server could not be reached for (the rest wait for the next trigger).
+    /// at the first transaction the server could not be reached for (the rest wait for the next trigger). The
+    /// coordinator runs it by itself at launch, at login and on `Configuration.signals`; call it for anything else
+    /// (tests, an app that turned the signals off and has its own).
     public func recover(_ trigger: RecoveryTrigger) async {
         guard alive, let session else { return }
         do {

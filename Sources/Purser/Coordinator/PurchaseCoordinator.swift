@@ -3,8 +3,9 @@ import PurserCore
 
 /// The purchase flow the app runs: order from the server → journal → pay with the order id as the account
 /// token → submit → finish only when the server answers `finish: true` → close the journal entry. On launch, on
-/// returning to the foreground, on login and when the network comes back it settles whatever StoreKit still holds
-/// unfinished, one transaction at a time, with backoff; nothing is finished on a network error or a 5xx.
+/// login, and (watching the device itself, see `RecoverySignals`) on returning to the foreground and when the network
+/// comes back, it settles whatever StoreKit still holds unfinished, one transaction at a time, with backoff; nothing
+/// is finished on a network error or a 5xx.
 ///
 /// This file holds the state and the life cycle; the behaviour lives in extensions: `+Buying` (a purchase and the
 /// product list), `+Recovery` (settling what StoreKit still holds), `+Settlement` (submitting one transaction and
@@ -19,17 +20,21 @@ public actor PurchaseCoordinator {
         /// How to wait between retries.
         public var sleep: @Sendable (Duration) async throws -> Void
         public var now: @Sendable () -> Date
+        /// What triggers recovery besides launch and login: by default the device's network and foreground
+        /// signals, so the app never calls `recover(_:)` itself.
+        public var signals: RecoverySignals
 
         public init(
             retry: RetryPolicy = RetryPolicy(), probe: PurchaseProbe = .none, seed: UInt64? = nil,
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-            now: @escaping @Sendable () -> Date = { Date() }
+            now: @escaping @Sendable () -> Date = { Date() }, signals: RecoverySignals = .system
         ) {
             self.retry = retry
             self.probe = probe
             self.seed = seed
             self.sleep = sleep
             self.now = now
+            self.signals = signals
         }
     }
 
@@ -52,6 +57,8 @@ public actor PurchaseCoordinator {
     private(set) var session: PurserSession?
     private(set) var alive = true
     private var started = false
+    /// Listens to `configuration.signals` from `start()` until shutdown.
+    private var signalListener: Task<Void, Never>?
     /// Products with a `buy` in progress.
     var buying: Set<String> = []
     /// Orders whose `buy` answered `storeBusy` in this run: their payment, when it lands, is news to the user (each
@@ -77,13 +84,22 @@ public actor PurchaseCoordinator {
         (events, eventSink) = AsyncStream.makeStream(of: PurchaseEvent.self)
     }
 
+    deinit {
+        signalListener?.cancel()
+    }
+
     // MARK: Life cycle
 
-    /// Call at launch, before anything else: starts listening to StoreKit and settles what an earlier run left.
+    /// Call at launch, before anything else: starts listening to StoreKit and to the recovery signals, and settles
+    /// what an earlier run left.
     public func start() async {
         guard alive, !started else { return }
         started = true
         await store.start { [weak self] update in await self?.receive(update) }
+        let triggers = configuration.signals.triggers()
+        signalListener = Task { [weak self] in
+            for await trigger in triggers { await self?.recover(trigger) }
+        }
         await recover(.launch)
     }
 
@@ -127,6 +143,7 @@ public actor PurchaseCoordinator {
         guard alive else { return }
         alive = false
         eventSink.finish()
+        signalListener?.cancel()
         await store.stop()
     }
 }

@@ -1,0 +1,87 @@
+import Foundation
+import PurserCore
+
+/// The products of an Xcode StoreKit configuration file (`.storekit`): the simulator sells them, at their prices, as
+/// the app sees them in Xcode's StoreKit testing. The file is plain JSON; only `products[].productID`, `.type`
+/// (`Consumable`, `NonConsumable`), `.displayPrice`, `.referenceName` and `.localizations[].displayName` are read,
+/// and every other key (settings, subscription groups, versions) is ignored. Subscriptions are out of Purser's scope
+/// and left out.
+public struct StoreKitConfiguration: Sendable, Hashable {
+    /// One product the file declares.
+    public struct Product: Sendable, Hashable {
+        public var id: String
+        public var kind: PurserCore.Product.Kind
+        public var displayName: String
+        /// The price in the file's currency, e.g. 0.99; nil when the file gives none or it does not parse.
+        public var price: Decimal?
+
+        public init(id: String, kind: PurserCore.Product.Kind, displayName: String, price: Decimal?) {
+            self.id = id
+            self.kind = kind
+            self.displayName = displayName
+            self.price = price
+        }
+
+        /// The price in milliunits (990 for 0.99), as signed transactions carry it.
+        public var priceMilliunits: Int64? {
+            price.map { NSDecimalNumber(decimal: $0 * 1000).int64Value }
+        }
+    }
+
+    public var products: [Product]
+
+    public init(products: [Product]) {
+        self.products = products
+    }
+
+    /// Reads `url`.
+    public init(contentsOf url: URL) throws(SimulatorError) {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw SimulatorError(.invalidRequest, "cannot read the StoreKit configuration \(url.path): \(error)")
+        }
+        try self.init(data: data)
+    }
+
+    /// Parses a `.storekit` file's JSON.
+    public init(data: Data) throws(SimulatorError) {
+        let file: File
+        do { file = try JSONDecoder().decode(File.self, from: data) } catch {
+            throw SimulatorError(.invalidRequest, "not a StoreKit configuration file: \(error)")
+        }
+        products = (file.products ?? []).compactMap { entry in
+            guard let kind = Self.kinds[entry.type] else { return nil }
+            let name =
+                entry.localizations?.lazy.compactMap(\.displayName).first ?? entry.referenceName ?? entry.productID
+            return Product(
+                id: entry.productID, kind: kind, displayName: name,
+                price: entry.displayPrice.flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) })
+        }
+    }
+
+    /// The product with `id`, if the file declares it.
+    public func product(_ id: String) -> Product? {
+        products.first { $0.id == id }
+    }
+
+    /// Xcode's spelling of the kinds Purser sells.
+    private static let kinds: [String: PurserCore.Product.Kind] = [
+        "Consumable": .consumable, "NonConsumable": .nonConsumable,
+    ]
+
+    private struct File: Decodable {
+        var products: [Entry]?
+    }
+
+    private struct Entry: Decodable {
+        var productID: String
+        var type: String
+        var displayPrice: String?
+        var referenceName: String?
+        var localizations: [Localization]?
+    }
+
+    private struct Localization: Decodable {
+        var displayName: String?
+    }
+}

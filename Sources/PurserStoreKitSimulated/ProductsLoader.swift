@@ -1,0 +1,1 @@
+../PurserStoreKit/ProductsLoader.swift

@@ -1,0 +1,1 @@
+../PurserStoreKit/ReceiptRefresher.swift

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Compiles the client SDK's Apple-only code without a Mac, against hand-written interfaces of Apple's frameworks
+# (scripts/storekit-interface: StoreKit, Network, UIKit, AppKit, WatchKit; declarations only, written from Apple's
+# documentation, with Apple's Sendable conformances, isolation and availability; library evolution, so their enums
+# are not frozen):
+#   1. for each platform family (UIKit: iOS, iPadOS, tvOS, Mac Catalyst, visionOS; AppKit: macOS; WatchKit: watchOS),
+#      the `Purser` target with its `#if canImport(Network)` / UI-framework branches (the recovery signals), then
+#      `Sources/PurserStoreKit` (the adapters' `#if canImport(StoreKit)` branch) against that Purser;
+#   2. mutants: copies of the adapters with a use real StoreKit rejects (a non-Sendable payment sent to another task,
+#      main-actor UIKit state read off the main actor, a non-exhaustive switch over a StoreKit enum, a misspelt
+#      optional delegate method); each must fail to compile, with the expected diagnostic, or the check has no teeth.
+# Everything compiles with `swiftc -emit-sil -swift-version 6` (`-typecheck` misses data-race errors), the package's
+# upcoming features, and warnings as errors except deprecations (StoreKit 1 is deprecated), as the package builds.
+# Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+interfaces=scripts/storekit-interface
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+export PURSER_WARNINGS_AS_ERRORS=1  # the same build settings as scripts/test.sh, so nothing is rebuilt
+swift build --target PurserCore >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+mkdir -p "$work/core"
+cp -R "$(swift build --show-bin-path)/Modules/PurserCore.swiftmodule" "$work/core/"
+
+flags=(
+  -swift-version 6 -parse-as-library
+  -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
+  -warnings-as-errors -Wwarning DeprecatedDeclaration
+)
+mapfile -t purser_sources < <(find Sources/Purser -name '*.swift' | sort)
+
+# compile FAMILY MODULE SOURCES...: emits SIL (all diagnostics) for MODULE against the FAMILY's frameworks.
+compile() {
+  local family="$1" module="$2"
+  shift 2
+  swiftc -wmo -emit-sil -o /dev/null -module-name "$module" "${flags[@]}" \
+    -I "$work/$family" -I "$work/core" -I "$interfaces" -I "$interfaces/$family" \
+    -module-cache-path "$work/cache-$family" "$@"
+}
+
+for family in uikit appkit watchkit; do
+  mkdir -p "$work/$family"
+  echo "== $family: Purser (recovery signals)"
+  compile "$family" Purser "${purser_sources[@]}"
+  swiftc -emit-module -emit-module-path "$work/$family/Purser.swiftmodule" -module-name Purser "${flags[@]}" \
+    -I "$work/core" -I "$interfaces" -I "$interfaces/$family" -module-cache-path "$work/cache-$family" \
+    "${purser_sources[@]}"
+  echo "== $family: PurserStoreKit (the adapters against StoreKit)"
+  compile "$family" PurserStoreKit Sources/PurserStoreKit/*.swift
+done
+
+# mutant NAME FILE EXPECTED OLD NEW: the adapters with OLD replaced by NEW in FILE must fail with EXPECTED.
+mutant() {
+  local name="$1" file="$2" expected="$3" old="$4" new="$5"
+  rm -rf "$work/mutant" && cp -R Sources/PurserStoreKit "$work/mutant"
+  OLD="$old" NEW="$new" python3 - "$work/mutant/$file" <<'EOF'
+import os, sys
+path = sys.argv[1]
+text = open(path).read()
+if os.environ["OLD"] not in text:
+    sys.exit(f"mutant no longer applies: {path} lacks the text to replace")
+open(path, "w").write(text.replace(os.environ["OLD"], os.environ["NEW"], 1))
+EOF
+  if compile uikit PurserStoreKit "$work"/mutant/*.swift >"$work/mutant.log" 2>&1; then
+    echo "check-storekit-interface: mutant '$name' compiled; the interface check would not catch it"
+    exit 1
+  fi
+  if ! grep -qF "$expected" "$work/mutant.log"; then
+    cat "$work/mutant.log"
+    echo "check-storekit-interface: mutant '$name' failed, but not with: $expected"
+    exit 1
+  fi
+  echo "== mutant rejected as expected: $name"
+  grep -m1 -F "$expected" "$work/mutant.log" | sed "s|^$work/mutant/|    |"
+}
+
+mutant "a non-Sendable SKPayment sent to the watchdog task" StoreKit1Adapter.swift \
+  "risks causing data races" \
+  "self?.takeWaiter(productID)?.resume(returning: .stalled)" \
+  "self?.takeWaiter(payment.productIdentifier)?.resume(returning: .stalled)"
+mutant "the foreground scene read off the main actor" "StoreKit2Adapter+Purchase.swift" \
+  "can not be referenced from a nonisolated context" \
+  "            @MainActor
+            private static func purchaseInForegroundScene(" \
+  "            private static func purchaseInForegroundScene("
+mutant "a switch over Product.PurchaseError without @unknown default" "StoreKit2Adapter+Failure.swift" \
+  "may have additional unknown values" \
+  "            @unknown default: .unknown
+            }
+        }
+
+        /// A cancel" \
+  "            }
+        }
+
+        /// A cancel"
+mutant "a misspelt optional SKRequestDelegate method" ReceiptRefresher.swift \
+  "nearly matches defaulted requirement" \
+  "func request(_ request: SKRequest, didFailWithError error: any Error)" \
+  "func request(_ request: SKRequest, didFailWithErorr error: any Error)"
+
+echo "check-storekit-interface: ok"
