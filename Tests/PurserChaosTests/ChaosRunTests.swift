@@ -11,8 +11,8 @@ import Testing
         sabotage: ChaosSabotage = .init()
     ) -> ChaosConfiguration {
         var rates = ChaosConfiguration.allFaults
-        for family in FaultFamily.allCases {
-            rates[family] = max(rates[family]!, family.unit == .purchase ? 0.08 : 0.3)
+        for (family, rate) in rates {
+            rates[family] = max(rate, family.unit == .purchase ? 0.08 : 0.3)
         }
         return ChaosConfiguration(
             users: 12, devices: 8, purchases: purchases, seed: seed, rates: rates,
