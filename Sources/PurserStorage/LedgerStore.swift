@@ -2,9 +2,11 @@ import Foundation
 import PurserCore
 
 /// The ledger: orders, Apple transactions (unique by `transactionID`), grants, the audit log and the outbox.
-/// One protocol with an embedded SQLite implementation; every implementation must pass `LedgerStoreConformance`.
+/// One protocol, two implementations: the embedded `SQLiteLedgerStore` and `PostgresLedgerStore`, which several
+/// replicas share. Every implementation must pass `LedgerStoreConformance` and `SharedLedgerConformance`.
 public protocol LedgerStore: Sendable {
-    /// Brings the schema up to date; safe to call at every start.
+    /// Brings the schema up to date; safe to call at every start, and from several processes at once (each
+    /// migration is applied once).
     func migrate() async throws
     func createOrder(_ order: Order) async throws
     func order(_ id: OrderID) async throws -> Order?
@@ -37,6 +39,13 @@ public protocol LedgerStore: Sendable {
     /// One known transaction per account that owns credited transactions (its latest): the anchors from which
     /// reconciliation walks each customer's Transaction History.
     func historyAnchors() async throws -> [String]
+    /// Takes or renews the lease on the unit of background work `name` for `holder` until `until`: true when `holder`
+    /// holds it now (it was free, expired at `now`, or `holder`'s already, which this renews). With several replicas
+    /// each unit runs on one of them at a time, and a dead replica's unit is taken over once its lease expires.
+    func acquireLease(_ name: String, holder: String, until: Date, now: Date) async throws -> Bool
+    /// Gives up `holder`'s lease on `name` so another holder may take it at once; a lease held by another holder
+    /// stays as it is.
+    func releaseLease(_ name: String, holder: String) async throws
     /// Counts for health checks and benchmarks.
     func statistics() async throws -> LedgerStatistics
     func close() async throws
