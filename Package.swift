@@ -45,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         // JSON files (a default trait) and AccessLogger (the Logging trait) for `purser serve` settings.
@@ -66,12 +68,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The ledger behind one protocol; SQLite is the embedded default.
+        // The ledger behind one protocol; SQLite is the embedded default, PostgreSQL the one replicas share.
         .target(
             name: "PurserStorage",
             dependencies: [
                 "PurserCore",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -197,6 +202,16 @@ let package = Package(
             name: "PurserStorageTests",
             dependencies: [
                 "PurserStorage", "PurserStorageTesting", "PurserCore", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Needs a PostgreSQL server: PURSER_TEST_DATABASE_URL (scripts/postgres.sh starts one); skipped without it.
+        .testTarget(
+            name: "PurserPostgresTests",
+            dependencies: [
+                "PurserStorage", "PurserStorageTesting", "PurserCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

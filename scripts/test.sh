@@ -2,7 +2,7 @@
 # The whole test suite, as the README's quick start and CI run it:
 #   0. the habits a script can hold: the layout rules (scripts/check-layout.sh) and `swift format lint`;
 #   1. build everything with warnings as errors in Purser's own targets, and run every Swift test (unit, SQLite
-#      ledger, live HTTP, the purser binary);
+#      ledger, live HTTP, the purser binary), the PostgreSQL ledger's against a private server (scripts/postgres.sh);
 #   1b. the StoreKit interface check (scripts/check-storekit-interface.sh): the SDK's Apple-only code compiled against
 #      hand-written interfaces of Apple's frameworks, and mutants it must reject;
 #   2. the referee: Apple's official Python library against Purser, in both directions;
@@ -19,6 +19,11 @@ swift format lint --strict --parallel -r Sources Tests Package.swift
 echo "== swift build --build-tests (warnings are errors in Purser's targets)"
 export PURSER_WARNINGS_AS_ERRORS=1
 swift build --build-tests
+echo "== PostgreSQL (a private server for PurserPostgresTests, stopped on exit)"
+PURSER_POSTGRES_DIR="$(mktemp -d -t purser-postgres.XXXXXX)"
+trap 'bash scripts/postgres.sh stop "$PURSER_POSTGRES_DIR"' EXIT
+PURSER_TEST_DATABASE_URL="$(bash scripts/postgres.sh start "$PURSER_POSTGRES_DIR")"
+export PURSER_TEST_DATABASE_URL
 echo "== swift test"
 swift test --skip-build
 echo "== StoreKit interface check (the SDK's Apple branch, no Mac needed)"

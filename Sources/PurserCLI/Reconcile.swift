@@ -8,18 +8,35 @@ extension Purser {
         static let configuration = CommandConfiguration(
             abstract:
                 "Credit what devices and notifications missed, from Apple's Notification and Transaction History.",
-            discussion: "Idempotent and resumable. With the simulator, the server of --config must be running.")
+            discussion: "Idempotent and resumable. With the simulator, the server of --config must be running. "
+                + "One reconciliation runs at a time across replicas and this command (the ledger's lease): when a "
+                + "replica is reconciling, this waits for it, up to --wait seconds.")
 
         @OptionGroup var options: SupportCommandOptions
         @Flag(help: "Print the summary as JSON.") var json = false
+        @Option(help: "How long to wait for a reconciliation another replica is running (seconds).") var wait = 120
 
         func run() async throws {
             let summary = try await options.withServer(label: "purser.reconcile") { assembly in
                 guard let reconciler = assembly.reconciler else {
                     throw ValidationError("reconciliation needs appStoreServerAPI credentials in the configuration")
                 }
-                return try await reconciler.run { line in
-                    FileHandle.standardError.write(Data("reconcile: \(line)\n".utf8))
+                let lease = assembly.reconciliationLease(holder: LeasedWork.holderName("reconcile"))
+                let deadline = ContinuousClock.now + .seconds(wait)
+                while true {
+                    let summary = try await lease.runIfFree {
+                        try await reconciler.run { line in
+                            FileHandle.standardError.write(Data("reconcile: \(line)\n".utf8))
+                        }
+                    }
+                    if let summary { return summary }
+                    guard ContinuousClock.now < deadline else {
+                        throw ValidationError(
+                            "another replica has been reconciling for \(wait) s (the ledger's reconciliation lease); "
+                                + "try again later")
+                    }
+                    FileHandle.standardError.write(Data("reconcile: another replica is reconciling; waiting\n".utf8))
+                    try await Task.sleep(for: .seconds(2))
                 }
             }
             if json {

@@ -17,7 +17,9 @@ struct SupportCommandOptions: ParsableArguments {
 
     /// Runs `body` on the server's parts (assembled as `serve` assembles them, with a simulator reached over HTTP at
     /// the running server) with the ledger migrated, and closes the ledger afterwards, also on errors.
-    func withServer<T>(label: String, _ body: (PurserAssembly) async throws -> T) async throws -> T {
+    func withServer<T: Sendable>(
+        label: String, _ body: @Sendable @escaping (PurserAssembly) async throws -> T
+    ) async throws -> T {
         var logger = Logger(label: label)
         logger.logLevel = .warning
         var flags: [AbsoluteConfigKey: ConfigContent] = [:]
@@ -29,15 +31,9 @@ struct SupportCommandOptions: ParsableArguments {
         let server = URL(string: "http://\(host):\(settings.port)")!
         let assembly = try await PurserAssembly.open(
             settings, appStore: { try await .configured($0, simulatorPlacement: .remote(server)) }, logger: logger)
-        let store = assembly.store
-        do {
-            try await store.migrate()
-            let result = try await body(assembly)
-            try await store.close()
-            return result
-        } catch {
-            try? await store.close()
-            throw error
+        return try await assembly.store.whileRunning {
+            try await assembly.store.migrate()
+            return try await body(assembly)
         }
     }
 }

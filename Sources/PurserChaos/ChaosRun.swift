@@ -1,7 +1,9 @@
 import AppStoreSimulator
 import AppStoreVerification
 import Foundation
+import Logging
 import Purser
+import PurserStorage
 
 /// One `purser chaos` run: plan from the seed, Purser through the fault phase and the heal phase, the invariant
 /// check, then each baseline with the same plan, and the report.
@@ -61,9 +63,25 @@ public struct ChaosRun: Sendable {
             return try await ChaosServer.run(
                 directory: directory, clock: clock, sabotage: configuration.sabotage, body)
         }
-        return try await ChaosServer.runReplicas(
-            .init(count: configuration.replicas, executable: executable, databaseURL: configuration.databaseURL),
-            directory: directory, clock: clock, body)
+        guard configuration.storage == .postgres, let server = configuration.databaseURL else {
+            return try await ChaosServer.runReplicas(
+                .init(count: configuration.replicas, executable: executable), directory: directory, clock: clock, body)
+        }
+        // A fresh database on the server for this run, dropped afterwards.
+        var logger = Logger(label: "purser.chaos")
+        logger.logLevel = .critical
+        let name = "purser_chaos_" + String(UInt64.random(in: .min ... .max), radix: 16)
+        let url = try await PostgresLedgerStore.createDatabase(name, besides: server, logger: logger)
+        do {
+            let result = try await ChaosServer.runReplicas(
+                .init(count: configuration.replicas, executable: executable, databaseURL: url), directory: directory,
+                clock: clock, body)
+            try? await PostgresLedgerStore.dropDatabase(name, besides: server, logger: logger)
+            return result
+        } catch {
+            try? await PostgresLedgerStore.dropDatabase(name, besides: server, logger: logger)
+            throw error
+        }
     }
 
     private func runPurser(

@@ -30,7 +30,7 @@ extension PurserAssembly {
             router: router,
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "Purser"),
-            services: [LedgerLifecycle(store: store)] + workers,
+            services: ledgerServices + workers,
             onServerRunning: { [hosted = appStore.hosted] channel in
                 let port = channel.localAddress?.port ?? 0
                 await hosted?.serverStarted(port)
@@ -39,11 +39,21 @@ extension PurserAssembly {
             logger: logger)
         let (store, logger, warnings, announcement) = (store, logger, startupWarnings, authenticator.announcement)
         app.beforeServerStarts {
-            try await store.migrate()
+            do {
+                try await store.migrate()
+            } catch let error as StorageError where error.code == .unavailable {
+                throw ConfigurationError("the ledger cannot be reached at start: \(error.message)")
+            }
             for warning in warnings { logger.warning("\(warning)") }
             if !warnings.contains(announcement) { logger.info("\(announcement)") }
         }
         return app
+    }
+
+    /// The ledger's own service first (PostgreSQL's connection pool), so it closes last, after the server drained;
+    /// then the one that closes the ledger at shutdown.
+    var ledgerServices: [any Service] {
+        ((store as? any Service).map { [$0] } ?? []) + [LedgerLifecycle(store: store)]
     }
 
     /// The long-lived workers besides the HTTP server.
@@ -53,7 +63,8 @@ extension PurserAssembly {
             services.append(
                 ReconciliationService(
                     reconciler: reconciler,
-                    interval: .milliseconds(Int64(configuration.reconciliation.intervalSeconds * 1000)), logger: logger)
+                    interval: .milliseconds(Int64(configuration.reconciliation.intervalSeconds * 1000)),
+                    lease: reconciliationLease(holder: LeasedWork.holderName("serve")), logger: logger)
             )
         }
         return services

@@ -68,6 +68,11 @@ public struct PurserAssembly: Sendable {
         reconciler = appStore.serverAPI.map { Reconciler(api: $0, notifications: notifications, now: now) }
     }
 
+    /// The lease every reconciliation run holds, whoever runs it (a replica's periodic run, `purser reconcile`).
+    public func reconciliationLease(holder: String) -> LeasedWork {
+        LeasedWork("reconciliation", holder: holder, term: .seconds(60), store: store, now: now)
+    }
+
     /// The admin API's bearer token, when one is configured (a secret).
     var adminToken: String? { configuration.admin.token.flatMap { $0.isEmpty ? nil : $0 } }
 

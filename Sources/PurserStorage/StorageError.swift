@@ -2,7 +2,8 @@
 public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let description: String
-        /// The database could not be opened or migrated.
+        /// The database could not be opened or migrated, or cannot be reached now (connection refused or lost, the
+        /// database gone). Nothing was decided: the caller may retry later (a server answers 503).
         public static let unavailable = Code(description: "storage_unavailable")
         /// An order with this id exists already.
         public static let duplicateOrder = Code(description: "duplicate_order")
@@ -10,6 +11,8 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let corrupt = Code(description: "storage_corrupt")
         /// A query failed.
         public static let queryFailed = Code(description: "storage_query_failed")
+        /// The store does not implement the operation (a test double that wraps a real store).
+        public static let unsupported = Code(description: "storage_unsupported")
     }
 
     public var code: Code

@@ -16,7 +16,8 @@ public struct LedgerStoreConformance: Sendable {
     }
 
     /// Every check, one after the other, on the same store (each uses its own users, orders and transactions).
-    public func runAll() async throws {
+    /// `visibilityRounds`: settlements in `readsEverySettlementRightAfterItReturns`.
+    public func runAll(visibilityRounds: Int = 400) async throws {
         try await creditsOnceAndRecordsEverything()
         try await settlesConcurrentSubmissionsOfOneTransactionOnce()
         try await keepsRejectedAndUnboundTransactionsWithoutCredit()
@@ -26,7 +27,11 @@ public struct LedgerStoreConformance: Sendable {
         try await creditsATokenBoundTransactionOfACancelledOrderToItsOwner()
         try await doesNotBindAHintedTransactionToACancelledOrder()
         try await tellsWhichNotificationsWereProcessed()
-        try await readsEverySettlementRightAfterItReturns()
+        try await readsEverySettlementRightAfterItReturns(rounds: visibilityRounds)
+        try await neverGrantsOneLeaseToTwoHolders()
+        try await renewsALeaseForItsHolder()
+        try await letsAnotherHolderTakeAnExpiredLease()
+        try await freesAReleasedLease()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

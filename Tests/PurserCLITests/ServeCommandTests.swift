@@ -161,4 +161,31 @@ import Testing
         #expect(noSecret.terminationStatus != 0)
         #expect(noSecretText.contains("HS256 needs a secret"))
     }
+
+    /// A database that cannot be reached at start is a clear error and a non-zero exit, and the password in the
+    /// environment appears nowhere in what the server printed.
+    @Test func refusesToStartWithoutItsDatabase() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
+            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = VerifyCommandTests.binary
+        process.arguments = [
+            "serve", "--data-dir", directory.path, "--port", "0", "--auth", "development",
+            "--catalog", directory.appendingPathComponent("catalog.json").path,
+            "--database-url", "postgres://purser@127.0.0.1:1/ledger",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["PURSER_DATABASE_PASSWORD": "pw-7f3e-never-printed"]) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(text.contains("the ledger cannot be reached at start"), "\(text)")
+        #expect(!text.contains("pw-7f3e-never-printed"))
+    }
 }

@@ -52,6 +52,12 @@ final class ForgetfulLedgerStore: LedgerStore {
     }
     func historyAnchors() async throws -> [String] { try await inner.historyAnchors() }
     func statistics() async throws -> LedgerStatistics { try await inner.statistics() }
+    func acquireLease(_ name: String, holder: String, until: Date, now: Date) async throws -> Bool {
+        try await inner.acquireLease(name, holder: holder, until: until, now: now)
+    }
+    func releaseLease(_ name: String, holder: String) async throws {
+        try await inner.releaseLease(name, holder: holder)
+    }
     func close() async throws { try await inner.close() }
 }
 

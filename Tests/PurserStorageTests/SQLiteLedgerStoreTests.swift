@@ -40,3 +40,22 @@ import Testing
         }
     }
 }
+
+/// Two stores on one SQLite file, as two processes would open it: SQLite's file lock (`BEGIN IMMEDIATE` with a busy
+/// timeout) serialises their writers.
+@Suite struct SQLiteSharedLedgerTests {
+    @Test func sharedConformance() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-shared-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("purser.sqlite").path
+        var stores: [SQLiteLedgerStore] = []
+        for _ in 0..<2 { stores.append(try await SQLiteLedgerStore.open(path: path, logger: Logger(label: "test"))) }
+        do {
+            try await SharedLedgerConformance(stores: stores).runAll()
+        } catch {
+            for store in stores { try? await store.close() }
+            throw error
+        }
+        for store in stores { try await store.close() }
+    }
+}

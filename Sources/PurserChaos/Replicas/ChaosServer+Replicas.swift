@@ -89,30 +89,27 @@ extension ChaosServer {
                 try? await client.shutdown()
                 throw error
             }
-            let store: any LedgerStore
-            do {
-                store = try await settings.openLedger(logger: logger)
-            } catch {
-                await replicas.stopAll()
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                try? await client.shutdown()
-                throw error
-            }
             let reconcileConfiguration = directory.appendingPathComponent("replica-1.json")
-            let server = ChaosServer(
-                appStore: appStore, serverAPI: serverAPI, store: store, network: network, clock: clock,
-                url: URL(string: "http://127.0.0.1:\(listening["front"]!)")!,
-                reconcile: { try await reconcile(setup.executable, configuration: reconcileConfiguration) },
-                replicas: replicas)
+            let frontURL = URL(string: "http://127.0.0.1:\(listening["front"]!)")!
             let outcome: Result<T, any Error>
             do {
-                outcome = .success(try await body(server))
+                // The harness reads the replicas' ledger for its checks, with the same settings they use.
+                let store = try await settings.openLedger(logger: logger)
+                outcome = .success(
+                    try await store.whileRunning {
+                        try await body(
+                            ChaosServer(
+                                appStore: appStore, serverAPI: serverAPI, store: store, network: network, clock: clock,
+                                url: frontURL,
+                                reconcile: {
+                                    try await reconcile(setup.executable, configuration: reconcileConfiguration)
+                                },
+                                replicas: replicas))
+                    })
             } catch {
                 outcome = .failure(error)
             }
             await replicas.stopAll()
-            try? await store.close()
             await group.triggerGracefulShutdown()
             try? await tasks.waitForAll()
             try? await client.shutdown()

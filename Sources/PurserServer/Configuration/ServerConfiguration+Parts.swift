@@ -20,8 +20,18 @@ extension ServerConfiguration {
         }
     }
 
-    /// The ledger the configuration names: the embedded SQLite ledger `purser.sqlite` in `dataDirectory`.
+    /// The ledger the configuration names: PostgreSQL at `database.url` (with `database.password`), shared by several
+    /// replicas, or else the embedded SQLite ledger `purser.sqlite` in `dataDirectory`. A PostgreSQL store connects
+    /// when it first runs: run it in the server's service group (`PurserAssembly` does), or with `whileRunning`.
     public func openLedger(logger: Logger) async throws -> any LedgerStore {
+        if let url = database.url {
+            do {
+                return PostgresLedgerStore(
+                    configuration: try .init(url: url, password: database.password), logger: logger)
+            } catch {
+                throw ConfigurationError("database.url: \(error.message)")
+            }
+        }
         let directory = URL(fileURLWithPath: dataDirectory)
         return try await SQLiteLedgerStore.open(
             path: directory.appendingPathComponent("purser.sqlite").path,

@@ -105,5 +105,18 @@ extension SQLiteLedgerStore {
                 """,
             ]
         ),
+        (
+            3,
+            [
+                // Leases on units of background work (LedgerStore+Leases.swift).
+                """
+                CREATE TABLE leases (
+                    name TEXT PRIMARY KEY,
+                    holder TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 }

@@ -26,9 +26,10 @@ public final class SQLiteLedgerStore: LedgerStore {
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
             let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            // The busy timeout first: another store opening the same file may hold it while it switches to WAL.
             for pragma in [
-                "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
-                "PRAGMA busy_timeout=5000",
+                "PRAGMA busy_timeout=5000", "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
+                "PRAGMA foreign_keys=ON",
             ] {
                 _ = try await writer.query(pragma)
             }
@@ -40,20 +41,25 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
+    /// Each migration runs in its own `BEGIN IMMEDIATE` transaction, which also reads whether it was applied: another
+    /// store migrating the same file at the same moment waits for the write lock and then finds it done.
     public func migrate() async throws {
         try await writeLock.withLock {
             _ = try await self.writer.query(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)"
             )
-            let applied = try await self.writer.query("SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations")
-            let current = applied.first?.column("v")?.integer ?? 0
-            for migration in Self.migrations where migration.version > current {
-                try await self.inTransaction {
+            for migration in Self.migrations {
+                let applied = try await self.inTransaction {
+                    let done = try await self.writer.query(
+                        "SELECT 1 FROM schema_migrations WHERE version = ?", [.integer(migration.version)])
+                    guard done.isEmpty else { return false }
                     for statement in migration.statements { _ = try await self.writer.query(statement) }
                     _ = try await self.writer.query(
                         "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
                         [.integer(migration.version), .integer(Int(Date().millis))])
+                    return true
                 }
+                guard applied else { continue }
                 self.logger.info("applied ledger migration", metadata: ["purser.migration": "\(migration.version)"])
             }
         }

@@ -1,0 +1,162 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresLedgerStore {
+    /// Applies the pending migrations, each in its own transaction that first takes a transaction-level advisory lock
+    /// (`pg_advisory_xact_lock`, released at commit) and then checks `schema_migrations`: replicas that start together
+    /// queue on the lock, and each migration is applied once. Advisory locks are per database, so ledgers in other
+    /// databases of the same server do not wait for each other.
+    public func migrate() async throws {
+        for migration in Self.migrations {
+            let applied = try await inTransaction { connection in
+                try await self.execute(connection, "SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
+                try await self.execute(
+                    connection,
+                    """
+                    CREATE TABLE IF NOT EXISTS schema_migrations (
+                        version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL
+                    )
+                    """)
+                let done = try await self.rows(
+                    connection, "SELECT 1 FROM schema_migrations WHERE version = \(migration.version)")
+                guard done.isEmpty else { return false }
+                for statement in migration.statements {
+                    try await self.execute(connection, PostgresQuery(unsafeSQL: statement))
+                }
+                try await self.execute(
+                    connection,
+                    """
+                    INSERT INTO schema_migrations (version, applied_at) VALUES (\(migration.version), \(Date().millis))
+                    """)
+                return true
+            }
+            guard applied else { continue }
+            logger.info("applied ledger migration", metadata: ["purser.migration": "\(migration.version)"])
+        }
+    }
+
+    /// The advisory lock key of Purser's migrations: "purser-m" in ASCII.
+    static let migrationLockKey: Int64 = 0x7075_7273_6572_2D6D
+
+    /// Versioned schema changes, the same versions as `SQLiteLedgerStore.migrations` in PostgreSQL's dialect: text
+    /// ids, BIGINT money and counts, BIGINT milliseconds since 1970 UTC for times. Never edit a released entry;
+    /// append a new one.
+    static let migrations: [(version: Int, statements: [String])] = [
+        (
+            1,
+            [
+                """
+                CREATE TABLE orders (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    product_id TEXT NOT NULL,
+                    quantity BIGINT NOT NULL,
+                    state TEXT NOT NULL,
+                    transaction_id TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX orders_user ON orders (user_id)",
+                """
+                CREATE TABLE apple_transactions (
+                    transaction_id TEXT PRIMARY KEY,
+                    original_transaction_id TEXT NOT NULL,
+                    bundle_id TEXT NOT NULL,
+                    product_id TEXT NOT NULL,
+                    type TEXT,
+                    quantity BIGINT NOT NULL,
+                    purchase_date BIGINT NOT NULL,
+                    app_account_token TEXT,
+                    environment TEXT NOT NULL,
+                    revocation_date BIGINT,
+                    state TEXT NOT NULL,
+                    owner_id TEXT,
+                    order_id TEXT REFERENCES orders (id),
+                    rejection_code TEXT,
+                    rejection_message TEXT,
+                    recorded_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX apple_transactions_owner ON apple_transactions (owner_id)",
+                """
+                CREATE TABLE grants (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    transaction_id TEXT NOT NULL REFERENCES apple_transactions (transaction_id),
+                    user_id TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    amount BIGINT NOT NULL,
+                    kind TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                // A transaction is credited at most once per currency; revokes and restores may alternate.
+                "CREATE UNIQUE INDEX grants_credit_once ON grants (transaction_id, currency) WHERE kind = 'credit'",
+                "CREATE INDEX grants_user ON grants (user_id, currency)",
+                "CREATE INDEX grants_transaction ON grants (transaction_id)",
+                """
+                CREATE TABLE audit_log (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    at BIGINT NOT NULL,
+                    subject TEXT NOT NULL,
+                    subject_id TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    cause TEXT NOT NULL,
+                    detail TEXT NOT NULL
+                )
+                """,
+                "CREATE INDEX audit_log_subject ON audit_log (subject_id)",
+                """
+                CREATE TABLE outbox (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    idempotency_key TEXT NOT NULL UNIQUE,
+                    topic TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    delivered_at BIGINT
+                )
+                """,
+            ]
+        ),
+        (
+            2,
+            [
+                """
+                CREATE TABLE notifications (
+                    notification_uuid TEXT PRIMARY KEY,
+                    notification_type TEXT NOT NULL,
+                    subtype TEXT,
+                    transaction_id TEXT,
+                    environment TEXT,
+                    signed_date BIGINT,
+                    received_at BIGINT NOT NULL,
+                    processed_at BIGINT,
+                    outcome TEXT
+                )
+                """,
+                "CREATE INDEX notifications_transaction ON notifications (transaction_id)",
+                """
+                CREATE TABLE reconciliation_cursors (
+                    name TEXT PRIMARY KEY,
+                    value TEXT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """,
+            ]
+        ),
+        (
+            3,
+            [
+                // Leases on units of background work (LedgerStore+Leases.swift).
+                """
+                CREATE TABLE leases (
+                    name TEXT PRIMARY KEY,
+                    holder TEXT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                )
+                """
+            ]
+        ),
+    ]
+}

@@ -1,0 +1,34 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresLedgerStore {
+    public func cursor(_ name: String) async throws -> String? {
+        try await withConnection { connection in
+            try await self.rows(connection, "SELECT value FROM reconciliation_cursors WHERE name = \(name)")
+                .first.map { try $0.makeRandomAccess().text("value") }
+        }
+    }
+
+    public func setCursor(_ name: String, to value: String, now: Date) async throws {
+        try await withConnection { connection in
+            try await self.execute(
+                connection,
+                """
+                INSERT INTO reconciliation_cursors (name, value, updated_at) VALUES (\(name), \(value), \(now.millis))
+                ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                """)
+        }
+    }
+
+    public func historyAnchors() async throws -> [String] {
+        try await withConnection { connection in
+            try await self.rows(
+                connection,
+                """
+                SELECT MAX(transaction_id) AS anchor FROM apple_transactions
+                WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id
+                """
+            ).map { try $0.makeRandomAccess().text("anchor") }
+        }
+    }
+}

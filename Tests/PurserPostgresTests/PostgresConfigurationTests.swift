@@ -1,0 +1,56 @@
+import Foundation
+import PostgresNIO
+import PurserCore
+import PurserStorage
+import Testing
+
+/// The database URL, and a server that is not there: no PostgreSQL needed.
+@Suite struct PostgresConfigurationTests {
+    @Test func readsEveryPartOfTheURL() throws {
+        let configuration = try PostgresLedgerStore.Configuration(
+            url: "postgresql://pur%40ser:s%3Acret@db.example:6432/ledger?sslmode=disable")
+        #expect(configuration.client.host == "db.example")
+        #expect(configuration.client.port == 6432)
+        #expect(configuration.client.username == "pur@ser")
+        #expect(configuration.client.password == "s:cret")
+        #expect(configuration.client.database == "ledger")
+        #expect(configuration.client.options.additionalStartupParameters.map(\.1) == ["purser"])
+    }
+
+    /// The password from the environment wins over the URL's; the port defaults to 5432; no path, no database.
+    @Test func takesThePasswordApartFromTheURL() throws {
+        let configuration = try PostgresLedgerStore.Configuration(
+            url: "postgres://purser:ignored@127.0.0.1", password: "from-the-environment")
+        #expect(configuration.client.password == "from-the-environment")
+        #expect(configuration.client.port == 5432)
+        #expect(configuration.client.database == nil)
+    }
+
+    /// Bad URLs are refused with a message that does not repeat them (they may hold a password).
+    @Test func refusesWhatIsNotAPostgresURL() {
+        for url in [
+            "http://purser@host/db", "postgres:///db", "postgres://host/db", "postgres://u:hunter2@h/d?sslmode=x",
+        ] {
+            #expect {
+                _ = try PostgresLedgerStore.Configuration(url: url)
+            } throws: { error in
+                (error as? StorageError)?.code == .unavailable && !"\(error)".contains("hunter2")
+            }
+        }
+    }
+
+    /// Nothing listens on the port: operations throw `storage_unavailable` within the connection wait, and the store
+    /// neither crashes nor hangs.
+    @Test func anUnreachableDatabaseIsUnavailable() async throws {
+        // Port 1 (tcpmux) on loopback: nothing listens there, connections are refused.
+        let configuration = try PostgresLedgerStore.Configuration(
+            url: "postgres://purser@127.0.0.1:1/ledger?sslmode=disable", connectionWaitTimeout: .milliseconds(500))
+        try await PostgresTestDatabase.withStores(1, configuration) { stores in
+            let clock = ContinuousClock()
+            let start = clock.now
+            await #expect(throws: StorageError(.unavailable, "")) { try await stores[0].migrate() }
+            await #expect(throws: StorageError(.unavailable, "")) { try await stores[0].balances(of: "nobody") }
+            #expect(clock.now - start < .seconds(5))
+        }
+    }
+}
