@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Create (or reuse) the Python venv used by the referee scripts in scripts/referee/.
-# Idempotent: a second run with the pinned library already installed does nothing.
+# Create (or reuse) the project's Python venv: Apple's app-store-server-library for the referee scripts in
+# scripts/referee/, and schemathesis for scripts/schemathesis.sh.
+# Idempotent and offline once done: a run that finds every pinned package installed (and importable) asks PyPI for
+# nothing; otherwise it installs only the packages that are missing or at another version.
 # Override the venv location with PURSER_VENV (default: <repo>/.venv).
 set -euo pipefail
 
-APPLE_LIB_VERSION="3.1.2"   # app-store-server-library (Apple's official Python library)
+# name==version and the module that must import, one per line.
+PINNED=(
+  "app-store-server-library==3.1.2 appstoreserverlibrary"   # Apple's official Python library
+  "schemathesis==4.32.5 schemathesis"                       # property-based testing against openapi.yaml
+)
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${PURSER_VENV:-$repo_root/.venv}"
@@ -13,11 +19,12 @@ py="$venv/bin/python"
 command -v python3 >/dev/null || { echo "python-venv.sh: python3 not found" >&2; exit 1; }
 
 installed_version() {
-  # Prints the installed version of the library, or nothing.
-  "$py" - <<'PY' 2>/dev/null || true
+  # Prints the installed version of the distribution $1, or nothing.
+  "$py" - "$1" <<'PY' 2>/dev/null || true
+import sys
 from importlib.metadata import version, PackageNotFoundError
 try:
-    print(version("app-store-server-library"))
+    print(version(sys.argv[1]))
 except PackageNotFoundError:
     pass
 PY
@@ -29,21 +36,37 @@ if [ ! -x "$py" ]; then
   created="created venv, "
 fi
 
-if [ "$(installed_version)" = "$APPLE_LIB_VERSION" ] && "$py" -c 'import cryptography, appstoreserverlibrary' 2>/dev/null; then
-  echo "python-venv.sh: ${created}venv $venv already has app-store-server-library==$APPLE_LIB_VERSION; nothing to do"
+missing=()
+modules=(cryptography)
+for entry in "${PINNED[@]}"; do
+  requirement="${entry%% *}"
+  module="${entry##* }"
+  modules+=("$module")
+  name="${requirement%%==*}"
+  wanted="${requirement##*==}"
+  if [ "$(installed_version "$name")" != "$wanted" ] || ! "$py" -c "import $module" 2>/dev/null; then
+    missing+=("$requirement")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "python-venv.sh: ${created}venv $venv already has ${PINNED[*]%% *}; nothing to do"
   exit 0
 fi
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-if ! "$py" -m pip install --disable-pip-version-check --quiet "app-store-server-library==$APPLE_LIB_VERSION" >"$log" 2>&1; then
+if ! "$py" -m pip install --disable-pip-version-check --quiet "${missing[@]}" >"$log" 2>&1; then
   cat "$log" >&2
-  echo "python-venv.sh: pip install of app-store-server-library==$APPLE_LIB_VERSION failed" >&2
+  echo "python-venv.sh: pip install of ${missing[*]} failed" >&2
   exit 1
 fi
-# cryptography is a dependency of the library; install it explicitly only if it was not pulled in.
+# cryptography is a dependency of Apple's library; install it explicitly only if it was not pulled in.
 if ! "$py" -c 'import cryptography' 2>/dev/null; then
-  "$py" -m pip install --disable-pip-version-check --quiet cryptography >"$log" 2>&1 || { cat "$log" >&2; echo "python-venv.sh: pip install cryptography failed" >&2; exit 1; }
+  "$py" -m pip install --disable-pip-version-check --quiet cryptography >"$log" 2>&1 \
+    || { cat "$log" >&2; echo "python-venv.sh: pip install cryptography failed" >&2; exit 1; }
 fi
-"$py" -c 'import cryptography, appstoreserverlibrary' || { echo "python-venv.sh: import check failed" >&2; exit 1; }
-echo "python-venv.sh: ${created}installed app-store-server-library==$APPLE_LIB_VERSION into $venv"
+for module in "${modules[@]}"; do
+  "$py" -c "import $module" || { echo "python-venv.sh: import $module failed" >&2; exit 1; }
+done
+echo "python-venv.sh: ${created}installed ${missing[*]} into $venv"

@@ -20,16 +20,20 @@ extension PurserAssembly {
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: MetricsMiddleware())
         for item in middleware { router.add(middleware: item) }
+        var endpoints = EndpointTable()
         PurserRoutes(
             orders: orders, submissions: submissions, store: store, authenticator: authenticator,
             notifications: notifications
-        ).add(to: router)
-        if let adminToken { AdminRoutes(support: support, token: adminToken).add(to: router) }
+        ).add(to: router, endpoints: &endpoints)
+        if let adminToken { AdminRoutes(support: support, token: adminToken).add(to: router, endpoints: &endpoints) }
         appStore.hosted?.addRoutes(router)
+        router.add(middleware: MethodNotAllowedMiddleware(endpoints: endpoints))
         var app = Application(
             router: router,
+            server: .http1(configuration: configuration.http.channelConfiguration),
             configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "Purser"),
+                address: .hostname(configuration.host, port: configuration.port), serverName: "Purser",
+                availableConnectionsDelegate: configuration.http.connectionLimit(logger: logger)),
             services: ledgerServices + workers,
             onServerRunning: { [hosted = appStore.hosted] channel in
                 let port = channel.localAddress?.port ?? 0

@@ -49,7 +49,7 @@ public struct PurserAssembly: Sendable {
             claims: ClaimsPolicy(
                 bundleID: configuration.bundleId, environments: Set(configuration.environments),
                 appAppleID: configuration.appAppleId),
-            catalog: catalog, store: store, now: now)
+            catalog: catalog, store: store, orderHintMaxAge: configuration.orderHint.maxAgeSeconds, now: now)
         let consumption = appStore.serverAPI.flatMap { api in
             configuration.consumption.respond
                 ? ConsumptionResponder.viaServerAPI(

@@ -92,6 +92,36 @@ import Testing
         #expect(none.decision.finish == false)
     }
 
+    @Test func anOrderHintCountsOnlyWithinTheConfiguredWindowBeforeThePurchase() {
+        func plan(orderAge: TimeInterval, window: TimeInterval) -> LedgerPlan {
+            var hinted = order(alice)
+            hinted.createdAt = now.addingTimeInterval(-orderAge)
+            let submission = Submission(
+                transaction: transaction(token: nil), assessment: .creditable(gold), source: .client(alice),
+                orderHint: hinted.id, orderHintMaxAge: window)
+            return SubmissionRules.plan(submission, existing: nil, order: hinted, now: now)
+        }
+        let day: TimeInterval = 86_400
+        #expect(Submission.defaultOrderHintMaxAge == day)
+        #expect(plan(orderAge: day - 1, window: day).decision == .delivered)
+        #expect(plan(orderAge: day, window: day).decision == .delivered, "the window's edge still counts")
+        let stale = plan(orderAge: day + 1, window: day)
+        #expect(stale.decision == .pending(.unbound), "an order older than the window does not count")
+        #expect(stale.written?.state == .unbound)
+        #expect(plan(orderAge: 600, window: 300).decision == .pending(.unbound), "a narrower window")
+        #expect(plan(orderAge: 3 * day, window: 7 * day).decision == .delivered, "a wider one")
+
+        // A token-bound transaction names its order whatever the order's age: the window is for hints only.
+        var old = order(alice)
+        old.createdAt = now.addingTimeInterval(-30 * day)
+        let tokenBound = SubmissionRules.plan(
+            Submission(
+                transaction: transaction(token: old.id), assessment: .creditable(gold), source: .client(alice),
+                orderHintMaxAge: day),
+            existing: nil, order: old, now: now)
+        #expect(tokenBound.decision == .delivered)
+    }
+
     @Test func bindsAnUnboundTransactionLater() throws {
         let unbound = try #require(
             SubmissionRules.plan(

@@ -50,7 +50,8 @@ import Testing
             let start = clock.now
             await #expect(throws: StorageError(.unavailable, "")) { try await stores[0].migrate() }
             await #expect(throws: StorageError(.unavailable, "")) { try await stores[0].balances(of: "nobody") }
-            #expect(clock.now - start < .seconds(5))
+            // A hang check, not a timing: a loaded machine can take seconds, a store that hangs never answers.
+            #expect(clock.now - start < .seconds(60))
         }
     }
 }

@@ -114,6 +114,18 @@ import _CryptoExtras
         #expect(await refusal(authenticator(), [.authorization: "Basic YWxpY2U6c2VjcmV0"])?.code == "unauthenticated")
     }
 
+    @Test(arguments: ["", " ", "\t\n", "\u{3000}\u{00A0}"])
+    func refusesABlankSubject(subject: String) async throws {
+        var blank = valid
+        blank["sub"] = subject
+        let refused = try #require(await refusal(authenticator(), headers(try hs256(blank))))
+        #expect(refused.code == "invalid_token")
+        #expect(refused.message.contains("sub"))
+        var padded = valid
+        padded["sub"] = subject + "alice"
+        #expect(try await authenticator().authenticate(headers(try hs256(padded))).rawValue == subject + "alice")
+    }
+
     @Test func theHeaderCannotNameAnotherAlgorithm() async throws {
         // Signed with the right secret and HMAC-SHA256, but the header claims HS384: jwt-kit alone would verify it
         // with the key's own algorithm and accept it; the pinned algorithm refuses it.

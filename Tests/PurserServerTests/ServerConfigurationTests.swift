@@ -83,6 +83,30 @@ import Testing
         #expect(settings.admin.token == "file-admin-token")
     }
 
+    @Test func connectionLimitsAndTheOrderHintWindowHaveDefaultsAndKeys() async throws {
+        let defaults = try await ServerConfiguration.load(file: nil, environment: [:])
+        #expect(defaults.http.idleTimeoutSeconds == 30 && defaults.http.requestReadTimeoutSeconds == 30)
+        #expect(defaults.http.maxConnections == 1024)
+        #expect(defaults.orderHint.maxAgeSeconds == 86_400)
+        let file = try configFile(
+            #"{"http": {"idleTimeoutSeconds": 5, "requestReadTimeoutSeconds": 7.5, "maxConnections": 64},"#
+                + #" "orderHint": {"maxAgeSeconds": 3600}}"#)
+        defer { remove(file) }
+        let fromFile = try await ServerConfiguration.load(file: file, environment: [:])
+        #expect(fromFile.http.idleTimeoutSeconds == 5 && fromFile.http.requestReadTimeoutSeconds == 7.5)
+        #expect(fromFile.http.maxConnections == 64)
+        #expect(fromFile.orderHint.maxAgeSeconds == 3600)
+        let fromEnvironment = try await ServerConfiguration.load(
+            file: file,
+            environment: [
+                "PURSER_HTTP_IDLE_TIMEOUT_SECONDS": "2", "PURSER_HTTP_MAX_CONNECTIONS": "8",
+                "PURSER_ORDER_HINT_MAX_AGE_SECONDS": "60",
+            ])
+        #expect(fromEnvironment.http.idleTimeoutSeconds == 2 && fromEnvironment.http.maxConnections == 8)
+        #expect(fromEnvironment.orderHint.maxAgeSeconds == 60)
+        #expect(fromEnvironment.http.requestReadTimeoutSeconds == 7.5)
+    }
+
     @Test func theEnvironmentBeatsTheFile() async throws {
         let file = try configFile(#"{"port": 9000, "host": "0.0.0.0", "auth": {"jwt": {"issuer": "file"}}}"#)
         defer { remove(file) }

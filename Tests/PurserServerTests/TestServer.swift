@@ -9,6 +9,7 @@ import Logging
 import PurserCore
 import PurserServer
 import PurserStorage
+import ServiceLifecycle
 import Testing
 
 /// A Purser server on a real SQLite ledger in a temporary directory, with an in-process App Store simulator whose
@@ -51,14 +52,61 @@ struct TestServer {
 
     /// Runs `body` against a fresh server, built by `PurserAssembly` as `purser serve` builds it, with a hosted App
     /// Store simulator whose notifications are sent when a test delivers them; `environments` are the accepted App
-    /// Store environments.
+    /// Store environments; `configure` changes anything else in the configuration before the server is built.
     static func run(
         environments: Set<AppStoreEnvironment> = [.production, .sandbox],
         verifyReceiptTimeoutSeconds: Double = 2,
+        configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-server-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = configuration(
+            environments: environments,
+            verifyReceiptTimeoutSeconds: verifyReceiptTimeoutSeconds)
+        configure(&configuration)
+        let (server, assembly) = try await assemble(configuration, in: directory)
+        try await assembly.application().test(.live) { client in
+            try await body(server, client)
+        }
+    }
+
+    /// Like `run`, but the application runs exactly as `purser serve` runs it (`runService()`; HummingbirdTesting's
+    /// live wrapper rebuilds the `ApplicationConfiguration` without its `availableConnectionsDelegate`), and `body`
+    /// gets the port.
+    static func serve(
+        configure: (inout ServerConfiguration) -> Void,
+        _ body: @Sendable (TestServer, _ port: Int) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-server-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = configuration(environments: [.production, .sandbox], verifyReceiptTimeoutSeconds: 2)
+        configure(&configuration)
+        let (server, assembly) = try await assemble(configuration, in: directory)
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [assembly.application(onServerRunning: { listening.yield($0) })],
+                logger: Logger(label: "purser.test")))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            do {
+                try await body(server, port)
+            } catch {
+                await services.triggerGracefulShutdown()
+                throw error
+            }
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+        }
+    }
+
+    /// The server's parts over a SQLite ledger in `directory`, built by `PurserAssembly`.
+    private static func assemble(_ configuration: ServerConfiguration, in directory: URL) async throws
+        -> (TestServer, PurserAssembly)
+    {
         let logger = Logger(label: "purser.test")
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
         let appStore = try SimulatedAppStore(
@@ -68,9 +116,6 @@ struct TestServer {
             path: directory.appendingPathComponent("purser.sqlite").path,
             logger: logger)
         let serverAPI = SimulatedServerAPI(store: appStore)
-        let configuration = configuration(
-            environments: environments,
-            verifyReceiptTimeoutSeconds: verifyReceiptTimeoutSeconds)
         let assembly = try PurserAssembly(
             configuration: configuration, catalog: catalog, store: store,
             appStore: try await .simulator(
@@ -82,9 +127,7 @@ struct TestServer {
         let server = TestServer(
             appStore: appStore, store: store, authority: authority, serverAPI: serverAPI,
             reconciler: reconciler)
-        try await assembly.application().test(.live) { client in
-            try await body(server, client)
-        }
+        return (server, assembly)
     }
 
     /// Creates an order for `user` over HTTP.
@@ -113,6 +156,14 @@ struct TestServer {
 }
 
 extension TestClientProtocol {
+    /// A request to the admin API with its bearer token, as operator `sam`; a body is sent as JSON.
+    func admin(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil) async throws -> TestResponse {
+        var headers: HTTPFields = [.authorization: "Bearer \(TestServer.adminToken)"]
+        headers[HTTPField.Name("X-Purser-Operator")!] = "sam"
+        if body != nil { headers[.contentType] = "application/json" }
+        return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+
     func post(_ uri: String, user: String?, json: some Encodable) async throws -> TestResponse {
         try await post(uri, user: user, body: ByteBuffer(bytes: try JSONEncoder().encode(json)))
     }

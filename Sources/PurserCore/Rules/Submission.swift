@@ -1,3 +1,5 @@
+import Foundation
+
 /// A verified transaction handed to the ledger for a decision, with what the server already knows about it.
 public struct Submission: Hashable, Sendable {
     /// The server's assessment before the ledger looks: creditable as a catalog product, or definitively refused.
@@ -38,12 +40,22 @@ public struct Submission: Hashable, Sendable {
     public var source: Source
     /// The order the client believes this transaction pays for; used only when Apple's record carries no token.
     public var orderHint: OrderID?
+    /// How long before Apple's purchase date the hinted order may have been created and still count (the server's
+    /// `orderHint.maxAgeSeconds`); an older order does not bind a transaction without a token.
+    public var orderHintMaxAge: TimeInterval
 
-    public init(transaction: AppleTransaction, assessment: Assessment, source: Source, orderHint: OrderID? = nil) {
+    /// A day: an order the app made for this purchase is seconds or minutes older than it, not days.
+    public static let defaultOrderHintMaxAge: TimeInterval = 86_400
+
+    public init(
+        transaction: AppleTransaction, assessment: Assessment, source: Source, orderHint: OrderID? = nil,
+        orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge
+    ) {
         self.transaction = transaction
         self.assessment = assessment
         self.source = source
         self.orderHint = orderHint
+        self.orderHintMaxAge = orderHintMaxAge
     }
 
     /// The order to look up: Apple's signed token when present, else the client's hint.

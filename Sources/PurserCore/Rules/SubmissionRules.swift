@@ -104,7 +104,8 @@ public enum SubmissionRules {
     /// The owner rule: Apple's signed `appAccountToken` names the order, whose account is the owner, whoever
     /// submits. Without a token, the client's order hint counts only if that order is the submitter's own, for the
     /// same product, still waiting, and created before Apple charged (so a replayed receipt cannot feed an order
-    /// made afterwards). Otherwise nobody: the transaction stays unbound.
+    /// made afterwards) but no more than `orderHintMaxAge` before (so an order left waiting for days cannot be fed
+    /// by any later token-less purchase of the product). Otherwise nobody: the transaction stays unbound.
     static func owner(of submission: Submission, order: Order?) -> Binding? {
         let transaction = submission.transaction
         if case .support(_, let user, _) = submission.source,
@@ -121,7 +122,8 @@ public enum SubmissionRules {
             return Binding(owner: order.userID, order: order, fulfils: open)
         }
         guard waiting, order.userID == submission.source.submitter,
-            order.createdAt <= transaction.purchaseDate.addingTimeInterval(clockSkewTolerance)
+            order.createdAt <= transaction.purchaseDate.addingTimeInterval(clockSkewTolerance),
+            order.createdAt >= transaction.purchaseDate.addingTimeInterval(-submission.orderHintMaxAge)
         else { return nil }
         return Binding(owner: order.userID, order: order, fulfils: true)
     }
@@ -135,7 +137,8 @@ public enum SubmissionRules {
         }
         if let hint = submission.orderHint {
             return
-                "no appAccountToken; order hint \(hint) is not the submitter's waiting order for this product, made before the purchase"
+                "no appAccountToken; order hint \(hint) is not the submitter's waiting order for this product, made "
+                + "before the purchase and within \(Int(submission.orderHintMaxAge)) seconds of it"
         }
         return "no appAccountToken and no order hint"
     }

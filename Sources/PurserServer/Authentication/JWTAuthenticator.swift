@@ -97,7 +97,7 @@ public final class JWTAuthenticator: Authenticator {
             throw invalid("the bearer token is not a well-formed JWT")
         }
         try check(claims)
-        guard let subject = claims.sub?.value, !subject.isEmpty else { throw invalid("the token has no sub claim") }
+        guard let subject = claims.sub?.value, !subject.isBlank else { throw invalid("the token has no sub claim") }
         return UserID(subject)
     }
 

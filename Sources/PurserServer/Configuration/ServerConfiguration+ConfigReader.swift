@@ -28,6 +28,12 @@ extension ServerConfiguration {
     /// - `database.url` (string, optional, **secret**): `postgres://user@host:port/database`; without it, the
     ///   SQLite ledger in `dataDirectory`. `database.password` (string, optional, **secret**): when the URL has none.
     /// - `simulator.url` (string, optional): with `appStore: simulator`, an external simulator's base URL.
+    /// - `http.idleTimeoutSeconds` (double, default `30`): an idle keep-alive connection, or a request head that
+    ///   stalls, is closed after this long. `http.requestReadTimeoutSeconds` (double, default `30`): a request whose
+    ///   body has not arrived this long after its head is dropped. `http.maxConnections` (int, default `1024`): more
+    ///   connections wait to be accepted. 0 turns each off.
+    /// - `orderHint.maxAgeSeconds` (double, default `86400`): how long before the purchase an order may have been
+    ///   created and still bind a transaction without Apple's `appAccountToken`.
     ///
     /// ## Environment variables
     /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
@@ -61,6 +67,11 @@ extension ServerConfiguration {
         database.url = reader.string(forKey: "database.url", isSecret: true)
         database.password = reader.string(forKey: "database.password", isSecret: true)
         simulator.url = reader.string(forKey: "simulator.url")
+        http.idleTimeoutSeconds = reader.double(forKey: "http.idleTimeoutSeconds", default: http.idleTimeoutSeconds)
+        http.requestReadTimeoutSeconds = reader.double(
+            forKey: "http.requestReadTimeoutSeconds", default: http.requestReadTimeoutSeconds)
+        http.maxConnections = reader.int(forKey: "http.maxConnections", default: http.maxConnections)
+        orderHint.maxAgeSeconds = reader.double(forKey: "orderHint.maxAgeSeconds", default: orderHint.maxAgeSeconds)
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.

@@ -24,6 +24,8 @@ import PurserCore
 ///   "consumption": {"respond": false, "customerConsented": false},           // answer CONSUMPTION_REQUEST
 ///   "reconciliation": {"intervalSeconds": 600},                              // 0 turns the periodic run off
 ///   "admin": {"token": null},                                                // the support API's bearer token
+///   "http": {"idleTimeoutSeconds": 30, "requestReadTimeoutSeconds": 30, "maxConnections": 1024},
+///   "orderHint": {"maxAgeSeconds": 86400},   // how old an order may be and still bind a token-less transaction
 ///   "database": {"url": null, "password": null},   // postgres://user@host:port/db; none: SQLite in dataDirectory
 ///   "simulator": {"url": null}                     // with appStore simulator: an external simulator's base URL
 /// }
@@ -92,6 +94,27 @@ public struct ServerConfiguration: Sendable {
         public init() {}
     }
 
+    /// Limits on client connections, so slow or idle clients cannot pin file descriptors.
+    public struct HTTP: Sendable {
+        /// Seconds an idle keep-alive connection stays open, and the time a client has to finish sending a request's
+        /// head (Hummingbird's idle timeout). 0 turns it off.
+        public var idleTimeoutSeconds: Double = 30
+        /// Seconds from a request's head to the end of its body; a slower request is dropped unanswered. 0 turns it
+        /// off.
+        public var requestReadTimeoutSeconds: Double = 30
+        /// The most connections open at once; more wait in the listen backlog until one closes. 0 means no bound.
+        public var maxConnections = 1024
+        public init() {}
+    }
+
+    /// The owner rule without Apple's token (`SubmissionRules.owner(of:order:)`).
+    public struct OrderHint: Sendable {
+        /// How long before the purchase the submitter's own waiting order may have been created and still count for
+        /// a transaction without an `appAccountToken`; an older order does not bind it.
+        public var maxAgeSeconds: Double = Submission.defaultOrderHintMaxAge
+        public init() {}
+    }
+
     public struct Admin: Sendable {
         /// The admin API's bearer token. Secret; prefer `PURSER_ADMIN_TOKEN`.
         public var token: String?
@@ -127,6 +150,8 @@ public struct ServerConfiguration: Sendable {
     public var consumption = Consumption()
     public var reconciliation = Reconciliation()
     public var admin = Admin()
+    public var http = HTTP()
+    public var orderHint = OrderHint()
     public var database = Database()
     public var simulator = Simulator()
 

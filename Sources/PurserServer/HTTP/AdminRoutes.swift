@@ -15,17 +15,18 @@ struct AdminRoutes {
         var reason: String
     }
 
-    func add(to router: Router<PurserRequestContext>) {
+    /// Adds the routes under `/admin/v1` to `router`, each recorded in `endpoints`.
+    func add(to router: Router<PurserRequestContext>, endpoints: inout EndpointTable) {
         let admin = router.group("admin/v1").add(middleware: AdminAuthenticationMiddleware(token: token))
-        admin.get("orders/{appleOrderId}") { _, context in
+        admin.on(.get, "orders/{appleOrderId}", under: "/admin/v1", recordingIn: &endpoints) { _, context in
             try JSONResponse.make([
                 "transactions": try await support.lookUp(appleOrderID: try context.parameters.require("appleOrderId"))
             ])
         }
-        admin.get("transactions/{id}") { _, context in
+        admin.on(.get, "transactions/{id}", under: "/admin/v1", recordingIn: &endpoints) { _, context in
             try JSONResponse.make(try await support.view(transactionID: try context.parameters.require("id")))
         }
-        admin.post("grants") { request, context in
+        admin.on(.post, "grants", under: "/admin/v1", recordingIn: &endpoints) { request, context in
             let body = try await request.decodeJSON(GrantRequest.self, context: context)
             let view = try await support.grant(
                 transactionID: body.transactionId, to: UserID(body.userId), reason: body.reason,

@@ -31,6 +31,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch status {
         case .notFound: "not_found"
         case .methodNotAllowed: "method_not_allowed"
+        case .unsupportedMediaType: "unsupported_media_type"
         case .contentTooLarge: "body_too_large"
         case .unauthorized: "unauthenticated"
         case .badRequest: "bad_request"

@@ -17,27 +17,28 @@ struct PurserRoutes {
         var signedPayload: String
     }
 
-    func add(to router: Router<PurserRequestContext>) {
-        router.get("health") { _, _ in
+    /// Adds the routes to `router`, each recorded in `endpoints`.
+    func add(to router: Router<PurserRequestContext>, endpoints: inout EndpointTable) {
+        router.on(.get, "health", recordingIn: &endpoints) { _, _ in
             try JSONResponse.make(["status": "ok"])
         }
         // Apple calls this one; the signature is the authentication.
-        router.post("v1/appstore/notifications") { request, context in
+        router.on(.post, "v1/appstore/notifications", recordingIn: &endpoints) { request, context in
             let body = try await request.decodeJSON(NotificationBody.self, context: context)
             return try JSONResponse.make(try await notifications.receive(signedPayload: body.signedPayload))
         }
         let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(authenticator: authenticator))
-        v1.post("orders") { request, context in
+        v1.on(.post, "orders", under: "/v1", recordingIn: &endpoints) { request, context in
             let body = try await request.decodeJSON(CreateOrderRequest.self, context: context)
             let order = try await orders.create(body, for: try context.requireUser())
             return try JSONResponse.make(OrderResponse(order), status: .created)
         }
-        v1.get("orders/{id}") { _, context in
+        v1.on(.get, "orders/{id}", under: "/v1", recordingIn: &endpoints) { _, context in
             let order = try await orders.order(try context.parameters.require("id"), for: try context.requireUser())
             return try JSONResponse.make(OrderResponse(order))
         }
         // The app reports that StoreKit cancelled or failed the payment for this order.
-        v1.post("orders/{id}/cancel") { request, context in
+        v1.on(.post, "orders/{id}/cancel", under: "/v1", recordingIn: &endpoints) { request, context in
             let body = try await request.decodeJSON(CancelOrderRequest.self, context: context)
             let order = try await orders.cancel(
                 try context.parameters.require("id"), reason: body.reason,
@@ -45,7 +46,7 @@ struct PurserRoutes {
             return try JSONResponse.make(OrderResponse(order))
         }
         // The catalog, versioned: `ETag` is the version, and a current `If-None-Match` gets 304 without a body.
-        v1.get("products") { request, context in
+        v1.on(.get, "products", under: "/v1", recordingIn: &endpoints) { request, context in
             _ = try context.requireUser()
             let list = orders.productList
             let tag = EntityTag(opaque: list.version)
@@ -56,11 +57,11 @@ struct PurserRoutes {
             response.headers[.eTag] = tag.fieldValue
             return response
         }
-        v1.post("transactions") { request, context in
+        v1.on(.post, "transactions", under: "/v1", recordingIn: &endpoints) { request, context in
             let body = try await request.decodeJSON(SubmitTransactionRequest.self, context: context)
             return try JSONResponse.make(try await submissions.submit(body, by: try context.requireUser()))
         }
-        v1.get("wallet") { _, context in
+        v1.on(.get, "wallet", under: "/v1", recordingIn: &endpoints) { _, context in
             let user = try context.requireUser()
             return try JSONResponse.make(WalletResponse(userId: user, balances: try await store.balances(of: user)))
         }

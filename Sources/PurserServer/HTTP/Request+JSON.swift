@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 
 extension Request {
-    /// Reads and decodes a JSON body, mapping every failure to a stable 4xx: `empty_body`, `body_too_large`,
-    /// `malformed_json`.
+    /// Reads and decodes a JSON body, mapping every failure to a stable 4xx: `unsupported_media_type` (415: the
+    /// `Content-Type` is missing or not JSON), `empty_body`, `body_too_large`, `malformed_json`.
     func decodeJSON<T: Decodable>(_ type: T.Type, context: some RequestContext) async throws -> T {
+        guard Self.isJSON(contentType: headers[.contentType]) else { throw APIError.unsupportedMediaType }
         let buffer: ByteBuffer
         do {
             buffer = try await self.body.collect(upTo: context.maxUploadSize)
@@ -22,5 +23,15 @@ extension Request {
         } catch {
             throw APIError.malformedJSON("the body is not valid JSON")
         }
+    }
+
+    /// Whether a `Content-Type` names JSON: `application/json` or a `+json` type, with any parameters (`charset`).
+    static func isJSON(contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard let type, type.hasPrefix("application/") else { return false }
+        return type == "application/json" || type.hasSuffix("+json")
     }
 }

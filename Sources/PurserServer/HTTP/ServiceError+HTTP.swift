@@ -11,12 +11,13 @@ extension ServiceError.Code {
         }
         if isRejection { return .unprocessableContent }
         switch self {
-        case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired:
+        case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired,
+            .invalidTransactionID, .invalidUserID:
             return .badRequest
         case .receiptRejected, .unknownProduct: return .unprocessableContent
         case .notFound: return .notFound
-        case .orderDelivered: return .conflict
-        case .appleAnswerUnverified: return .badGateway
+        case .orderDelivered, .alreadyCredited, .notGrantable: return .conflict
+        case .appleAnswerUnverified, .appleUnavailable: return .badGateway
         case .appStoreAPINotConfigured: return .serviceUnavailable
         default: return .internalServerError
         }

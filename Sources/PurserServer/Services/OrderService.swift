@@ -50,7 +50,7 @@ public struct OrderService: Sendable {
     /// characters), `not_found` (404: no such order, or another account's), `order_delivered` (409: a transaction was
     /// credited through it; the order is left unchanged).
     public func cancel(_ id: String, reason: String, for user: UserID) async throws -> Order {
-        guard !reason.allSatisfy(\.isWhitespace), reason.count <= Self.maxReasonLength else {
+        guard !reason.isBlank, reason.schemaLength <= Self.maxReasonLength else {
             throw ServiceError(
                 .invalidReason,
                 "reason must be 1 to \(Self.maxReasonLength) characters and not blank")

@@ -10,7 +10,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         fileprivate enum Base: Hashable, Sendable {
             case invalidOrderID, missingTransaction, malformedReceipt, receiptRejected, unknownProduct
             case invalidQuantity, invalidReason, notFound, orderDelivered, reasonRequired, appleAnswerUnverified
-            case appStoreAPINotConfigured
+            case appStoreAPINotConfigured, invalidTransactionID, invalidUserID, alreadyCredited, notGrantable
+            case appleUnavailable
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
             /// A genuine transaction that can never be credited here, by its rejection code.
@@ -43,6 +44,18 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let appleAnswerUnverified = Code(.appleAnswerUnverified)
         /// A lookup that needs App Store Server API credentials, which are not configured.
         public static let appStoreAPINotConfigured = Code(.appStoreAPINotConfigured)
+        /// A transaction id that is not one of Apple's (Apple answered `invalid_transaction_id`).
+        public static let invalidTransactionID = Code(.invalidTransactionID)
+        /// A support grant for a blank or overlong user id.
+        public static let invalidUserID = Code(.invalidUserID)
+        /// A support grant for a transaction the ledger already credited to another account (the message names it).
+        public static let alreadyCredited = Code(.alreadyCredited)
+        /// A support grant the ledger did not apply: Apple revoked the transaction, or its `appAccountToken` names an
+        /// order that cannot take it.
+        public static let notGrantable = Code(.notGrantable)
+        /// The App Store Server API failed to answer a support lookup (unreachable, refused our credentials, or an
+        /// answer Purser cannot read); nothing was changed.
+        public static let appleUnavailable = Code(.appleUnavailable)
         /// A signed transaction or notification that did not verify.
         public static func unverified(_ code: VerificationError.Code) -> Code { Code(.unverified(code)) }
         /// A genuine transaction that is never creditable here (support tried to grant it).
@@ -63,6 +76,11 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .reasonRequired: "reason_required"
             case .appleAnswerUnverified: "apple_answer_unverified"
             case .appStoreAPINotConfigured: "app_store_api_not_configured"
+            case .invalidTransactionID: "invalid_transaction_id"
+            case .invalidUserID: "invalid_user_id"
+            case .alreadyCredited: "already_credited"
+            case .notGrantable: "not_grantable"
+            case .appleUnavailable: "apple_unavailable"
             case .unverified(let code): code.description
             case .rejected(let code): code
             }

@@ -16,17 +16,21 @@ public struct SubmissionService: Sendable {
     public let store: any LedgerStore
     /// Apple's `verifyReceipt`, for StoreKit 1 receipts.
     public let receipts: VerifyReceiptClient
+    /// How old a hinted order may be, before the purchase, and still bind a transaction without a token.
+    public let orderHintMaxAge: TimeInterval
     private let now: @Sendable () -> Date
 
     public init(
         verifier: SignedDataVerifier, receipts: VerifyReceiptClient, claims: ClaimsPolicy, catalog: ProductCatalog,
-        store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }
+        store: any LedgerStore, orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.verifier = verifier
         self.receipts = receipts
         self.claims = claims
         self.catalog = catalog
         self.store = store
+        self.orderHintMaxAge = orderHintMaxAge
         self.now = now
     }
 
@@ -81,7 +85,8 @@ public struct SubmissionService: Sendable {
             bundleID: transaction.bundleID, environment: claimedEnvironment,
             productID: transaction.productID, appleType: transaction.type)
         let submission = Submission(
-            transaction: transaction, assessment: assessment, source: source, orderHint: orderHint)
+            transaction: transaction, assessment: assessment, source: source, orderHint: orderHint,
+            orderHintMaxAge: orderHintMaxAge)
         let settlement = try await store.settle(submission, now: now())
         Counter(label: "purser.decisions", dimensions: [("decision", settlement.decision.name)]).increment()
         return settlement

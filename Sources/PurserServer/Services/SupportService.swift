@@ -48,7 +48,7 @@ public struct SupportService: Sendable {
     public func lookUp(appleOrderID: String) async throws -> [TransactionView] {
         guard let apple else { throw Self.notConfigured }
         var views: [TransactionView] = []
-        for jws in try await apple.transactionsOfOrder(appleOrderID) {
+        for jws in try await Self.askingApple({ try await apple.transactionsOfOrder(appleOrderID) }) {
             views.append(try await view(of: try await verified(jws)))
         }
         return views
@@ -56,8 +56,10 @@ public struct SupportService: Sendable {
 
     /// One transaction, from the ledger and (when configured) from Apple.
     public func view(transactionID: String) async throws -> TransactionView {
+        try Self.requireAppleTransactionID(transactionID)
         if let apple {
-            return try await view(of: try await verified(try await apple.transaction(transactionID)))
+            return try await view(
+                of: try await verified(try await Self.askingApple { try await apple.transaction(transactionID) }))
         }
         guard let record = try await submissions.store.transaction(transactionID) else {
             throw ServiceError(.notFound, "the ledger has no transaction \(transactionID)")
@@ -65,18 +67,25 @@ public struct SupportService: Sendable {
         return try await view(of: record.transaction, record: record)
     }
 
-    /// Credits `transactionID` to `user` if no order binds it to someone (yet): once, audited with `reason`.
+    /// Credits `transactionID` to `user` if no order binds it to someone (yet): once, audited with `reason`. Granting
+    /// again to the same account answers the same view. Errors: `reason_required` and `invalid_user_id` (400),
+    /// `invalid_transaction_id` (400) and `not_found` (404) from Apple, `already_credited` (409, naming the account
+    /// that holds it) and `not_grantable` (409: revoked, or its `appAccountToken` names an order that cannot take it).
     public func grant(transactionID: String, to user: UserID, reason: String, operator name: String) async throws
         -> TransactionView
     {
-        guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !reason.isBlank else {
             throw ServiceError(.reasonRequired, "a grant needs the operator's reason")
         }
+        guard !user.rawValue.isBlank, user.rawValue.schemaLength <= Self.maxUserIDLength else {
+            throw ServiceError(.invalidUserID, "userId must be 1 to \(Self.maxUserIDLength) characters and not blank")
+        }
+        try Self.requireAppleTransactionID(transactionID)
         let source = Submission.Source.support(operator: name, user: user, reason: reason)
         let transaction: AppleTransaction
         let settlement: Settlement
         if let apple {
-            let payload = try await verified(try await apple.transaction(transactionID))
+            let payload = try await verified(try await Self.askingApple { try await apple.transaction(transactionID) })
             transaction = payload.appleTransaction()
             settlement = try await submissions.settle(payload, source: source)
         } else if let record = try await submissions.store.transaction(transactionID) {
@@ -90,6 +99,7 @@ public struct SupportService: Sendable {
         if case .rejected(let why) = settlement.decision {
             throw ServiceError(.rejected(why), why.message)
         }
+        try Self.requireGranted(settlement, transactionID: transactionID, to: user)
         return try await view(of: transaction, record: try await submissions.store.transaction(transactionID))
     }
 

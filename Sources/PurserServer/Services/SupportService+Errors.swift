@@ -1,0 +1,59 @@
+import AppStoreVerification
+import PurserCore
+import PurserStorage
+
+extension SupportService {
+    /// The longest user id a grant accepts, as long as the development header allows.
+    static let maxUserIDLength = 128
+
+    /// Apple's transaction ids are decimal digits (`^[0-9]{1,20}$` in `openapi.yaml`); anything else is
+    /// `invalid_transaction_id` before Apple or the ledger is asked.
+    static func requireAppleTransactionID(_ id: String) throws {
+        guard (1...20).contains(id.utf8.count),
+            id.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { throw ServiceError(.invalidTransactionID, "an App Store transaction id is 1 to 20 decimal digits") }
+    }
+
+    /// Runs one App Store Server API call and speaks of its failure in the domain's words: an unknown transaction is
+    /// `not_found`, one that is not an Apple transaction id is `invalid_transaction_id`, and anything else (Apple
+    /// unreachable, our credentials refused, an answer we cannot read) is `apple_unavailable`. None is a 500: the
+    /// operator typed something, or Apple is in trouble.
+    static func askingApple<T>(_ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch let error as AppStoreServerAPIError {
+            switch error.code {
+            case .transactionIdNotFound:
+                throw ServiceError(.notFound, "Apple has no transaction with this id", cause: error)
+            case .invalidTransactionId:
+                throw ServiceError(.invalidTransactionID, "not an App Store transaction id", cause: error)
+            default:
+                throw ServiceError(
+                    .appleUnavailable, "the App Store Server API did not answer: \(error.code)", cause: error)
+            }
+        }
+    }
+
+    /// Throws unless the grant's settlement leaves the transaction credited to `user`: credited to another account is
+    /// `already_credited` naming that account; revoked or still unbound is `not_grantable`.
+    static func requireGranted(_ settlement: Settlement, transactionID: String, to user: UserID) throws {
+        guard let record = settlement.record else {
+            throw ServiceError(.notGrantable, "the ledger did not record transaction \(transactionID)")
+        }
+        switch record.state {
+        case .credited where record.ownerID == user:
+            return
+        case .credited:
+            let owner = record.ownerID?.rawValue ?? "another account"
+            throw ServiceError(
+                .alreadyCredited, "transaction \(transactionID) is already credited to \(owner); nothing was changed")
+        case .revoked:
+            throw ServiceError(.notGrantable, "Apple revoked transaction \(transactionID); it cannot be credited")
+        default:
+            throw ServiceError(
+                .notGrantable,
+                "transaction \(transactionID) stays \(record.state.rawValue): its appAccountToken names an order that "
+                    + "cannot take it")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import AppStoreSimulator
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PurserCore
+import PurserServer
+import PurserStorage
+import Testing
+
+/// The admin API answers an operator's mistake with a 4xx and a stable code, never a 500, and a grant that changes
+/// nothing says so.
+@Suite struct AdminAPITests {
+    func grantBody(_ id: String, to user: String, reason: String = "ticket 1: paid, got nothing") -> String {
+        #"{"transactionId": "\#(id)", "userId": "\#(user)", "reason": "\#(reason)"}"#
+    }
+
+    @Test func unknownAndMalformedTransactionIdsAre404And400() async throws {
+        try await TestServer.run { server, client in
+            let unknown = try await client.admin(.get, "/admin/v1/transactions/9999999")
+            #expect(unknown.status == .notFound)
+            #expect(unknown.errorCode == "not_found")
+            let malformed = try await client.admin(.get, "/admin/v1/transactions/abc")
+            #expect(malformed.status == .badRequest)
+            #expect(malformed.errorCode == "invalid_transaction_id")
+            let grantUnknown = try await client.admin(
+                .post, "/admin/v1/grants", body: grantBody("9999999", to: "alice"))
+            #expect(grantUnknown.status == .notFound)
+            #expect(grantUnknown.errorCode == "not_found")
+            let grantMalformed = try await client.admin(.post, "/admin/v1/grants", body: grantBody("12a", to: "alice"))
+            #expect(grantMalformed.status == .badRequest)
+            #expect(grantMalformed.errorCode == "invalid_transaction_id")
+            #expect(try await server.store.statistics().transactions == 0)
+        }
+    }
+
+    @Test func aGrantOfATransactionCreditedToAnotherAccountIsA409NamingTheOwner() async throws {
+        try await TestServer.run { server, client in
+            let order = try await server.order("gold60", for: "alice", client: client)
+            let (id, jws) = try await server.pay("gold60", token: order.appAccountToken)
+            #expect(try await client.submit(jws, user: "alice").status == .ok)
+
+            let toBob = try await client.admin(.post, "/admin/v1/grants", body: grantBody(id, to: "bob"))
+            #expect(toBob.status == .conflict)
+            #expect(toBob.errorCode == "already_credited")
+            #expect(try toBob.decode(APIErrorResponse.self).error.message.contains("alice"))
+            #expect(try await client.wallet("bob") == [:])
+            #expect(try await client.wallet("alice") == ["gold": 60])
+
+            // To the owner it is the same credit, answered again: nothing new.
+            let toAlice = try await client.admin(.post, "/admin/v1/grants", body: grantBody(id, to: "alice"))
+            #expect(toAlice.status == .ok)
+            #expect(try toAlice.decode(SupportService.TransactionView.self).ownerId == "alice")
+            #expect(try await client.wallet("alice") == ["gold": 60])
+        }
+    }
+
+    @Test func aGrantOfARefundedTransactionIsA409AndABlankUserA400() async throws {
+        try await TestServer.run { server, client in
+            await server.appStore.pauseNotifications(true)
+            let (id, _) = try await server.pay("gold120", token: nil)
+            _ = try await server.appStore.refund(transactionID: id)
+            let blank = try await client.admin(.post, "/admin/v1/grants", body: grantBody(id, to: " \\t"))
+            #expect(blank.status == .badRequest)
+            #expect(blank.errorCode == "invalid_user_id")
+            let refunded = try await client.admin(.post, "/admin/v1/grants", body: grantBody(id, to: "alice"))
+            #expect(refunded.status == .conflict)
+            #expect(refunded.errorCode == "not_grantable")
+            #expect(try await client.wallet("alice") == [:])
+        }
+    }
+}
