@@ -271,7 +271,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PurserCLITests",
-            dependencies: ["PurserCLI", "AppStoreSimulator", "AppStoreVerification"],
+            dependencies: [
+                "PurserCLI", "AppStoreSimulator", "AppStoreVerification", "PurserStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
     ],

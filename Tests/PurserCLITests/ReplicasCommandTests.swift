@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import PurserStorage
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The README's "Two replicas on PostgreSQL": one `purser appstore-sim`, two `purser serve` on one database, each
+/// started as the README says. Needs `PURSER_TEST_DATABASE_URL` (scripts/test.sh starts a private PostgreSQL).
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"] != nil,
+        "set PURSER_TEST_DATABASE_URL (scripts/postgres.sh start DIR prints one) to run"))
+struct ReplicasCommandTests {
+    let serve = ServeCommandTests()
+
+    /// Starts `arguments` with `environment` added, and waits for its "listening on" line; returns its port.
+    func launch(_ arguments: [String], environment: [String: String]) async throws -> (Process, Int) {
+        let process = Process()
+        process.executableURL = VerifyCommandTests.binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = ServeCommandTests.Output()
+        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
+        try process.run()
+        for _ in 0..<600 {
+            if let match = output.value.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/), let port = Int(match.1) {
+                return (process, port)
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        process.terminate()
+        throw CancellationError()
+    }
+
+    @Test func twoReplicasShareOneLedgerAndOneSimulator() async throws {
+        let directory = try serve.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try #require(ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"])
+        let name = "purser_replicas_" + String(UInt64.random(in: .min ... .max), radix: 16)
+        let logger = Logger(label: "test")
+        let database = try await PostgresLedgerStore.createDatabase(name, besides: server, logger: logger)
+        defer { Task { try? await PostgresLedgerStore.dropDatabase(name, besides: server, logger: logger) } }
+        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
+            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+
+        let (simulator, simulatorPort) = try await launch(
+            ["appstore-sim", "--port", "0", "--data-dir", directory.appendingPathComponent("sim").path],
+            environment: [:])
+        defer { simulator.terminate() }
+        let environment = [
+            "PURSER_DATABASE_URL": database, "PURSER_SIMULATOR_URL": "http://127.0.0.1:\(simulatorPort)",
+        ]
+        var replicas: [(Process, Int)] = []
+        for index in 1...2 {
+            replicas.append(
+                try await launch(
+                    [
+                        "serve", "--port", "0", "--appstore", "simulator", "--auth", "development",
+                        "--data-dir", directory.appendingPathComponent("replica-\(index)").path,
+                        "--catalog", directory.appendingPathComponent("catalog.json").path,
+                        "--bundle-id", "com.example.purser.demo",
+                    ], environment: environment))
+        }
+        defer { for (process, _) in replicas { process.terminate() } }
+        let first = "http://127.0.0.1:\(replicas[0].1)"
+        let second = "http://127.0.0.1:\(replicas[1].1)"
+        let sim = "http://127.0.0.1:\(simulatorPort)"
+
+        // An order made on one replica, paid at "Apple", submitted to the other: one ledger, one decision.
+        let (_, order) = try await serve.request(
+            "POST", "\(first)/v1/orders", user: "alice", json: #"{"productId": "gold60"}"#)
+        let token = try #require(order["appAccountToken"] as? String)
+        let (_, purchase) = try await serve.request(
+            "POST", "\(sim)/simulator/v1/purchases",
+            json: #"{"productId": "gold60", "appAccountToken": "\#(token)"}"#)
+        let jws = try #require(purchase["signedTransaction"] as? String)
+        let (status, decision) = try await serve.request(
+            "POST", "\(second)/v1/transactions", user: "alice", json: #"{"signedTransaction": "\#(jws)"}"#)
+        #expect(status == 200)
+        #expect(decision["decision"] as? String == "delivered")
+        let (_, again) = try await serve.request(
+            "POST", "\(first)/v1/transactions", user: "bob", json: #"{"signedTransaction": "\#(jws)"}"#)
+        #expect(again["decision"] as? String == "deliveredToOtherAccount")
+        for base in [first, second] {
+            let (_, wallet) = try await serve.request("GET", "\(base)/v1/wallet", user: "alice")
+            #expect((wallet["balances"] as? [String: Int])?["gold"] == 60)
+        }
+    }
+}
