@@ -213,7 +213,10 @@ let package = Package(
         .testTarget(
             name: "PurserPostgresTests",
             dependencies: [
-                "PurserStorage", "PurserStorageTesting", "PurserCore",
+                "PurserStorage", "PurserStorageTesting", "PurserCore", "PurserServer", "AppStoreSimulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
