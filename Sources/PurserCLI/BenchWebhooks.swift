@@ -39,13 +39,13 @@ extension Purser {
             let receiverGroup = ServiceGroup(configuration: .init(services: [receiverApp], logger: logger))
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await receiverGroup.run() }
-                defer { tasks.cancelAll() }
                 var iterator = receiverPorts.makeAsyncIterator()
                 guard let receiverPort = await iterator.next() else { throw ValidationError("no receiver") }
                 try await measure(
                     receiver: receiver, url: "http://127.0.0.1:\(receiverPort)/purser", secret: secret,
                     directory: directory, logger: logger)
                 await receiverGroup.triggerGracefulShutdown()
+                try await tasks.waitForAll()
             }
         }
 

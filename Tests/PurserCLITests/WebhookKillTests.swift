@@ -83,7 +83,6 @@ import Testing
                 services: [backend.application { listening.yield($0) }], logger: Logger(label: "test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            defer { tasks.cancelAll() }
             var iterator = ports.makeAsyncIterator()
             let backendPort = try #require(await iterator.next())
             let config = directory.appendingPathComponent("purser.json")
@@ -117,10 +116,28 @@ import Testing
 
             (server, port) = try await launch(config: config, secret: secret.serialized)
             defer { server.terminate() }
-            for _ in 0..<1_000 where backend.applied.count < 3 { try await Task.sleep(for: .milliseconds(20)) }
+            for _ in 0..<1_000 where backend.applied.count < 3 || backend.posts.filter({ $0 == held }).count < 2 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             #expect(backend.applied.count == 3, "every event arrived: \(backend.posts)")
             #expect(backend.posts.filter { $0 == held }.count >= 2, "the held event was posted again after the kill")
+            // The ledger agrees, as `purser webhooks list` shows it.
+            var delivered: [[String: Any]] = []
+            for _ in 0..<100 {
+                let run = try PurserProcess.run(
+                    ["webhooks", "list", "--config", config.path, "--port", String(port), "--json"],
+                    environment: ["PURSER_WEBHOOKS_ENDPOINTS_0_SECRET": secret.serialized])
+                #expect(run.status == 0, "\(run.stderr)")
+                let object = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+                delivered = ((object?["events"] as? [[String: Any]]) ?? []).filter {
+                    $0["status"] as? String == "delivered"
+                }
+                if delivered.count == 3 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(delivered.count == 3, "the ledger shows every event delivered")
             await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
         }
     }
 }
