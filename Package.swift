@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "Purser", targets: ["Purser"]),
         .library(name: "PurserStoreKit", targets: ["PurserStoreKit"]),
         .library(name: "PurserChaos", targets: ["PurserChaos"]),
+        .library(name: "PurserWebhooks", targets: ["PurserWebhooks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -58,6 +59,11 @@ let package = Package(
     targets: [
         // Domain types and rules; Foundation only.
         .target(name: "PurserCore", swiftSettings: strict),
+        // For game backends: verify a Purser webhook (Standard Webhooks) and decode its event. Foundation and
+        // swift-crypto only; the server writes and signs its events with the same types.
+        .target(
+            name: "PurserWebhooks", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
         // Trusting Apple: JWS, certificate chains, payload decoding. No NIO, no server framework.
         .target(
             name: "AppStoreVerification",
@@ -74,7 +80,7 @@ let package = Package(
         .target(
             name: "PurserStorage",
             dependencies: [
-                "PurserCore",
+                "PurserCore", "PurserWebhooks",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -86,7 +92,7 @@ let package = Package(
         // The conformance suite every ledger store runs (like swift-configuration's ConfigurationTesting).
         .target(
             name: "PurserStorageTesting",
-            dependencies: ["PurserCore", "PurserStorage"],
+            dependencies: ["PurserCore", "PurserStorage", "PurserWebhooks"],
             swiftSettings: strict
         ),
         // The server, assembled in one place (PurserAssembly): routes, authentication, services, workers.
@@ -94,6 +100,7 @@ let package = Package(
             name: "PurserServer",
             dependencies: [
                 "PurserCore", "AppStoreVerification", "PurserStorage", "AppStoreSimulator", "AppStoreSimulatorHTTP",
+                "PurserWebhooks",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -158,7 +165,7 @@ let package = Package(
             name: "PurserChaos",
             dependencies: [
                 "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator", "Purser",
-                "PurserStoreKitSimulated",
+                "PurserStoreKitSimulated", "PurserWebhooks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -175,10 +182,11 @@ let package = Package(
             name: "PurserCLI",
             dependencies: [
                 "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator",
-                "AppStoreSimulatorHTTP", "PurserChaos",
+                "AppStoreSimulatorHTTP", "PurserChaos", "PurserWebhooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -192,6 +200,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "PurserCoreTests", dependencies: ["PurserCore"], swiftSettings: strict),
+        .testTarget(
+            name: "PurserWebhooksTests",
+            dependencies: ["PurserWebhooks", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(
             name: "AppStoreVerificationTests",
             dependencies: [
@@ -225,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "PurserServerTests",
             dependencies: [
-                "PurserServer", "AppStoreSimulator", "PurserStorage", "AppStoreVerification",
+                "PurserServer", "AppStoreSimulator", "PurserStorage", "AppStoreVerification", "PurserWebhooks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -275,7 +286,8 @@ let package = Package(
         .testTarget(
             name: "PurserCLITests",
             dependencies: [
-                "PurserCLI", "AppStoreSimulator", "AppStoreVerification", "PurserStorage",
+                "PurserCLI", "AppStoreSimulator", "AppStoreVerification", "PurserStorage", "PurserWebhooks",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

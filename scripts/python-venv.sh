@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Create (or reuse) the project's Python venv: Apple's app-store-server-library for the referee scripts in
-# scripts/referee/, and schemathesis for scripts/schemathesis.sh.
+# Create (or reuse) the project's Python venv: Apple's app-store-server-library and Standard Webhooks' standardwebhooks
+# for the referee scripts in scripts/referee/, and schemathesis for scripts/schemathesis.sh.
 # Idempotent and offline once done: a run that finds every pinned package installed (and importable) asks PyPI for
 # nothing; otherwise it installs only the packages that are missing or at another version.
 # Override the venv location with PURSER_VENV (default: <repo>/.venv).
@@ -10,6 +10,7 @@ set -euo pipefail
 PINNED=(
   "app-store-server-library==3.1.2 appstoreserverlibrary"   # Apple's official Python library
   "schemathesis==4.32.5 schemathesis"                       # property-based testing against openapi.yaml
+  "standardwebhooks==1.1.0 standardwebhooks"                # Standard Webhooks' own library: the webhook referee
 )
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

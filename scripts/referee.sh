@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The referee: Apple's official Python library (app-store-server-library) and Purser check each other.
+# The referee: Apple's official Python library (app-store-server-library) and Purser check each other; Standard
+# Webhooks' own Python library (standardwebhooks) checks the webhooks Purser sends (3.).
 #   1. What Purser's App Store simulator signs, Apple's SignedDataVerifier must accept.
 #      Apple's App Store Server API client talks to the simulator's Server API and verifies what it answers.
 #   2. What a chain with Apple's OIDs that Purser never saw signs, `purser verify` must accept (and reject when
@@ -18,8 +19,10 @@ py="${PURSER_VENV:-$repo/.venv}/bin/python"
 
 work="$(mktemp -d)"
 sim_pid=""
+serve_pid=""
 cleanup() {
   [ -n "$sim_pid" ] && kill "$sim_pid" 2>/dev/null && wait "$sim_pid" 2>/dev/null
+  [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -113,6 +116,59 @@ tampered_refused() { ! verify_own "$work/own/tampered.jws" 2>"$work/err" && grep
 check "purser verify refuses the tampered transaction with bad_signature" tampered_refused
 check "purser verify refuses that chain when its root is not trusted" \
   fails "$purser" verify --bundle-id "$bundle" "$work/own/transaction.jws"
+
+# 3. Webhooks: a running `purser serve` posts an event for every credit, signed per Standard Webhooks; the
+#    standardwebhooks package (the specification's own Python library) verifies every one, and rejects a tampered
+#    body and a request received ten minutes after it was signed. The receiver is down while the credits happen
+#    and starts afterwards: every event still arrives (retried every second here).
+free_port() { "$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+hook_port="$(free_port)"
+hook_secret="$("$py" -c 'import base64, os; print("whsec_" + base64.b64encode(os.urandom(32)).decode())')"
+cat >"$work/serve.json" <<JSON
+{
+  "host": "127.0.0.1", "port": 0, "dataDirectory": "$work/serve-data", "bundleId": "$bundle",
+  "catalogFile": "$repo/examples/catalog.json", "appStore": "simulator", "auth": {"mode": "development"},
+  "reconciliation": {"intervalSeconds": 0},
+  "webhooks": {"endpoints": [{"url": "http://127.0.0.1:$hook_port/purser"}], "retrySeconds": [1, 1, 1, 1, 1, 1, 1, 1],
+               "pollIntervalSeconds": 0.2}
+}
+JSON
+PURSER_WEBHOOKS_ENDPOINTS_0_SECRET="$hook_secret" "$purser" serve --config "$work/serve.json" >"$work/serve.log" 2>&1 &
+serve_pid=$!
+serve_port=""
+for _ in $(seq 1 300); do
+  serve_port="$(sed -n 's/.*listening on [^ ]*:\([0-9][0-9]*\).*/\1/p' "$work/serve.log" | head -1)"
+  [ -n "$serve_port" ] && break
+  sleep 0.1
+done
+credit() {  # credit USER: an order, a simulator purchase with its token, the submission; prints the decision
+  local order token jws
+  order="$(curl -sf -X POST "http://127.0.0.1:$serve_port/v1/orders" -H "X-Purser-User: $1" \
+    -H 'Content-Type: application/json' -d '{"productId": "com.example.purser.gold60"}')"
+  token="$("$py" -c 'import json, sys; print(json.loads(sys.argv[1])["appAccountToken"])' "$order")"
+  jws="$(curl -sf -X POST "http://127.0.0.1:$serve_port/simulator/v1/purchases" -H 'Content-Type: application/json' \
+    -d "{\"productId\": \"com.example.purser.gold60\", \"appAccountToken\": \"$token\"}" \
+    | "$py" -c 'import json, sys; print(json.load(sys.stdin)["signedTransaction"])')"
+  curl -sf -X POST "http://127.0.0.1:$serve_port/v1/transactions" -H "X-Purser-User: $1" \
+    -H 'Content-Type: application/json' -d "{\"signedTransaction\": \"$jws\"}"
+}
+webhooks_verified() {
+  [ -n "$serve_port" ] || { cat "$work/serve.log"; return 1; }
+  credit alice | grep -q '"delivered"' && credit bob | grep -q '"delivered"' || return 1
+  sleep 1.5  # the first attempts fail: nothing listens yet
+  "$py" "$repo/scripts/referee/webhook_receiver.py" --port "$hook_port" --out "$work/webhooks.jsonl" &
+  receiver_pid=$!
+  for _ in $(seq 1 100); do
+    [ "$(wc -l <"$work/webhooks.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break
+    sleep 0.1
+  done
+  kill "$receiver_pid" 2>/dev/null; wait "$receiver_pid" 2>/dev/null
+  "$py" "$repo/scripts/referee/verify_webhooks.py" --secret "$hook_secret" --records "$work/webhooks.jsonl" --expect 2
+}
+check "standardwebhooks verifies every event purser serve posted (receiver down at first), rejects tampering and age" \
+  webhooks_verified
+kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null || true
+serve_pid=""
 
 echo "referee: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

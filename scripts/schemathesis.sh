@@ -33,12 +33,17 @@ trap cleanup EXIT
 
 secret="$("$venv/bin/python" -c 'import secrets; print(secrets.token_hex(32))')"
 admin_token="$("$venv/bin/python" -c 'import secrets; print(secrets.token_hex(24))')"
+# A webhook endpoint where nothing listens, so the webhook routes answer as they do in production (a test event is
+# reported undelivered, not refused for want of an endpoint).
+hook_port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+hook_secret="$("$venv/bin/python" -c 'import base64, os; print("whsec_" + base64.b64encode(os.urandom(32)).decode())')"
 cat >"$work/purser.json" <<JSON
 {
   "host": "127.0.0.1", "port": 0, "dataDirectory": "$work/data",
   "catalogFile": "$repo/examples/catalog.json", "appStore": "simulator",
   "auth": {"mode": "jwt", "jwt": {"algorithm": "HS256"}},
-  "reconciliation": {"intervalSeconds": 0}
+  "reconciliation": {"intervalSeconds": 0},
+  "webhooks": {"endpoints": [{"url": "http://127.0.0.1:$hook_port/hooks", "secret": "$hook_secret"}]}
 }
 JSON
 PURSER_AUTH_JWT_SECRET="$secret" PURSER_ADMIN_TOKEN="$admin_token" \

@@ -51,6 +51,8 @@ public struct ChaosPlan: Sendable {
         }
         // Server kills came later still: their own stream again.
         var kills = SeededGenerator(seed: configuration.seed ^ 0xC1_11_5EED)
+        // And the webhook receiver's faults after them: a stream of their own.
+        var receiver = SeededGenerator(seed: configuration.seed ^ 0x3E_CE_1E_5EED)
         var signedIn = devices.indices.map { users[$0 % users.count] }
         for index in 0..<configuration.purchases {
             let device = index % devices.count
@@ -122,6 +124,13 @@ public struct ChaosPlan: Sendable {
                     replica: Int.random(in: 0..<1024, using: &kills),
                     afterMilliseconds: Int.random(in: 0...400, using: &kills))
                 purchase.families.insert(.serverKill)
+            }
+            let receiverRate = configuration.rate(.webhookReceiver)
+            if receiverRate > 0, Double.random(in: 0..<1, using: &receiver) < receiverRate {
+                purchase.receiverFault = .init(
+                    kind: GameBackend.Fault.Kind.allCases.randomElement(using: &receiver)!,
+                    posts: Int.random(in: 1...6, using: &receiver))
+                purchase.families.insert(.webhookReceiver)
             }
             devices[device].purchases.append(purchase)
         }

@@ -47,6 +47,8 @@ public struct ChaosReport: Codable, Sendable {
     public var families: [FamilyRow]
     public var strategies: [StrategyResult]
     public var reconciliation: String
+    /// Purser's webhooks to the game backend (`nil` in reports from before webhooks).
+    public var webhooks: Webhooks?
     /// Purser broke no invariant.
     public var passed: Bool
 
@@ -78,16 +80,18 @@ public struct ChaosReport: Codable, Sendable {
                 String(result.count(.lost)),
                 String(result.count(.doubled)), String(result.count(.misattributed)),
                 String(result.count(.creditedWithoutCharge)), String(result.count(.finishedBeforeDecision)),
+                String(result.count(.gameBackendDiffers)),
                 String(format: "%.0f", result.purchasesPerSecond), String(format: "%.1f", result.healSeconds),
             ]
         }
         lines += Self.table(
             [
                 "strategy", "purchases", "charged", "late", "lost", "doubled", "misattributed",
-                "without charge", "finished early", "purchases/s", "heal s",
+                "without charge", "finished early", "game backend", "purchases/s", "heal s",
             ], strategyRows)
         lines.append("")
         lines.append("Reconciliation: \(reconciliation)")
+        if let webhooks { lines.append(webhooks.line) }
         if let kills = purser?.kills, !kills.isEmpty {
             lines.append("Server kills (SIGKILL, then a restart on the same ledger): \(kills.count)")
             for kill in kills { lines.append("  \(kill)") }

@@ -41,7 +41,8 @@ public struct ChaosRun: Sendable {
             seed: configuration.seed, users: configuration.users, devices: configuration.devices,
             purchases: configuration.purchases, storage: configuration.storage, replicas: configuration.replicas,
             families: familyRows(plan: plan, violations: purser.all, serverAPIFaults: healing.serverAPIFaults),
-            strategies: results, reconciliation: healing.reconciliation, passed: purser.result.violationCount == 0)
+            strategies: results, reconciliation: healing.reconciliation, webhooks: healing.webhooks,
+            passed: purser.result.violationCount == 0)
     }
 
     private func runPurser(_ plan: ChaosPlan, directory: URL) async throws
@@ -61,7 +62,7 @@ public struct ChaosRun: Sendable {
             }
         guard configuration.replicas > 0, let executable = configuration.executable else {
             return try await ChaosServer.run(
-                directory: directory, clock: clock, sabotage: configuration.sabotage, body)
+                directory: directory, clock: clock, sabotage: configuration.sabotage, seed: configuration.seed, body)
         }
         guard configuration.storage == .postgres, let server = configuration.databaseURL else {
             return try await ChaosServer.runReplicas(
@@ -103,7 +104,7 @@ public struct ChaosRun: Sendable {
         progress.note("checking the invariants")
         let violations = try await InvariantChecker(
             appStore: server.appStore, ledger: PurserLedgerView(store: server.store), record: record,
-            users: userIDs
+            users: userIDs, gameBackend: server.gameBackend
         ).violations()
         var result = await result(
             .purser, plan: plan, record: record, appStore: server.appStore,

@@ -38,6 +38,8 @@ public struct ChaosServer: Sendable {
     public let reconcile: @Sendable () async throws -> String
     /// The `purser serve` processes behind `url`; empty when the server runs inside this process.
     let replicas: ReplicaSet?
+    /// The game's backend, which the server's webhooks reach.
+    public let gameBackend: GameBackend
 
     /// Whether the heal phase may move the clock a day forward: only when the server runs on this clock.
     var sharesClock: Bool { replicas == nil }
@@ -60,10 +62,21 @@ public struct ChaosServer: Sendable {
     /// simulator keeps Apple's notifications pending, so only apps (and reconciliation) reach the ledger.
     public static func run<T: Sendable>(
         directory: URL, clock: ChaosClock, sabotage: ChaosSabotage = .init(), deliversNotifications: Bool = true,
-        _ body: @Sendable (ChaosServer) async throws -> T
+        seed: UInt64? = nil, _ body: @Sendable (ChaosServer) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "purser.chaos")
         logger.logLevel = .critical
+        return try await withGameBackend(clock: clock, logger: logger) { [logger] backend, backendURL in
+            try await run(
+                directory: directory, clock: clock, sabotage: sabotage, deliversNotifications: deliversNotifications,
+                seed: seed, backend: backend, backendURL: backendURL, logger: logger, body)
+        }
+    }
+
+    private static func run<T: Sendable>(
+        directory: URL, clock: ChaosClock, sabotage: ChaosSabotage, deliversNotifications: Bool, seed: UInt64?,
+        backend: GameBackend, backendURL: URL, logger: Logger, _ body: @Sendable (ChaosServer) async throws -> T
+    ) async throws -> T {
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: clock.now()))
         let appStore = try SimulatedAppStore(
             signer: JWSSigner(authority: authority),
@@ -74,7 +87,8 @@ public struct ChaosServer: Sendable {
             logger: logger)
         let store: any LedgerStore = sabotage.store?(ledger) ?? ledger
         let serverAPI = SimulatedServerAPI(store: appStore, pageSize: 200, now: { clock.now() })
-        let configuration = Self.configuration
+        var configuration = Self.configuration
+        configuration.webhooks = webhookSettings(url: backendURL, secret: backend.secret)
         let assembly = try PurserAssembly(
             configuration: configuration, catalog: catalog, store: store,
             appStore: try await .simulator(
@@ -82,7 +96,7 @@ public struct ChaosServer: Sendable {
                 placement: .hosted(notifications: deliversNotifications ? .onDemand : .kept),
                 retryPolicy: .init(maximumAttempts: 6, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(100)),
                 now: { clock.now() }),
-            logger: logger, now: { clock.now() })
+            logger: logger, now: { clock.now() }, webhookSeed: seed)
         let network = NetworkFaults()
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let app = assembly.application(middleware: [network.middleware]) { port in
@@ -107,7 +121,7 @@ public struct ChaosServer: Sendable {
             let server = ChaosServer(
                 appStore: appStore, serverAPI: serverAPI, store: store, network: network, clock: clock,
                 url: URL(string: "http://127.0.0.1:\(port)")!, reconcile: { try await reconciler.run().description },
-                replicas: nil)
+                replicas: nil, gameBackend: backend)
             do {
                 let result = try await body(server)
                 await group.triggerGracefulShutdown()

@@ -18,6 +18,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
     case serverAPIErrors = "server-api"
     case slowPayment = "slow-payment"
     case serverKill = "server-kill"
+    case webhookReceiver = "webhook-receiver"
 
     /// What a rate counts.
     public enum Unit: String, Sendable, Codable {
@@ -53,6 +54,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
         case .serverAPIErrors: 0.5
         case .slowPayment: 0.01
         case .serverKill: 0.01
+        case .webhookReceiver: 0.02
         }
     }
 
@@ -81,6 +83,8 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
             "on a StoreKit 1 device, the payment sheet outlasts the app's wait: Apple charges after buy answered"
         case .serverKill:
             "a random purser serve replica is killed with SIGKILL during the purchase and restarted (--replicas only)"
+        case .webhookReceiver:
+            "the game backend's next 1-6 webhook posts meet it down (503), failing (500) or stalling past the time-out"
         }
     }
 

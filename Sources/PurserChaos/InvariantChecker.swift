@@ -3,12 +3,15 @@ import AppStoreVerification
 import PurserCore
 
 /// Checks DESIGN.md's invariants 1–5 after healing, against the simulator's own record of what Apple charged and
-/// refunded and the harness's record of who bought what.
+/// refunded and the harness's record of who bought what; and, for Purser, that the game backend fed by webhooks holds
+/// the ledger's balance for every user.
 struct InvariantChecker {
     let appStore: SimulatedAppStore
     let ledger: any LedgerView
     let record: ChaosRecord
     let users: [String]
+    /// The game backend that Purser's webhooks reach (Purser only): its balances must equal the ledger's.
+    var gameBackend: GameBackend? = nil
 
     func violations() async throws -> [Violation] {
         var found: [Violation] = []
@@ -57,6 +60,20 @@ struct InvariantChecker {
                     Violation(
                         kind: .doubled, transactionID: "balance:\(user)",
                         detail: "\(user) holds \(surplus) gold more than its credited transactions give",
+                        purchase: nil))
+            }
+        }
+        if let gameBackend {
+            for user in users {
+                let (ledgerBalance, backendBalance) = (
+                    try await ledger.balance(of: user), gameBackend.balance(of: user)
+                )
+                guard ledgerBalance != backendBalance else { continue }
+                found.append(
+                    Violation(
+                        kind: .gameBackendDiffers, transactionID: "balance:\(user)",
+                        detail:
+                            "the game backend holds \(backendBalance) gold for \(user), the ledger \(ledgerBalance)",
                         purchase: nil))
             }
         }

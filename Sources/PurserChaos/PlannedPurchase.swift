@@ -26,6 +26,8 @@ public struct PlannedPurchase: Sendable, Hashable {
     /// A server replica is killed while this purchase runs: which one (modulo the replica count), and how long after
     /// the purchase starts.
     public var serverKill: ServerKill?
+    /// What the game backend's next webhook posts meet, from this purchase on.
+    public var receiverFault: GameBackend.Fault?
     /// The fault families this purchase meets (device families included).
     public var families: Set<FaultFamily>
 

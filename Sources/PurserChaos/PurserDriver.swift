@@ -22,6 +22,8 @@ struct PurserDriver {
         var seconds: Double
         var reconciliation: String
         var serverAPIFaults: Int
+        /// The webhook outbox once drained (or once the wait gave up), and what the game backend saw.
+        var webhooks: ChaosReport.Webhooks
     }
 
     func faultPhase() async throws -> [ChaosApp] {
@@ -58,6 +60,7 @@ struct PurserDriver {
         if let fault = purchase.verifyReceiptFault { await server.appStore.injectVerifyReceiptFaults([fault]) }
         if purchase.notificationsLost > 0 { await server.appStore.loseNotifications(purchase.notificationsLost) }
         if purchase.slowPayment { device.queueOutcomes([.payAfter(ChaosApp.slowPaymentSheet)]) }
+        if let fault = purchase.receiverFault { server.gameBackend.inject(fault) }
         // A replica dies while this purchase's requests are on their way: SIGKILL, then a restart.
         let kill = purchase.serverKill.flatMap { planned in
             server.replicas.map { replicas in
@@ -140,6 +143,7 @@ struct PurserDriver {
     func heal(_ apps: [ChaosApp]) async throws -> Healing {
         let started = Date()
         server.network.stop()
+        server.gameBackend.heal()
         progress.note("heal: devices relaunch")
         try await apps.filter(\.plan.returnsAfterFaults).concurrentForEach(limit: configuration.concurrency) { app in
             for user in app.plan.users { try await app.ensureRunning(as: user) }
@@ -174,8 +178,9 @@ struct PurserDriver {
             }
         }
         for app in apps { record.collectCharges(on: app.device, plan: app.plan) }
+        let webhooks = try await drainWebhooks()
         return Healing(
             seconds: Date().timeIntervalSince(started), reconciliation: summary,
-            serverAPIFaults: faults.count)
+            serverAPIFaults: faults.count, webhooks: webhooks)
     }
 }

@@ -11,6 +11,9 @@ public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
         case creditedWithoutCharge = "credited-without-charge"
         /// Finished on the device before the server recorded a decision (invariant 5).
         case finishedBeforeDecision = "finished-before-decision"
+        /// After healing, the game backend fed by webhooks holds another balance than the ledger (an event lost,
+        /// or applied twice).
+        case gameBackendDiffers = "game-backend-differs"
     }
 
     public var kind: Kind

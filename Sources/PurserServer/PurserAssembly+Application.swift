@@ -7,8 +7,8 @@ import ServiceLifecycle
 extension PurserAssembly {
     /// The HTTP application: Purser's routes (and the admin API when `admin.token` is set), the hosted App Store's
     /// routes, ledger migrations before the server starts, and every long-lived service in its group: periodic
-    /// reconciliation (`reconciliation.intervalSeconds` > 0), the hosted App Store's services, the ledger closed on
-    /// shutdown.
+    /// reconciliation (`reconciliation.intervalSeconds` > 0), webhook delivery (with `webhooks.endpoints`), the hosted
+    /// App Store's services, the ledger closed on shutdown.
     /// - Parameters:
     ///   - middleware: wraps Purser's routes, inside error handling and metrics (the chaos harness's network faults).
     ///   - onServerRunning: told the port once the server listens (`port` 0 in the configuration picks a free one).
@@ -25,7 +25,9 @@ extension PurserAssembly {
             orders: orders, submissions: submissions, store: store, authenticator: authenticator,
             notifications: notifications
         ).add(to: router, endpoints: &endpoints)
-        if let adminToken { AdminRoutes(support: support, token: adminToken).add(to: router, endpoints: &endpoints) }
+        if let adminToken {
+            AdminRoutes(support: support, webhooks: webhooks, token: adminToken).add(to: router, endpoints: &endpoints)
+        }
         appStore.hosted?.addRoutes(router)
         router.add(middleware: MethodNotAllowedMiddleware(endpoints: endpoints))
         var app = Application(
@@ -63,6 +65,13 @@ extension PurserAssembly {
     /// The long-lived workers besides the HTTP server.
     var workers: [any Service] {
         var services = appStore.hosted?.services ?? []
+        if !webhooks.endpoints.isEmpty {
+            services.append(
+                WebhookDeliveryService(
+                    store: store, endpoints: webhooks.endpoints, settings: configuration.webhooks,
+                    jitter: webhookJitter, holder: LeasedWork.holderName("webhooks"), transport: webhookTransport,
+                    logger: logger, now: now))
+        }
         if let reconciler, configuration.reconciliation.intervalSeconds > 0 {
             services.append(
                 ReconciliationService(

@@ -1,4 +1,5 @@
 import AppStoreVerification
+import AsyncHTTPClient
 import Foundation
 import Logging
 import PurserCore
@@ -18,15 +19,24 @@ public struct PurserAssembly: Sendable {
     public let support: SupportService
     /// Reconciliation with the App Store Server API; `nil` without its credentials.
     public let reconciler: Reconciler?
+    /// Webhooks to the game's backend: the operators' side (list, replay, test).
+    public let webhooks: WebhookService
     let authenticator: any Authenticator
     let logger: Logger
     let now: @Sendable () -> Date
+    let webhookJitter: WebhookJitter
+    let webhookTransport: (any WebhookTransport)?
 
     /// Builds every service. `now` is the clock of every decision, order and audit record (a chaos run moves it).
-    /// - Throws: `ConfigurationError` when the configuration cannot be used (for example JWT mode without a key).
+    /// - Parameters:
+    ///   - webhookSeed: seeds the webhook retries' jitter (a chaos run's seed); `nil`: the system's randomness.
+    ///   - webhookTransport: how the delivery worker posts (tests count and break posts); `nil`: AsyncHTTPClient.
+    /// - Throws: `ConfigurationError` when the configuration cannot be used (for example JWT mode without a key, or
+    ///   a webhook endpoint with a malformed URL or secret).
     public init(
         configuration: ServerConfiguration, catalog: ProductCatalog, store: any LedgerStore,
-        appStore: AppStoreAccess, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+        appStore: AppStoreAccess, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
+        webhookSeed: UInt64? = nil, webhookTransport: (any WebhookTransport)? = nil
     )
         throws(ConfigurationError)
     {
@@ -36,6 +46,12 @@ public struct PurserAssembly: Sendable {
         self.appStore = appStore
         self.logger = logger
         self.now = now
+        webhookJitter = WebhookJitter(seed: webhookSeed)
+        self.webhookTransport = webhookTransport
+        webhooks = WebhookService(
+            store: store, endpoints: try configuration.webhooks.checkedEndpoints(),
+            transport: webhookTransport ?? HTTPClientWebhookTransport(client: .shared),
+            timeout: .milliseconds(Int64(configuration.webhooks.timeoutSeconds * 1000)), now: now)
         do {
             authenticator = try configuration.makeAuthenticator()
         } catch let error as ConfigurationError {

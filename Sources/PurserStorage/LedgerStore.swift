@@ -58,22 +58,47 @@ public protocol LedgerStore: Sendable {
     /// of the term) and stops the work when a renewal returns false: another replica took over after its lease ran out.
     /// Times are the callers' clocks, so replicas' clocks must agree to well within a lease term.
     ///
-    /// Rows (the next issue's outbox) are claimed with the same condition on two columns, `claimed_by` and
-    /// `claimed_until`, and PostgreSQL's `FOR UPDATE SKIP LOCKED`, so replicas take disjoint batches without waiting:
+    /// Rows are claimed with the same condition on two columns, `claimed_by` and `claimed_until`, and PostgreSQL's
+    /// `FOR UPDATE SKIP LOCKED`, so replicas take disjoint batches without waiting: `claimWebhookDeliveries` does
+    /// exactly this on `webhook_deliveries` (one row per outbox event and endpoint):
     ///
-    ///     UPDATE outbox SET claimed_by = :holder, claimed_until = :until
-    ///     WHERE id IN (SELECT id FROM outbox
-    ///                  WHERE delivered_at IS NULL AND (claimed_until IS NULL OR claimed_until <= :now)
-    ///                  ORDER BY id LIMIT :batch FOR UPDATE SKIP LOCKED)
-    ///     RETURNING id, idempotency_key, topic, payload
+    ///     UPDATE webhook_deliveries SET claimed_by = :holder, claimed_until = :until
+    ///     WHERE id IN (SELECT id FROM webhook_deliveries
+    ///                  WHERE endpoint = :endpoint AND status IN ('pending', 'failed') AND next_attempt_at <= :now
+    ///                    AND (claimed_until IS NULL OR claimed_until <= :now)
+    ///                  ORDER BY next_attempt_at, id LIMIT :batch FOR UPDATE SKIP LOCKED)
     ///
     /// (SQLite has one writer, so the same statement without `FOR UPDATE SKIP LOCKED` is already exclusive.) A row whose
-    /// worker died is claimable again once `claimed_until` passes; delivery sets `delivered_at` where `claimed_by` is
-    /// still the worker, and the receiver de-duplicates by `idempotency_key`.
+    /// worker died is claimable again once `claimed_until` passes; a failed attempt is recorded only where `claimed_by`
+    /// is still the worker, and the receiver de-duplicates by the event's `webhook-id`.
     func acquireLease(_ name: String, holder: String, until: Date, now: Date) async throws -> Bool
     /// Gives up `holder`'s lease on `name` so another holder may take it at once; a lease held by another holder
     /// stays as it is.
     func releaseLease(_ name: String, holder: String) async throws
+
+    // MARK: The webhook outbox (an event per credit, revoke and restore; a delivery per event and endpoint)
+
+    /// Fans out up to `limit` outbox events not fanned out yet, oldest first: one `pending` delivery, due `now`, for
+    /// each route that takes the event's type. Several replicas may call it at once; each event is fanned out once.
+    /// Returns how many events it took.
+    func dispatchWebhookEvents(to routes: [WebhookRoute], limit: Int, now: Date) async throws -> Int
+    /// Claims up to `limit` of `endpoint`'s deliveries that are due at `now` and not claimed (or whose claim expired)
+    /// for `holder` until `until`, soonest due first (see `acquireLease` for the statement).
+    func claimWebhookDeliveries(endpoint: String, holder: String, until: Date, limit: Int, now: Date) async throws
+        -> [WebhookDelivery.Claim]
+    /// Records attempts: a delivered one becomes `delivered` whoever holds it now; a failed one is rescheduled (or
+    /// dead-lettered) only while `holder` still holds its claim. Every attempt counts in `attempts`.
+    func finishWebhookAttempts(_ attempts: [WebhookDelivery.Attempt], holder: String, now: Date) async throws
+    /// Deliveries, newest first, of one status or all.
+    func webhookDeliveries(status: WebhookDelivery.Status?, limit: Int) async throws -> [WebhookDelivery]
+    /// Replays the event `webhookID` to `routes` that take its type: each delivery becomes `pending`, due `now`, with
+    /// no attempts (delivered and dead ones too), with an audit record (subject `webhook`, event `replayed`, cause
+    /// `support by <operator>`), in one database transaction. Returns the event's deliveries afterwards; `nil` when
+    /// the outbox has no such event.
+    func replayWebhookEvent(_ webhookID: String, to routes: [WebhookRoute], operator name: String, now: Date)
+        async throws -> [WebhookDelivery]?
+    /// Counts for operators, the chaos harness's drain check and benchmarks.
+    func webhookSummary() async throws -> WebhookSummary
     /// Counts for health checks and benchmarks.
     func statistics() async throws -> LedgerStatistics
     func close() async throws

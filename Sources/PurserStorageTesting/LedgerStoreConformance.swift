@@ -32,6 +32,10 @@ public struct LedgerStoreConformance: Sendable {
         try await renewsALeaseForItsHolder()
         try await letsAnotherHolderTakeAnExpiredLease()
         try await freesAReleasedLease()
+        try await writesAWebhookEventWithEveryCreditRevokeAndRestore()
+        try await claimsEachWebhookDeliveryForOneHolderAtATime()
+        try await retriesAndDeadLettersWebhookDeliveries()
+        try await replaysAWebhookEventWithAnAuditRecord()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

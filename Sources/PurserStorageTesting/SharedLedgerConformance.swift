@@ -24,6 +24,7 @@ public struct SharedLedgerConformance: Sendable {
         try await answersTheLoserOfARaceAsASecondSubmission(rounds: rounds)
         try await bindsAnOrderOnceWhenTwoTransactionsClaimIt(rounds: rounds)
         try await grantsALeaseToOneStoreAtATime()
+        try await numbersOneUsersWebhookEventsAcrossStores()
     }
 
     /// Replicas that start together all migrate, and every migration applies once: a second application would fail

@@ -20,10 +20,13 @@ enum PurserProcess {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Run {
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         let err = Pipe()
         let input = Pipe()

@@ -36,6 +36,12 @@ import Testing
             let broken = result.count(.lost) + result.count(.doubled) + result.count(.misattributed)
             #expect(broken > 0, "\(baseline.rawValue) lost, doubled and misattributed nothing:\n\(report.text)")
         }
+        let webhooks = try #require(report.webhooks)
+        #expect(webhooks.events > 0 && webhooks.delivered == webhooks.events, "\(webhooks.line)")
+        #expect(webhooks.undelivered == 0 && webhooks.dead == 0, "\(webhooks.line)")
+        #expect(webhooks.applied == webhooks.events, "the game backend applied each event once: \(webhooks.line)")
+        #expect(webhooks.faulted > 0 && webhooks.retries > 0, "\(webhooks.line)")
+        #expect(webhooks.refused == 0)
         let finishFirst = try #require(report.strategies.first { $0.strategy == .finishThenVerify })
         #expect(finishFirst.count(.finishedBeforeDecision) > 0)
         let noDedup = try #require(report.strategies.first { $0.strategy == .noDeduplication })
@@ -68,6 +74,17 @@ import Testing
         let purser = try #require(report.purser)
         #expect(!report.passed)
         #expect(purser.count(.doubled) > 0, "\(report.text)")
+    }
+
+    @Test func aWebhookWorkerThatTakesAFailureForADeliveryFailsTheRun() async throws {
+        var configuration = Self.configuration(
+            seed: 13, purchases: 80, baselines: [],
+            sabotage: ChaosSabotage(store: { LossyWebhookLedgerStore(inner: $0) }))
+        configuration.rates[.webhookReceiver] = 0.5
+        let report = try await ChaosRun(configuration: configuration, progress: ChaosProgress(sink: nil)).run()
+        let purser = try #require(report.purser)
+        #expect(!report.passed)
+        #expect(purser.count(.gameBackendDiffers) > 0, "\(report.text)")
     }
 
     @Test func theSameSeedPlansTheSameRun() {

@@ -4,7 +4,7 @@ import PurserStorage
 
 /// A broken ledger: it does not de-duplicate by transaction id. A transaction it already holds is written again
 /// under a fresh key, so every repeat submission credits once more. Swapped into Purser, the chaos run must fail.
-final class ForgetfulLedgerStore: LedgerStore {
+final class ForgetfulLedgerStore: ForwardingLedgerStore {
     let inner: any LedgerStore
     private let copies = Counter()
 
@@ -19,7 +19,31 @@ final class ForgetfulLedgerStore: LedgerStore {
         copy.transaction.transactionID = "\(id)-again-\(copies.next())"
         return try await inner.settle(copy, now: now)
     }
+}
 
+/// A broken webhook worker's ledger: a failed attempt is recorded as delivered, so an event the game backend
+/// refused is never sent again. Swapped into Purser with the receiver failing, the chaos run must fail.
+final class LossyWebhookLedgerStore: ForwardingLedgerStore {
+    let inner: any LedgerStore
+
+    init(inner: any LedgerStore) { self.inner = inner }
+
+    func finishWebhookAttempts(_ attempts: [WebhookDelivery.Attempt], holder: String, now: Date) async throws {
+        try await inner.finishWebhookAttempts(
+            attempts.map { WebhookDelivery.Attempt(deliveryId: $0.deliveryId, outcome: .delivered, result: $0.result) },
+            holder: holder, now: now)
+    }
+}
+
+/// A `LedgerStore` that hands every call to `inner`, so a broken ledger implements only what it breaks.
+protocol ForwardingLedgerStore: LedgerStore {
+    var inner: any LedgerStore { get }
+}
+
+extension ForwardingLedgerStore {
+    func settle(_ submission: Submission, now: Date) async throws -> Settlement {
+        try await inner.settle(submission, now: now)
+    }
     func migrate() async throws { try await inner.migrate() }
     func createOrder(_ order: Order) async throws { try await inner.createOrder(order) }
     func order(_ id: OrderID) async throws -> Order? { try await inner.order(id) }
@@ -58,6 +82,26 @@ final class ForgetfulLedgerStore: LedgerStore {
     func releaseLease(_ name: String, holder: String) async throws {
         try await inner.releaseLease(name, holder: holder)
     }
+    func dispatchWebhookEvents(to routes: [WebhookRoute], limit: Int, now: Date) async throws -> Int {
+        try await inner.dispatchWebhookEvents(to: routes, limit: limit, now: now)
+    }
+    func claimWebhookDeliveries(endpoint: String, holder: String, until: Date, limit: Int, now: Date) async throws
+        -> [WebhookDelivery.Claim]
+    {
+        try await inner.claimWebhookDeliveries(endpoint: endpoint, holder: holder, until: until, limit: limit, now: now)
+    }
+    func finishWebhookAttempts(_ attempts: [WebhookDelivery.Attempt], holder: String, now: Date) async throws {
+        try await inner.finishWebhookAttempts(attempts, holder: holder, now: now)
+    }
+    func webhookDeliveries(status: WebhookDelivery.Status?, limit: Int) async throws -> [WebhookDelivery] {
+        try await inner.webhookDeliveries(status: status, limit: limit)
+    }
+    func replayWebhookEvent(_ webhookID: String, to routes: [WebhookRoute], operator name: String, now: Date)
+        async throws -> [WebhookDelivery]?
+    {
+        try await inner.replayWebhookEvent(webhookID, to: routes, operator: name, now: now)
+    }
+    func webhookSummary() async throws -> WebhookSummary { try await inner.webhookSummary() }
     func close() async throws { try await inner.close() }
 }
 

@@ -57,6 +57,7 @@ struct TestServer {
         environments: Set<AppStoreEnvironment> = [.production, .sandbox],
         verifyReceiptTimeoutSeconds: Double = 2,
         configure: (inout ServerConfiguration) -> Void = { _ in },
+        now: @escaping @Sendable () -> Date = { Date() },
         _ body: @Sendable (TestServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-server-\(UUID())")
@@ -65,7 +66,7 @@ struct TestServer {
             environments: environments,
             verifyReceiptTimeoutSeconds: verifyReceiptTimeoutSeconds)
         configure(&configuration)
-        let (server, assembly) = try await assemble(configuration, in: directory)
+        let (server, assembly) = try await assemble(configuration, in: directory, now: now)
         try await assembly.application().test(.live) { client in
             try await body(server, client)
         }
@@ -104,9 +105,9 @@ struct TestServer {
     }
 
     /// The server's parts over a SQLite ledger in `directory`, built by `PurserAssembly`.
-    private static func assemble(_ configuration: ServerConfiguration, in directory: URL) async throws
-        -> (TestServer, PurserAssembly)
-    {
+    private static func assemble(
+        _ configuration: ServerConfiguration, in directory: URL, now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> (TestServer, PurserAssembly) {
         let logger = Logger(label: "purser.test")
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
         let appStore = try SimulatedAppStore(
@@ -122,7 +123,7 @@ struct TestServer {
                 appStore, serverAPI: serverAPI, configuration: configuration,
                 placement: .hosted(notifications: .onDemand),
                 retryPolicy: .init(baseDelay: .milliseconds(10))),
-            logger: logger)
+            logger: logger, now: now)
         let reconciler = try #require(assembly.reconciler)
         let server = TestServer(
             appStore: appStore, store: store, authority: authority, serverAPI: serverAPI,

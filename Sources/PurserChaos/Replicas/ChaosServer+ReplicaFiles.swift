@@ -4,10 +4,11 @@ import PurserServer
 
 extension ChaosServer {
     /// Writes the catalog and one configuration file per replica in `directory` (and a `logs` folder), as a user
-    /// would: port 0, development authentication, the chaos bundle, the simulator at `simulator`, and the ledger
-    /// (SQLite in `ledger/`, or `setup.databaseURL`). Returns the settings the harness reads the ledger with.
-    static func writeConfigurations(_ setup: ReplicaSetup, directory: URL, simulator: URL) throws
-        -> ServerConfiguration
+    /// would: port 0, development authentication, the chaos bundle, the simulator at `simulator`, the game backend's
+    /// webhook endpoint (`webhooks`, an object of the file's `webhooks` key), and the ledger (SQLite in `ledger/`,
+    /// or `setup.databaseURL`). Returns the settings the harness reads the ledger with.
+    static func writeConfigurations(_ setup: ReplicaSetup, directory: URL, simulator: URL, webhooks: [String: Any])
+        throws -> ServerConfiguration
     {
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("logs"), withIntermediateDirectories: true)
@@ -29,7 +30,7 @@ extension ChaosServer {
                 "host": "127.0.0.1", "port": 0, "bundleId": bundleID, "environments": ["Sandbox", "Production"],
                 "catalogFile": "catalog.json", "appStore": "simulator", "simulator": ["url": simulator.absoluteString],
                 "verifyReceiptTimeoutSeconds": 2, "auth": ["mode": "development"],
-                "reconciliation": ["intervalSeconds": 0],
+                "reconciliation": ["intervalSeconds": 0], "webhooks": webhooks,
                 // SQLite: one replica, its ledger kept across restarts; PostgreSQL: each replica its own files.
                 "dataDirectory": setup.databaseURL == nil ? "ledger" : "replica-\(index)",
             ]

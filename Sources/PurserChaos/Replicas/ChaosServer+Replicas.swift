@@ -34,6 +34,17 @@ extension ChaosServer {
     ) async throws -> T {
         var logger = Logger(label: "purser.chaos")
         logger.logLevel = .critical
+        return try await withGameBackend(clock: clock, logger: logger) { [logger] backend, backendURL in
+            try await runReplicas(
+                setup, directory: directory, clock: clock, backend: backend, backendURL: backendURL, logger: logger,
+                body)
+        }
+    }
+
+    private static func runReplicas<T: Sendable>(
+        _ setup: ReplicaSetup, directory: URL, clock: ChaosClock, backend: GameBackend, backendURL: URL,
+        logger: Logger, _ body: @Sendable (ChaosServer) async throws -> T
+    ) async throws -> T {
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: clock.now()))
         let appStore = try SimulatedAppStore(
             signer: JWSSigner(authority: authority), configuration: .init(defaultBundleID: bundleID),
@@ -80,7 +91,8 @@ extension ChaosServer {
                     to: URL(string: "http://127.0.0.1:\(frontPort)/v1/appstore/notifications")!,
                     transport: HTTPClientTransport(client: client))
                 settings = try writeConfigurations(
-                    setup, directory: directory, simulator: URL(string: "http://127.0.0.1:\(simulatorPort)")!)
+                    setup, directory: directory, simulator: URL(string: "http://127.0.0.1:\(simulatorPort)")!,
+                    webhooks: webhookFileSettings(url: backendURL, secret: backend.secret))
                 try await replicas.startAll()
             } catch {
                 await replicas.stopAll()
@@ -104,7 +116,7 @@ extension ChaosServer {
                                 reconcile: {
                                     try await reconcile(setup.executable, configuration: reconcileConfiguration)
                                 },
-                                replicas: replicas))
+                                replicas: replicas, gameBackend: backend))
                     })
             } catch {
                 outcome = .failure(error)

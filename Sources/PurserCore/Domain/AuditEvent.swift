@@ -5,6 +5,8 @@ public struct AuditEvent: Hashable, Sendable, Codable {
     public enum Subject: String, Hashable, Sendable, Codable {
         case order
         case transaction
+        /// A webhook event (its `webhook-id`): an operator's replay.
+        case webhook
     }
 
     public var at: Date

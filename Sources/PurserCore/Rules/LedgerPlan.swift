@@ -14,12 +14,18 @@ public struct LedgerPlan: Hashable, Sendable {
     /// The order that this transaction fulfils, if any.
     public var fulfilledOrder: OrderID?
     public var audit: [AuditEvent]
+    /// Where the submission came from: the credit's webhook event carries its `category` as the cause.
+    public var source: Submission.Source?
 
-    public init(decision: Decision, write: TransactionWrite, fulfilledOrder: OrderID? = nil, audit: [AuditEvent] = []) {
+    public init(
+        decision: Decision, write: TransactionWrite, fulfilledOrder: OrderID? = nil, audit: [AuditEvent] = [],
+        source: Submission.Source? = nil
+    ) {
         self.decision = decision
         self.write = write
         self.fulfilledOrder = fulfilledOrder
         self.audit = audit
+        self.source = source
     }
 
     /// The record after the plan is applied, when it writes one.

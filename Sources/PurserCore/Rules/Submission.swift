@@ -28,6 +28,17 @@ public struct Submission: Hashable, Sendable {
             }
         }
 
+        /// The kind of source in one word, as webhooks name a credit's cause: `client`, `notification`,
+        /// `reconciliation` or `support`.
+        public var category: String {
+            switch self {
+            case .client: "client"
+            case .notification: "notification"
+            case .reconciliation: "reconciliation"
+            case .support: "support"
+            }
+        }
+
         /// The account that submitted, if a client did.
         public var submitter: UserID? {
             if case .client(let user) = self { return user }

@@ -11,9 +11,15 @@ public enum SubmissionRules {
     public static func plan(
         _ submission: Submission, existing: LedgerTransaction?, order: Order?, now: Date
     ) -> LedgerPlan {
-        if let existing {
-            return planRepeat(submission, existing: existing, order: order, now: now)
-        }
+        var plan =
+            existing.map { planRepeat(submission, existing: $0, order: order, now: now) }
+            ?? planFirst(submission, order: order, now: now)
+        plan.source = submission.source
+        return plan
+    }
+
+    /// A transaction the ledger has not seen: rejected, revoked, unbound or credited.
+    private static func planFirst(_ submission: Submission, order: Order?, now: Date) -> LedgerPlan {
         let transaction = submission.transaction
         let cause = submission.source.description
         func record(

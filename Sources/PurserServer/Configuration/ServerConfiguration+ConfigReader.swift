@@ -34,6 +34,11 @@ extension ServerConfiguration {
     ///   connections wait to be accepted. 0 turns each off.
     /// - `orderHint.maxAgeSeconds` (double, default `86400`): how long before the purchase an order may have been
     ///   created and still bind a transaction without Apple's `appAccountToken`.
+    /// - `webhooks.endpoints` (array of objects, default none): each `url` (string), `secret` (string, **secret**)
+    ///   or `secrets` (string array, **secret**: every one signs), `events` (string array, optional: all types).
+    ///   `webhooks.retrySeconds` (double array, optional), `webhooks.timeoutSeconds` (double, default `10`),
+    ///   `webhooks.concurrency` (int, default `16`), `webhooks.pollIntervalSeconds` (double, default `1`),
+    ///   `webhooks.claimSeconds` (double, default `60`).
     ///
     /// ## Environment variables
     /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
@@ -72,6 +77,7 @@ extension ServerConfiguration {
             forKey: "http.requestReadTimeoutSeconds", default: http.requestReadTimeoutSeconds)
         http.maxConnections = reader.int(forKey: "http.maxConnections", default: http.maxConnections)
         orderHint.maxAgeSeconds = reader.double(forKey: "orderHint.maxAgeSeconds", default: orderHint.maxAgeSeconds)
+        webhooks = Webhooks(reader: reader.scoped(to: "webhooks"))
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.

@@ -78,13 +78,15 @@ extension ServerConfiguration {
         return InMemoryProvider(name: "legacy environment variables", values: values)
     }
 
-    /// The JSON file, its secret keys marked. A missing file and a file that is not a JSON object are errors.
-    static func fileProvider(_ file: URL) async throws -> FileProvider<JSONSnapshot> {
+    /// The JSON file, its secret keys marked (an endpoint's `secret` and `secrets` among them); arrays of objects
+    /// (`webhooks.endpoints`) read by index. A missing file and a file that is not a JSON object are errors.
+    static func fileProvider(_ file: URL) async throws -> FileProvider<ListExpandingJSONSnapshot> {
         guard FileManager.default.isReadableFile(atPath: file.path) else {
             throw ConfigurationError("cannot read \(file.path)")
         }
         let secrets = secretKeys
-        let options = JSONSnapshot.ParsingOptions(secretsSpecifier: .dynamic { key, _ in secrets.contains(key) })
+        let options = JSONSnapshot.ParsingOptions(
+            secretsSpecifier: .dynamic { key, _ in secrets.contains(key) || isWebhookSecretKey(key) })
         // The file's path goes in through a reader: the `filePath:` initialiser takes swift-system's `FilePath`.
         let location = ConfigReader(
             provider: InMemoryProvider(values: [

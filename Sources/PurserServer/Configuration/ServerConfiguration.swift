@@ -27,11 +27,16 @@ import PurserCore
 ///   "http": {"idleTimeoutSeconds": 30, "requestReadTimeoutSeconds": 30, "maxConnections": 1024},
 ///   "orderHint": {"maxAgeSeconds": 86400},   // how old an order may be and still bind a token-less transaction
 ///   "database": {"url": null, "password": null},   // postgres://user@host:port/db; none: SQLite in dataDirectory
-///   "simulator": {"url": null}                     // with appStore simulator: an external simulator's base URL
+///   "simulator": {"url": null},                    // with appStore simulator: an external simulator's base URL
+///   "webhooks": {"endpoints": [{"url": "https://game.example.com/purser", "secret": "whsec_…",
+///                               "events": ["transaction.credited"]}],   // events: all types when absent
+///                "retrySeconds": null, "timeoutSeconds": 10, "concurrency": 16, "pollIntervalSeconds": 1,
+///                "claimSeconds": 60}
 /// }
 /// ```
-/// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `database.url` and `database.password`; prefer the `PURSER_JWT_SECRET`,
-/// `PURSER_APPSTORE_SHARED_SECRET` and `PURSER_ADMIN_TOKEN` environment variables, which override them.
+/// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `database.url`, `database.password` and the webhook
+/// endpoints' `secret` / `secrets`; prefer the `PURSER_JWT_SECRET`, `PURSER_APPSTORE_SHARED_SECRET`,
+/// `PURSER_ADMIN_TOKEN` and `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET` environment variables, which override them.
 public struct ServerConfiguration: Sendable {
     public enum AppStoreMode: String, Sendable {
         case apple
@@ -154,6 +159,7 @@ public struct ServerConfiguration: Sendable {
     public var orderHint = OrderHint()
     public var database = Database()
     public var simulator = Simulator()
+    public var webhooks = Webhooks()
 
     public init() {}
 }

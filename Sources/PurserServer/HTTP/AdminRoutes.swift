@@ -5,8 +5,10 @@ import PurserCore
 /// - `GET /orders/{appleOrderId}` → every transaction of the Apple order id, with ledger state and owner
 /// - `GET /transactions/{id}` → one transaction
 /// - `POST /grants` `{transactionId, userId, reason}` → credit an unbound transaction once, audited
+/// - the webhook routes (`AdminRoutes+Webhooks.swift`)
 struct AdminRoutes {
     let support: SupportService
+    let webhooks: WebhookService
     let token: String
 
     struct GrantRequest: Decodable {
@@ -33,5 +35,6 @@ struct AdminRoutes {
                 operator: try context.requireUser().rawValue)
             return try JSONResponse.make(view)
         }
+        addWebhookRoutes(to: admin, endpoints: &endpoints)
     }
 }

@@ -12,13 +12,13 @@ extension ServiceError.Code {
         if isRejection { return .unprocessableContent }
         switch self {
         case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired,
-            .invalidTransactionID, .invalidUserID:
+            .invalidTransactionID, .invalidUserID, .invalidStatus, .invalidLimit, .invalidEventID:
             return .badRequest
         case .receiptRejected, .unknownProduct: return .unprocessableContent
         case .notFound: return .notFound
         case .orderDelivered, .alreadyCredited, .notGrantable: return .conflict
         case .appleAnswerUnverified, .appleUnavailable: return .badGateway
-        case .appStoreAPINotConfigured: return .serviceUnavailable
+        case .appStoreAPINotConfigured, .webhooksNotConfigured: return .serviceUnavailable
         default: return .internalServerError
         }
     }

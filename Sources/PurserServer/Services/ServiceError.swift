@@ -12,6 +12,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case invalidQuantity, invalidReason, notFound, orderDelivered, reasonRequired, appleAnswerUnverified
             case appStoreAPINotConfigured, invalidTransactionID, invalidUserID, alreadyCredited, notGrantable
             case appleUnavailable
+            case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
             /// A genuine transaction that can never be credited here, by its rejection code.
@@ -56,6 +57,14 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         /// The App Store Server API failed to answer a support lookup (unreachable, refused our credentials, or an
         /// answer Purser cannot read); nothing was changed.
         public static let appleUnavailable = Code(.appleUnavailable)
+        /// A webhook listing asked for a status other than pending, failed, dead or delivered.
+        public static let invalidStatus = Code(.invalidStatus)
+        /// A listing's `limit` outside 1...1000.
+        public static let invalidLimit = Code(.invalidLimit)
+        /// A webhook event id that is not `evt_` followed by 1 to 160 letters, digits, `_` or `-`.
+        public static let invalidEventID = Code(.invalidEventID)
+        /// A webhook operation (a replay, a test) with no endpoint configured.
+        public static let webhooksNotConfigured = Code(.webhooksNotConfigured)
         /// A signed transaction or notification that did not verify.
         public static func unverified(_ code: VerificationError.Code) -> Code { Code(.unverified(code)) }
         /// A genuine transaction that is never creditable here (support tried to grant it).
@@ -81,6 +90,10 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .alreadyCredited: "already_credited"
             case .notGrantable: "not_grantable"
             case .appleUnavailable: "apple_unavailable"
+            case .invalidStatus: "invalid_status"
+            case .invalidLimit: "invalid_limit"
+            case .invalidEventID: "invalid_event_id"
+            case .webhooksNotConfigured: "webhooks_not_configured"
             case .unverified(let code): code.description
             case .rejected(let code): code
             }

@@ -158,5 +158,6 @@ extension PostgresLedgerStore {
                 """
             ]
         ),
+        (4, webhookOutbox),
     ]
 }

@@ -68,17 +68,8 @@ extension PostgresLedgerStore {
                 VALUES (\(id), \(owner.rawValue), \(currency), \(sign * amount), \(kind), \(at))
                 """)
         }
-        let event = OutboxGrantEvent(
-            transactionId: id, userId: owner, orderId: record.orderID,
-            grants: Grants(record.grants.amounts.mapValues { sign * $0 }))
-        let payload = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
-        let topic = kind == "revoke" ? "transaction.revoked" : "transaction.restored"
-        try await execute(
-            connection,
-            """
-            INSERT INTO outbox (idempotency_key, topic, payload, created_at)
-            VALUES (\("\(id):\(kind):\(sequence)"), \(topic), \(payload), \(at))
-            """)
+        try await writeOutboxEvent(
+            .adjustment(record, owner: owner, sign: sign, number: sequence, at: now), on: connection)
         let balances = try await rows(
             connection,
             """

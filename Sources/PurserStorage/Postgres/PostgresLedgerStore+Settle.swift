@@ -60,7 +60,7 @@ extension PostgresLedgerStore {
                 ON CONFLICT (transaction_id) DO NOTHING RETURNING transaction_id
                 """)
             guard !inserted.isEmpty else { return false }
-            try await writeGrantsAndOutbox(record, on: connection, at: at)
+            try await writeGrantsAndOutbox(record, cause: plan.source?.category, on: connection, at: at)
         case .bind(let record):
             try await execute(
                 connection,
@@ -69,7 +69,7 @@ extension PostgresLedgerStore {
                     order_id = \(record.orderID?.description), updated_at = \(at)
                 WHERE transaction_id = \(record.transaction.transactionID) AND state = 'unbound'
                 """)
-            try await writeGrantsAndOutbox(record, on: connection, at: at)
+            try await writeGrantsAndOutbox(record, cause: plan.source?.category, on: connection, at: at)
         }
         if let orderID = plan.fulfilledOrder, let transactionID = plan.written?.transaction.transactionID {
             try await execute(
@@ -86,9 +86,9 @@ extension PostgresLedgerStore {
     }
 
     /// The credit's grants and its outbox event (for the game's backend), for a record that is credited.
-    private func writeGrantsAndOutbox(_ record: LedgerTransaction, on connection: PostgresConnection, at: Int64)
-        async throws
-    {
+    private func writeGrantsAndOutbox(
+        _ record: LedgerTransaction, cause: String?, on connection: PostgresConnection, at: Int64
+    ) async throws {
         guard record.state == .credited, let owner = record.ownerID else { return }
         let id = record.transaction.transactionID
         for (currency, amount) in record.grants.sorted {
@@ -99,14 +99,8 @@ extension PostgresLedgerStore {
                 VALUES (\(id), \(owner.rawValue), \(currency), \(amount), 'credit', \(at))
                 """)
         }
-        let event = OutboxGrantEvent(transactionId: id, userId: owner, orderId: record.orderID, grants: record.grants)
-        let payload = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
-        try await execute(
-            connection,
-            """
-            INSERT INTO outbox (idempotency_key, topic, payload, created_at)
-            VALUES (\("\(id):credited"), 'transaction.credited', \(payload), \(at))
-            """)
+        try await writeOutboxEvent(
+            .credited(record, owner: owner, cause: cause, at: Date(millis: at)), on: connection)
     }
 
     /// One audit record.

@@ -118,5 +118,6 @@ extension SQLiteLedgerStore {
                 """
             ]
         ),
+        (4, webhookOutbox),
     ]
 }

@@ -65,17 +65,7 @@ extension SQLiteLedgerStore {
                 "INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 [.text(id), .text(owner.rawValue), .text(currency), .integer(Int(sign * amount)), .text(kind), at])
         }
-        let event = OutboxGrantEvent(
-            transactionId: id, userId: owner, orderId: record.orderID,
-            grants: Grants(record.grants.amounts.mapValues { sign * $0 }))
-        _ = try await query(
-            writer,
-            "INSERT INTO outbox (idempotency_key, topic, payload, created_at) VALUES (?, ?, ?, ?)",
-            [
-                .text("\(id):\(kind):\(sequence)"),
-                .text(kind == "revoke" ? "transaction.revoked" : "transaction.restored"),
-                .text(String(decoding: try JSONEncoder().encode(event), as: UTF8.self)), at,
-            ])
+        try await writeOutboxEvent(.adjustment(record, owner: owner, sign: sign, number: sequence, at: now))
         let balances = try await query(
             writer,
             "SELECT currency, SUM(amount) AS total FROM grants WHERE user_id = ? GROUP BY currency",

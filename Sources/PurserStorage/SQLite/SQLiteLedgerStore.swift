@@ -192,7 +192,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                     .optionalText(record.ownerID?.rawValue), .optionalText(record.orderID?.description),
                     .optionalText(record.rejection?.code), .optionalText(record.rejection?.message), at, at,
                 ])
-            try await writeGrantsAndOutbox(record, at: at)
+            try await writeGrantsAndOutbox(record, cause: plan.source?.category, at: at)
         case .bind(let record):
             _ = try await query(
                 writer,
@@ -204,7 +204,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                     .text(record.state.rawValue), .optionalText(record.ownerID?.rawValue),
                     .optionalText(record.orderID?.description), at, .text(record.transaction.transactionID),
                 ])
-            try await writeGrantsAndOutbox(record, at: at)
+            try await writeGrantsAndOutbox(record, cause: plan.source?.category, at: at)
         }
         if let orderID = plan.fulfilledOrder, let transactionID = plan.written?.transaction.transactionID {
             _ = try await query(
@@ -224,7 +224,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     /// The credit's grants and its outbox event (for the game's backend), for a record that is credited.
-    private func writeGrantsAndOutbox(_ record: LedgerTransaction, at: SQLiteData) async throws {
+    private func writeGrantsAndOutbox(_ record: LedgerTransaction, cause: String?, at: SQLiteData) async throws {
         guard record.state == .credited, let owner = record.ownerID else { return }
         let id = record.transaction.transactionID
         for (currency, amount) in record.grants.sorted {
@@ -233,12 +233,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                 "INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at) VALUES (?, ?, ?, ?, 'credit', ?)",
                 [.text(id), .text(owner.rawValue), .text(currency), .integer(Int(amount)), at])
         }
-        let event = OutboxGrantEvent(transactionId: id, userId: owner, orderId: record.orderID, grants: record.grants)
-        let payload = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
-        _ = try await query(
-            writer,
-            "INSERT INTO outbox (idempotency_key, topic, payload, created_at) VALUES (?, 'transaction.credited', ?, ?)",
-            [.text("\(id):credited"), .text(payload), at])
+        try await writeOutboxEvent(.credited(record, owner: owner, cause: cause, at: Date(millis: at.integer ?? 0)))
     }
 
     /// Runs `body` on the read connection, alone: no other read statement is active while it steps.
@@ -259,15 +254,6 @@ public final class SQLiteLedgerStore: LedgerStore {
             throw StorageError(.queryFailed, "a ledger query failed", underlying: error)
         }
     }
-}
-
-/// The outbox event written with every credit, revoke and restore (grants signed accordingly); a webhook worker
-/// delivers it to the game's backend.
-struct OutboxGrantEvent: Codable {
-    var transactionId: String
-    var userId: UserID
-    var orderId: OrderID?
-    var grants: Grants
 }
 
 extension Optional {

@@ -1,0 +1,26 @@
+import Foundation
+import PurserStorage
+
+extension PurserDriver {
+    /// The longest the heal phase waits for the webhook outbox to drain.
+    static let webhookDrainLimit: Duration = .seconds(120)
+
+    /// Waits until every outbox event is fanned out and every delivery delivered or dead (at most
+    /// `webhookDrainLimit`), and reports the outbox and the game backend.
+    func drainWebhooks() async throws -> ChaosReport.Webhooks {
+        progress.note("heal: webhooks to the game backend drain")
+        let started = ContinuousClock.now
+        var summary = try await server.store.webhookSummary()
+        while !summary.isDrained, ContinuousClock.now - started < Self.webhookDrainLimit {
+            try await Task.sleep(for: .milliseconds(50))
+            summary = try await server.store.webhookSummary()
+        }
+        let received = server.gameBackend.counts
+        return ChaosReport.Webhooks(
+            events: summary.events, delivered: summary.delivered, dead: summary.dead,
+            undelivered: summary.undispatched + summary.pending + summary.failed, attempts: summary.attempts,
+            retries: summary.retries, posts: received.posts, applied: received.applied,
+            duplicates: received.duplicates, faulted: received.faulted, refused: received.refused,
+            drainSeconds: (ContinuousClock.now - started).seconds)
+    }
+}

@@ -1,0 +1,119 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import Metrics
+import PurserStorage
+import ServiceLifecycle
+
+/// Delivers the ledger's outbox to the configured endpoints, at least once, and loses nothing: a `Service` in the
+/// server's group. One loop fans new events out to the endpoints (a delivery per event and endpoint); one lane per
+/// endpoint claims its due deliveries (`claimWebhookDeliveries`: with several replicas each delivery is posted by
+/// one of them at a time, and a killed replica's claim is taken over once it expires), posts them signed per
+/// Standard Webhooks with at most `concurrency` in flight and `timeoutSeconds` each, marks 2xx delivered and
+/// reschedules anything else on the retry schedule, with jitter, until it is spent: then the event is dead. All
+/// state is in the ledger, next to the credit.
+public struct WebhookDeliveryService: Service {
+    let store: any LedgerStore
+    let endpoints: [WebhookEndpoint]
+    let settings: ServerConfiguration.Webhooks
+    let schedule: WebhookRetrySchedule
+    let jitter: WebhookJitter
+    /// Who claims: unique per process, so a replica's claims are told from another's.
+    let holder: String
+    /// `nil`: an AsyncHTTPClient of the service's own, for as long as it runs.
+    let transport: (any WebhookTransport)?
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    /// Events fanned out per ledger transaction.
+    static let dispatchBatch = 500
+
+    public init(
+        store: any LedgerStore, endpoints: [WebhookEndpoint], settings: ServerConfiguration.Webhooks,
+        jitter: WebhookJitter, holder: String, transport: (any WebhookTransport)? = nil, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.endpoints = endpoints
+        self.settings = settings
+        self.schedule = settings.retrySeconds.map(WebhookRetrySchedule.init) ?? .standard
+        self.jitter = jitter
+        self.holder = holder
+        self.transport = transport
+        self.logger = logger
+        self.now = now
+    }
+
+    public func run() async throws {
+        if let transport {
+            await deliver(with: transport)
+            return
+        }
+        let client = HTTPClientWebhookTransport.makeClient(
+            connectionsPerEndpoint: settings.concurrency, timeout: timeout)
+        await deliver(with: HTTPClientWebhookTransport(client: client))
+        try? await client.shutdown()
+    }
+
+    /// The fan-out loop and one lane per endpoint, until the group shuts down.
+    func deliver(with transport: any WebhookTransport) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await dispatchLoop() }
+            for endpoint in endpoints {
+                group.addTask { await lane(endpoint, transport: transport) }
+            }
+        }
+    }
+
+    private var running: Bool { !Task.isShuttingDownGracefully && !Task.isCancelled }
+    var timeout: Duration { .milliseconds(Int64(settings.timeoutSeconds * 1000)) }
+    private var pollInterval: Duration { .milliseconds(Int64(settings.pollIntervalSeconds * 1000)) }
+
+    /// Waits `interval`, or less when the group shuts down.
+    private func pause(_ interval: Duration) async {
+        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+    }
+
+    private func dispatchLoop() async {
+        let routes = endpoints.map(\.route)
+        while running {
+            do {
+                let taken = try await store.dispatchWebhookEvents(
+                    to: routes, limit: Self.dispatchBatch, now: now())
+                if taken == Self.dispatchBatch { continue }
+            } catch {
+                logger.warning("webhook fan-out failed; retrying", metadata: ["error": "\(error)"])
+            }
+            await pause(pollInterval)
+        }
+    }
+
+    private func lane(_ endpoint: WebhookEndpoint, transport: any WebhookTransport) async {
+        let batch = settings.concurrency * 4
+        // A batch takes at most about (batch / concurrency) time-outs; the claim outlasts that.
+        let term = max(settings.claimSeconds, settings.timeoutSeconds * Double(batch / settings.concurrency + 1))
+        while running {
+            let claims: [WebhookDelivery.Claim]
+            do {
+                let at = now()
+                claims = try await store.claimWebhookDeliveries(
+                    endpoint: endpoint.name, holder: holder, until: at.addingTimeInterval(term), limit: batch, now: at)
+            } catch {
+                logger.warning("webhook claim failed; retrying", metadata: ["error": "\(error)"])
+                await pause(pollInterval)
+                continue
+            }
+            guard !claims.isEmpty else {
+                await pause(pollInterval)
+                continue
+            }
+            let attempts = await attempt(claims, to: endpoint, transport: transport)
+            do {
+                try await store.finishWebhookAttempts(attempts, holder: holder, now: now())
+            } catch {
+                // The claims expire and the deliveries are posted again: at least once, the receiver de-duplicates.
+                logger.error("recording webhook attempts failed", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}

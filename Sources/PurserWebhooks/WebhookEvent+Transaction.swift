@@ -1,0 +1,70 @@
+import Foundation
+
+extension WebhookEvent {
+    /// The `data` of a `transaction.*` event: what happened to one Apple transaction, for one game account.
+    public struct Transaction: Sendable, Hashable, Codable {
+        /// What credited the transaction (`transaction.credited` only).
+        public struct Cause: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+            public var rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public init(from decoder: any Decoder) throws {
+                rawValue = try decoder.singleValueContainer().decode(String.self)
+            }
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(rawValue)
+            }
+            public var description: String { rawValue }
+
+            /// The app submitted it.
+            public static let client = Cause(rawValue: "client")
+            /// An App Store Server Notification.
+            public static let notification = Cause(rawValue: "notification")
+            /// Reconciliation with the App Store Server API.
+            public static let reconciliation = Cause(rawValue: "reconciliation")
+            /// A support operator's grant.
+            public static let support = Cause(rawValue: "support")
+        }
+
+        public var transactionId: String
+        public var originalTransactionId: String
+        /// Purser's order, when one bound the transaction.
+        public var orderId: String?
+        /// The game account credited (or debited by a refund).
+        public var userId: String
+        public var productId: String
+        public var quantity: Int
+        /// Amounts per currency this event adds to the account: positive for credits and restores, negative for
+        /// revocations (exactly what was taken back).
+        public var grants: [String: Int64]
+        /// `Production` or `Sandbox`.
+        public var environment: String
+        /// When Purser recorded the change.
+        public var occurredAt: Date
+        /// 1, 2, 3, … per `userId`, in the order Purser recorded the user's events: a receiver can order them.
+        public var sequence: Int64
+        public var cause: Cause?
+        /// For `transaction.revoked`: the share of the credit taken back (1 for a whole refund; Purser revokes
+        /// whole transactions, so `grants` always mirrors the credit).
+        public var share: Double?
+
+        public init(
+            transactionId: String, originalTransactionId: String, orderId: String?, userId: String, productId: String,
+            quantity: Int, grants: [String: Int64], environment: String, occurredAt: Date, sequence: Int64,
+            cause: Cause? = nil, share: Double? = nil
+        ) {
+            self.transactionId = transactionId
+            self.originalTransactionId = originalTransactionId
+            self.orderId = orderId
+            self.userId = userId
+            self.productId = productId
+            self.quantity = quantity
+            self.grants = grants
+            self.environment = environment
+            self.occurredAt = occurredAt
+            self.sequence = sequence
+            self.cause = cause
+            self.share = share
+        }
+    }
+}

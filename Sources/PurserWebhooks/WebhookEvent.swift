@@ -1,0 +1,76 @@
+import Foundation
+
+/// A Purser webhook's body, in the Standard Webhooks payload structure: `{"type", "timestamp", "data"}`. `data` is
+/// the transaction for `transaction.*` types and `{"message"}` for `webhook.test`. Purser writes the body once, when
+/// the event happens, and posts the very same bytes on every retry.
+public struct WebhookEvent: Sendable, Hashable, Codable {
+    /// A full-stop delimited event type.
+    public struct EventType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+        public var description: String { rawValue }
+
+        /// Purchased goods were credited to `userId`.
+        public static let transactionCredited = EventType("transaction.credited")
+        /// Apple refunded: the grants (negative amounts) were taken back.
+        public static let transactionRevoked = EventType("transaction.revoked")
+        /// Apple reversed a refund: the grants were given back.
+        public static let transactionRestored = EventType("transaction.restored")
+        /// A signed test event an operator sent (`purser webhooks test`); no data to apply.
+        public static let test = EventType("webhook.test")
+        /// The types an endpoint may subscribe to.
+        public static let transactionTypes: [EventType] = [
+            transactionCredited, transactionRevoked, transactionRestored,
+        ]
+    }
+
+    public var type: EventType
+    /// When the event happened (not when it was delivered).
+    public var timestamp: Date
+    /// The transaction, for `transaction.*` types.
+    public var transaction: Transaction?
+    /// For `webhook.test`: a line for the operator.
+    public var message: String?
+
+    public init(type: EventType, timestamp: Date, transaction: Transaction? = nil, message: String? = nil) {
+        self.type = type
+        self.timestamp = timestamp
+        self.transaction = transaction
+        self.message = message
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, timestamp, data }
+    private enum TestKeys: String, CodingKey { case message }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(EventType.self, forKey: .type)
+        timestamp = try container.decode(Date.self, forKey: .timestamp)
+        if type.rawValue.hasPrefix("transaction.") {
+            transaction = try container.decode(Transaction.self, forKey: .data)
+        } else if container.contains(.data), try !container.decodeNil(forKey: .data) {
+            message = try container.nestedContainer(keyedBy: TestKeys.self, forKey: .data)
+                .decodeIfPresent(String.self, forKey: .message)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(timestamp, forKey: .timestamp)
+        if let transaction {
+            try container.encode(transaction, forKey: .data)
+        } else {
+            var data = container.nestedContainer(keyedBy: TestKeys.self, forKey: .data)
+            try data.encodeIfPresent(message, forKey: .message)
+        }
+    }
+}
