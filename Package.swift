@@ -127,6 +127,8 @@ let package = Package(
             dependencies: [
                 "PurserCore", "AppStoreVerification",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA keys for the receipt-signing chain.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -194,6 +196,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // `purser bench receipt` times one raw RSA-2048 verification.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -88,6 +88,19 @@ sys.exit(0 if sys.argv[1] in ids and len(ids) == 2 else f"Apple read {sys.argv[1
 }
 check "Apple's ReceiptUtility and purser receipt read the same transaction from a simulator receipt" receipt_ids_agree
 
+# 1b'. The receipt's PKCS#7 signature (the simulator's RSA chain: root, WWDR-like intermediate, leaf): OpenSSL verifies
+#      it independently, and so does `purser receipt --verify` (receipts.verification local's check).
+curl -sf "$base/receipt-root-certificate" -o "$work/receipt-root.der"
+openssl x509 -inform DER -in "$work/receipt-root.der" -out "$work/receipt-root.pem"
+base64 -d "$work/receipt.b64" >"$work/receipt.der"
+check "OpenSSL verifies the simulator receipt's PKCS#7 signature to its receipt root" \
+  openssl cms -verify -binary -inform DER -in "$work/receipt.der" -CAfile "$work/receipt-root.pem" -purpose any \
+  -out /dev/null
+check "purser receipt --verify accepts the simulator receipt with its receipt root" \
+  "$purser" receipt --verify --root "$work/receipt-root.der" "$work/receipt.b64"
+check "purser receipt --verify refuses it without that root (untrusted_chain)" \
+  fails "$purser" receipt --verify "$work/receipt.b64"
+
 # 1c. App Store Server API: Apple's AppStoreServerAPIClient, pointed at the simulator, gets transaction info, every
 #     page of the transaction history and an order lookup, verifies each signed transaction, and is refused (401)
 #     with a token from an unknown key, with the wrong audience, or expired.

@@ -2,16 +2,19 @@ import Foundation
 
 extension SimulatedAppStore {
     /// The simulator kept in `directory` (`DATA/appstore-sim` for `purser serve` and `purser appstore-sim`): its
-    /// certificate authority in `ca/` (made on first start), its purchases in `transactions.jsonl`, so transaction
-    /// ids never repeat and its root stays trusted across restarts. With a `catalog` it sells only those products.
+    /// certificate authorities in `ca/` (the JWS chain and the RSA receipt chain, each made on first start), its
+    /// purchases in `transactions.jsonl`, so transaction ids never repeat and its roots stay trusted across restarts.
+    /// With a `catalog` it sells only those products.
     public static func persistent(
         in directory: URL, bundleID: String, appAppleID: Int64?, catalog: StoreKitConfiguration? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> SimulatedAppStore {
         let authority = try SimulatorCertificateAuthority.loadOrCreate(
             in: directory.appendingPathComponent("ca"), now: now())
+        let receipts = try ReceiptCertificateAuthority.loadOrCreate(
+            in: directory.appendingPathComponent("ca"), now: now())
         return try SimulatedAppStore(
-            signer: JWSSigner(authority: authority),
+            signer: JWSSigner(authority: authority), receiptAuthority: receipts,
             configuration: .init(
                 defaultBundleID: bundleID, appAppleID: appAppleID,
                 journalFile: directory.appendingPathComponent("transactions.jsonl"), catalog: catalog),

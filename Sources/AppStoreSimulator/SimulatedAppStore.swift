@@ -64,6 +64,8 @@ public actor SimulatedAppStore {
     }
 
     nonisolated public let signer: JWSSigner
+    /// The RSA chain that signs the devices' app receipts.
+    nonisolated public var receiptAuthority: ReceiptCertificateAuthority { receiptIssuer.authority }
     nonisolated public let configuration: Configuration
     let now: @Sendable () -> Date
     var records: [String: SimulatedPurchase] = [:]
@@ -88,18 +90,20 @@ public actor SimulatedAppStore {
     var notificationsPaused = false
     /// Faults the next `verifyReceipt` calls answer with, first in first out.
     var verifyReceiptFaults: [VerifyReceiptFault] = []
-    let receiptIssuer: AppReceiptIssuer
+    nonisolated let receiptIssuer: AppReceiptIssuer
 
     /// The first transaction id; ids count up from here, as Apple's 16-digit ids do.
     static let firstTransactionID: Int64 = 2_000_000_000_000_001
 
+    /// - Parameter receiptAuthority: the RSA chain that signs app receipts; by default one made once per process.
     public init(
-        signer: JWSSigner, configuration: Configuration = .init(), now: @escaping @Sendable () -> Date = { Date() }
+        signer: JWSSigner, receiptAuthority: ReceiptCertificateAuthority = .ephemeral,
+        configuration: Configuration = .init(), now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         self.signer = signer
         self.configuration = configuration
         self.now = now
-        self.receiptIssuer = AppReceiptIssuer(authority: signer.authority)
+        self.receiptIssuer = AppReceiptIssuer(authority: receiptAuthority)
         if let file = configuration.journalFile {
             if FileManager.default.fileExists(atPath: file.path) {
                 for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {

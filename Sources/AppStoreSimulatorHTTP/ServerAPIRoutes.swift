@@ -9,7 +9,8 @@ import Hummingbird
 /// - `GET /inApps/v2/history/{transactionId}?revision=…` (Get Transaction History v2, Apple's query filters)
 /// - `GET /inApps/v1/lookup/{orderId}` (Look Up Order ID)
 /// - `GET /inApps/v2/refund/lookup/{transactionId}?revision=…` (Get Refund History v2)
-/// - `PUT /inApps/v1/transactions/consumption/{transactionId}` (Send Consumption Information, 202)
+/// - `PUT /inApps/v1/transactions/consumption/{transactionId}` (Send Consumption Information V1, 202)
+/// - `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information, version 2, 202)
 /// - `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` (Set App Account Token)
 /// - `POST /inApps/v1/notifications/history`, `POST /inApps/v1/notifications/test` (see `+Notifications`)
 ///
@@ -17,7 +18,8 @@ import Hummingbird
 /// reason in `WWW-Authenticate`. Control API, under `/simulator/v1/server-api`:
 /// - `POST keys` `{issuerId, keyId, bundleId, publicKeyPEM}` registers an App Store Connect key (204)
 /// - `POST faults` `[{"status": 429, "retryAfter": 1}, {"status": 503}]`: the next calls answer these (204)
-/// - `GET consumption/{transactionId}`: the consumption information last sent for it (404 if none)
+/// - `GET consumption/{transactionId}`, `GET consumption/v2/{transactionId}`: the version 1 or 2 consumption
+///   information last sent for it (404 if none)
 /// - `GET purchases/{transactionId}`: the simulator's record, with the Apple order id Look Up Order ID takes
 public struct ServerAPIRoutes: Sendable {
     /// The body of `POST /simulator/v1/server-api/keys`.
@@ -84,6 +86,14 @@ public struct ServerAPIRoutes: Sendable {
                     authorization: request.headers[.authorization])
             }
         }
+        router.put("inApps/v2/transactions/consumption/{transactionId}") { request, context in
+            let id = try context.parameters.require("transactionId")
+            let body = Data(try await request.body.collect(upTo: 64 * 1024).readableBytesView)
+            return await Self.answer(status: .accepted) { () async throws(AppStoreServerAPIError) in
+                try await api.receiveConsumptionInformationV2(
+                    transactionID: id, body: body, authorization: request.headers[.authorization])
+            }
+        }
         // Apple's `{originalTransactionId}`; Hummingbird wants one parameter name per position in the path.
         router.put("inApps/v1/transactions/{transactionId}/appAccountToken") { request, context in
             let id = try context.parameters.require("transactionId")
@@ -123,6 +133,13 @@ public struct ServerAPIRoutes: Sendable {
             let id = try context.parameters.require("transactionId")
             guard let consumption = await api.consumptionInformation(transactionID: id) else {
                 throw SimulatorError(.notFound, "no consumption information for transaction \(id)")
+            }
+            return Self.json(consumption)
+        }
+        group.get("consumption/v2/{transactionId}") { _, context -> Response in
+            let id = try context.parameters.require("transactionId")
+            guard let consumption = await api.consumptionInformationV2(transactionID: id) else {
+                throw SimulatorError(.notFound, "no version 2 consumption information for transaction \(id)")
             }
             return Self.json(consumption)
         }

@@ -9,6 +9,7 @@ import PurserCore
 /// - `POST /transactions/{id}/refund` `{reason?}` → the revoked signed transaction and a signed REFUND notification
 /// - `GET /transactions`, `GET /transactions/{id}`
 /// - `GET /root-certificate` → the simulator's root (DER), to trust it elsewhere
+/// - `GET /receipt-root-certificate` → the root of its RSA receipt-signing chain (DER), for local receipt checks
 /// - `GET /products` → the catalog loaded from a `.storekit` file (`{"products": [...]}`, empty without one)
 /// - `POST /transactions/{id}/finish` → the device finished it (a consumable leaves its receipt)
 /// - `GET /devices/{deviceId}/receipt` → the device's app receipt, base64
@@ -171,6 +172,11 @@ public struct SimulatorRoutes: Sendable {
             Response(
                 status: .ok, headers: [.contentType: "application/pkix-cert"],
                 body: .init(byteBuffer: ByteBuffer(bytes: store.signer.authority.rootDER)))
+        }
+        group.get("receipt-root-certificate") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/pkix-cert"],
+                body: .init(byteBuffer: ByteBuffer(bytes: store.receiptAuthority.rootDER)))
         }
     }
 }

@@ -20,7 +20,10 @@ public struct ClaimsPolicy: Sendable, Hashable {
         try check(bundleID: transaction.bundleId, environment: transaction.environment)
     }
 
+    /// A notification that names no app at all (no `data`, `summary` or `appData`: a shape newer than this code) is
+    /// not refused for it: Apple sends it to this app's URL, and any transaction inside is checked on its own.
     public func check(_ notification: JWSNotification) throws(VerificationError) {
+        guard notification.namesApp else { return }
         try check(bundleID: notification.bundleId, environment: notification.environment)
         if let appAppleID, notification.environment == AppStoreEnvironment.production.rawValue,
             notification.appAppleId != appAppleID

@@ -28,7 +28,7 @@ public struct SignedDataVerifier: Sendable {
 
     public let configuration: Configuration
     private let roots: CertificateStore
-    private let cache: ChainCache
+    private let cache: JWSChainCache
     private let now: @Sendable () -> Date
 
     /// - Parameter now: the clock used when a payload carries no `signedDate`.
@@ -102,7 +102,8 @@ public struct SignedDataVerifier: Sendable {
     }
 
     /// The cached chain for this header, or a full verification of it at `date` on a miss.
-    private func trustedChain(for parts: CompactJWS, at date: Date) async throws(VerificationError) -> ChainCache.Entry
+    private func trustedChain(for parts: CompactJWS, at date: Date) async throws(VerificationError)
+        -> JWSChainCache.Entry
     {
         if let cached = cache.entry(for: parts.headerSegment) { return cached }
         let header = try parts.decodeHeader()
@@ -140,7 +141,7 @@ public struct SignedDataVerifier: Sendable {
         guard let key = P256.Signing.PublicKey(leaf.publicKey) else {
             throw VerificationError(.untrustedChain, "the leaf key is not a P-256 key")
         }
-        let entry = ChainCache.Entry(
+        let entry = JWSChainCache.Entry(
             leafKey: key,
             validFrom: chain.map(\.notValidBefore).max()!,
             validUntil: chain.map(\.notValidAfter).min()!
@@ -149,3 +150,6 @@ public struct SignedDataVerifier: Sendable {
         return entry
     }
 }
+
+/// Verified `x5c` chains by JWS header.
+typealias JWSChainCache = ChainCache<HeaderSegment, P256.Signing.PublicKey>

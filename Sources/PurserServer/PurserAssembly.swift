@@ -21,6 +21,8 @@ public struct PurserAssembly: Sendable {
     public let reconciler: Reconciler?
     /// Webhooks to the game's backend: the operators' side (list, replay, test).
     public let webhooks: WebhookService
+    /// How StoreKit 1 receipts are confirmed: `receipts.verification`, or its default for this App Store.
+    public let receiptVerification: ServerConfiguration.ReceiptVerification
     let authenticator: any Authenticator
     let logger: Logger
     let now: @Sendable () -> Date
@@ -59,18 +61,28 @@ public struct PurserAssembly: Sendable {
         } catch {
             throw ConfigurationError("auth: \(error)")
         }
+        receiptVerification = try configuration.receiptVerification(serverAPI: appStore.serverAPI != nil)
+        let receiptVerifier = AppReceiptVerifier(configuration: .init(trustedRoots: appStore.receiptRoots), now: now)
+        let localReceipts: SubmissionService.LocalReceiptCheck? =
+            switch receiptVerification {
+            case .verifyReceipt: nil
+            case .localThenVerifyReceipt: .init(verifier: receiptVerifier, serverAPI: nil)
+            case .local:
+                .init(
+                    verifier: receiptVerifier, serverAPI: appStore.serverAPI,
+                    sandboxServerAPI: appStore.sandboxServerAPI)
+            }
         let submissions = SubmissionService(
             verifier: SignedDataVerifier(configuration: .init(trustedRoots: appStore.trustedRoots)),
-            receipts: appStore.receipts,
+            receipts: appStore.receipts, localReceipts: localReceipts,
             claims: ClaimsPolicy(
                 bundleID: configuration.bundleId, environments: Set(configuration.environments),
                 appAppleID: configuration.appAppleId),
             catalog: catalog, store: store, orderHintMaxAge: configuration.orderHint.maxAgeSeconds, now: now)
+        let consumptionPolicy = try configuration.consumptionPolicy()
         let consumption = appStore.serverAPI.flatMap { api in
             configuration.consumption.respond
-                ? ConsumptionResponder.viaServerAPI(
-                    api, store: store,
-                    customerConsented: configuration.consumption.customerConsented)
+                ? ConsumptionResponder.viaServerAPI(api, store: store, policy: consumptionPolicy)
                 : nil
         }
         let notifications = NotificationService(

@@ -9,7 +9,7 @@ import Testing
     let issuer: AppReceiptIssuer
 
     init() throws {
-        issuer = AppReceiptIssuer(authority: try TestChain.authority())
+        issuer = AppReceiptIssuer(authority: .ephemeral)
     }
 
     /// 2024-01-01T00:00:00Z plus whole seconds: the encoder writes RFC 3339 without fractions.

@@ -48,3 +48,15 @@ enum TestChain {
         SignedDataVerifier(configuration: .init(trustedRoots: roots, claims: claims), now: { now })
     }
 }
+
+extension TestChain {
+    /// RSA receipt chains made once per test process (key generation takes a moment): SHA-1 and SHA-256 chains valid
+    /// around `reference`, a foreign chain nobody trusts, and one without Apple's leaf marker.
+    static let receiptSHA256 = try! ReceiptCertificateAuthority.generate(validity: .standard(now: reference))
+    static let receiptSHA1 = try! ReceiptCertificateAuthority.generate(
+        validity: .standard(now: reference), digest: .sha1)
+    static let receiptForeign = try! ReceiptCertificateAuthority.generate(
+        validity: .standard(now: reference), name: "Someone Else")
+    static let receiptUnmarked = try! ReceiptCertificateAuthority.generate(
+        validity: .standard(now: reference), defects: .init(omitLeafMarker: true))
+}

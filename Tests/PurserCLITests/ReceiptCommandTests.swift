@@ -3,14 +3,14 @@ import AppStoreVerification
 import Foundation
 import Testing
 
-/// `purser receipt` on the built binary: a DER file, base64 on standard input, and damaged receipts.
+/// `purser receipt` on the built binary: a DER file, base64 on standard input, damaged receipts, and `--verify`.
 @Suite struct ReceiptCommandTests {
     @Test func decodesAndRefusesReceipts() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-receipt-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let reference = Date(timeIntervalSince1970: 1_704_067_200)  // 2024-01-01T00:00:00Z
-        let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: reference))
+        let authority = ReceiptCertificateAuthority.ephemeral
         let receipt = AppReceipt(
             bundleId: "com.example.app", applicationVersion: "42", originalApplicationVersion: "1.0",
             creationDate: reference,
@@ -54,5 +54,43 @@ import Testing
 
         let missing = try PurserProcess.run(["receipt", directory.appendingPathComponent("absent").path])
         #expect(missing.status != 0)
+    }
+
+    @Test(arguments: [ReceiptCertificateAuthority.Digest.sha1, .sha256])
+    func verifiesWhatTheSimulatorSignsAndRefusesATamperedReceipt(_ digest: ReceiptCertificateAuthority.Digest) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-receipt-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let now = Date()
+        let authority = try ReceiptCertificateAuthority.generate(validity: .standard(now: now), digest: digest)
+        let receipt = AppReceipt(
+            bundleId: "com.example.app", creationDate: now,
+            inAppPurchases: [InAppPurchaseReceipt(productId: "gold60", transactionId: "2000000000000001")])
+        let der = try AppReceiptIssuer(authority: authority).issue(receipt, signingTime: now)
+        let root = directory.appendingPathComponent("root.der")
+        try Data(authority.rootDER).write(to: root)
+        let file = directory.appendingPathComponent("receipt.der")
+        try Data(der).write(to: file)
+
+        let ok = try PurserProcess.run(["receipt", "--verify", "--root", root.path, file.path])
+        #expect(ok.status == 0, "stderr: \(ok.stderr)")
+        #expect(ok.stdout.contains("\"transactionId\" : \"2000000000000001\""))
+
+        let untrusted = try PurserProcess.run(["receipt", "--verify", file.path])
+        #expect(untrusted.status == 1)
+        #expect(untrusted.stderr.hasPrefix("untrusted_chain: "), "\(untrusted.stderr)")
+        #expect(!untrusted.stdout.isEmpty, "the JSON is printed either way")
+
+        var tampered = der
+        let product = Array("gold60".utf8)
+        let at = try #require((0...(der.count - 6)).first { der[$0..<($0 + 6)].elementsEqual(product) })
+        tampered[at + 5] = UInt8(ascii: "1")
+        let piped = try PurserProcess.run(
+            ["receipt", "--verify", "--root", root.path, "-"], stdin: Data(tampered).base64EncodedString())
+        #expect(piped.status == 1)
+        #expect(piped.stderr.hasPrefix("bad_signature: "), "\(piped.stderr)")
+
+        let rootWithoutVerify = try PurserProcess.run(["receipt", "--root", root.path, file.path])
+        #expect(rootWithoutVerify.status != 0)
     }
 }

@@ -75,8 +75,8 @@ import Testing
             _ = try await client.submit(jws, user: "alice")
             try await server.appStore.notify("CONSUMPTION_REQUEST", transactionID: id)
             await server.appStore.deliverDueNotifications(force: true)
-            let answer = try #require(await server.serverAPI.consumptionInformation(transactionID: id))
-            #expect(answer.deliveryStatus == 0, "0 is Apple's DELIVERED")
+            let answer = try #require(await server.serverAPI.consumptionInformationV2(transactionID: id))
+            #expect(answer.deliveryStatus == .delivered)
             #expect(answer.customerConsented)
         }
     }

@@ -29,6 +29,8 @@ struct TestServer {
     let serverAPI: SimulatedServerAPI
     /// Reconciliation against the simulator's App Store Server API, over loopback HTTP.
     let reconciler: Reconciler
+    /// How the assembled server confirms StoreKit 1 receipts.
+    let receiptVerification: ServerConfiguration.ReceiptVerification
     static let adminToken = "test-admin-token"
 
     /// The configuration of every test server: the test bundle, a free loopback port, development authentication,
@@ -127,7 +129,7 @@ struct TestServer {
         let reconciler = try #require(assembly.reconciler)
         let server = TestServer(
             appStore: appStore, store: store, authority: authority, serverAPI: serverAPI,
-            reconciler: reconciler)
+            reconciler: reconciler, receiptVerification: assembly.receiptVerification)
         return (server, assembly)
     }
 

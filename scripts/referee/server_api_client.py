@@ -7,8 +7,8 @@ Against a running `purser appstore-sim`, this script
      (POST /simulator/v1/server-api/keys),
   3. calls Get Transaction Info, Get Transaction History v2 (every page) and Look Up Order ID with Apple's
      AppStoreServerAPIClient, and verifies every signed transaction it gets with Apple's SignedDataVerifier,
-  4. cross-checks the request bodies the library sends: Send Consumption Information (read back through the
-     control API), Set App Account Token (read back through Get Transaction Info) and Get Refund History,
+  4. cross-checks the request bodies the library sends: Send Consumption Information v1 and v2 (read back through
+     the control API), Set App Account Token (read back through Get Transaction Info) and Get Refund History,
   5. shows that a token signed by an unregistered key, one with the wrong audience and an expired one are refused
      with HTTP 401.
 It prints the key fields as JSON and exits 1 on the first check that fails.
@@ -42,8 +42,10 @@ from appstoreserverlibrary.api_client import (  # noqa: E402
     GetTransactionHistoryVersion,
 )
 from appstoreserverlibrary.models.AccountTenure import AccountTenure  # noqa: E402
+from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest  # noqa: E402
 from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1  # noqa: E402
 from appstoreserverlibrary.models.ConsumptionStatus import ConsumptionStatus  # noqa: E402
+from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus  # noqa: E402
 from appstoreserverlibrary.models.DeliveryStatusV1 import DeliveryStatusV1  # noqa: E402
 from appstoreserverlibrary.models.Environment import Environment  # noqa: E402
 from appstoreserverlibrary.models.LifetimeDollarsPurchased import LifetimeDollarsPurchased  # noqa: E402
@@ -51,6 +53,7 @@ from appstoreserverlibrary.models.LifetimeDollarsRefunded import LifetimeDollars
 from appstoreserverlibrary.models.OrderLookupStatus import OrderLookupStatus  # noqa: E402
 from appstoreserverlibrary.models.Platform import Platform  # noqa: E402
 from appstoreserverlibrary.models.PlayTime import PlayTime  # noqa: E402
+from appstoreserverlibrary.models.RefundPreference import RefundPreference  # noqa: E402
 from appstoreserverlibrary.models.RefundPreferenceV1 import RefundPreferenceV1  # noqa: E402
 from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest  # noqa: E402
 from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest  # noqa: E402
@@ -159,13 +162,23 @@ def main() -> int:
         lifetimeDollarsPurchased=LifetimeDollarsPurchased.FIFTY_DOLLARS_TO_NINETY_NINE_DOLLARS_AND_NINETY_NINE_CENTS,
         userStatus=UserStatus.ACTIVE, refundPreference=RefundPreferenceV1.PREFER_DECLINE)
     with warnings.catch_warnings():
-        # Version 1 of Send Consumption Information, the one Purser speaks; the library prefers version 2 now.
+        # Version 1 of Send Consumption Information (Purser's consumption.version v1); deprecated in the library.
         warnings.simplefilter("ignore", DeprecationWarning)
         client.send_consumption_data(bought[0], consumption)
     stored = requests.get(f"{control}/server-api/consumption/{bought[0]}", timeout=10)
     stored.raise_for_status()
     sent = client._get_request_json(consumption)
     check(stored.json() == sent, f"consumption stored {stored.json()}, sent {sent}")
+
+    # Version 2 (the library's current send_consumption_information), which Purser sends by default now.
+    consumption_v2 = ConsumptionRequest(
+        customerConsented=True, deliveryStatus=DeliveryStatus.DELIVERED, sampleContentProvided=False,
+        refundPreference=RefundPreference.GRANT_PRORATED, consumptionPercentage=25000)
+    client.send_consumption_information(bought[1], consumption_v2)
+    stored_v2 = requests.get(f"{control}/server-api/consumption/v2/{bought[1]}", timeout=10)
+    stored_v2.raise_for_status()
+    sent_v2 = client._get_request_json(consumption_v2)
+    check(stored_v2.json() == sent_v2, f"consumption v2 stored {stored_v2.json()}, sent {sent_v2}")
 
     client.set_app_account_token(bought[2], UpdateAppAccountTokenRequest(appAccountToken=token))
     updated = common.verify_transaction(verifier, client.get_transaction_info(bought[2]).signedTransactionInfo)

@@ -36,6 +36,8 @@ struct DERWriter {
     mutating func utf8String(_ value: String) { tlv(0x0C, Array(value.utf8)) }
     mutating func ia5String(_ value: String) { tlv(0x16, Array(value.utf8)) }
     mutating func octetString(_ value: [UInt8]) { tlv(0x04, value) }
+    /// Bytes that are already a whole DER element.
+    mutating func raw(_ element: [UInt8]) { bytes.append(contentsOf: element) }
 
     mutating func constructed(_ tag: UInt8, _ build: (inout DERWriter) -> Void) {
         var inner = DERWriter()

@@ -4,8 +4,8 @@ import Foundation
 import JWTKit
 
 /// The App Store Server API of the simulator, over `SimulatedAppStore`'s records: Get Transaction Info, Get
-/// Transaction History v2, Look Up Order ID, Get Refund History v2, Send Consumption Information and Set App Account
-/// Token. `ServerAPIRoutes` serves it over HTTP at Apple's paths.
+/// Transaction History v2, Look Up Order ID, Get Refund History v2, Send Consumption Information (v1 and v2) and Set
+/// App Account Token. `ServerAPIRoutes` serves it over HTTP at Apple's paths.
 ///
 /// - **Keys.** Only registered App Store Connect keys are accepted: every call's bearer JWT must be ES256-signed by
 ///   the key its `kid` names, with that key's `iss` and `bid`, `aud` `appstoreconnect-v1`, an `exp` in the future
@@ -44,6 +44,7 @@ public actor SimulatedServerAPI {
     let signers = JWTKeyCollection()
     var faults: [ServerAPIFault] = []
     var consumption: [String: AppStoreServerAPI.ConsumptionRequest] = [:]
+    var consumptionV2: [String: AppStoreServerAPI.ConsumptionRequestV2] = [:]
 
     public init(store: SimulatedAppStore, pageSize: Int = 20, now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
@@ -66,7 +67,7 @@ public actor SimulatedServerAPI {
         self.faults += faults
     }
 
-    /// The last consumption information sent for a transaction.
+    /// The last version 1 consumption information sent for a transaction.
     public func consumptionInformation(transactionID: String) -> AppStoreServerAPI.ConsumptionRequest? {
         consumption[transactionID]
     }

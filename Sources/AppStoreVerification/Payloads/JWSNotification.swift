@@ -28,11 +28,29 @@ public struct JWSNotification: Codable, Hashable, Sendable {
         public var productId: String?
     }
 
+    /// The app metadata of a `RESCIND_CONSENT` notification (sent instead of `data`); `signedAppTransactionInfo`
+    /// is a JWS of the app transaction, which Purser records but does not read.
+    public struct AppData: Codable, Hashable, Sendable {
+        public var appAppleId: Int64?
+        public var bundleId: String?
+        public var environment: String?
+        public var signedAppTransactionInfo: String?
+
+        public init(appAppleId: Int64? = nil, bundleId: String?, environment: String?) {
+            self.appAppleId = appAppleId
+            self.bundleId = bundleId
+            self.environment = environment
+        }
+    }
+
+    /// Apple's type, kept as sent: types newer than this code (for example `RESCIND_CONSENT`) decode, are recorded
+    /// and acknowledged.
     public var notificationType: String
     public var subtype: String?
     public var notificationUUID: String
     public var data: NotificationData?
     public var summary: Summary?
+    public var appData: AppData?
     public var version: String?
     public var signedDate: Int64?
 
@@ -48,12 +66,14 @@ public struct JWSNotification: Codable, Hashable, Sendable {
         self.signedDate = signedDate
     }
 
-    /// The bundle id the notification is for, from `data` or `summary`.
-    public var bundleId: String? { data?.bundleId ?? summary?.bundleId }
-    /// The environment the notification is for, from `data` or `summary`.
-    public var environment: String? { data?.environment ?? summary?.environment }
-    /// The app Apple id, from `data` or `summary`.
-    public var appAppleId: Int64? { data?.appAppleId ?? summary?.appAppleId }
+    /// The bundle id the notification is for, from `data`, `summary` or `appData`.
+    public var bundleId: String? { data?.bundleId ?? summary?.bundleId ?? appData?.bundleId }
+    /// The environment the notification is for, from `data`, `summary` or `appData`.
+    public var environment: String? { data?.environment ?? summary?.environment ?? appData?.environment }
+    /// The app Apple id, from `data`, `summary` or `appData`.
+    public var appAppleId: Int64? { data?.appAppleId ?? summary?.appAppleId ?? appData?.appAppleId }
+    /// Whether the payload names an app at all: a notification of a shape newer than this code may not.
+    public var namesApp: Bool { data != nil || summary != nil || appData != nil }
 }
 
 /// A verified notification with its nested signed transaction verified and decoded too.

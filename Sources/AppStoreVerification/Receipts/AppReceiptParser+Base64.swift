@@ -13,8 +13,9 @@ extension AppReceiptParser {
     static let pad: UInt8 = 0xFE
     static let space: UInt8 = 0xFD
 
-    /// Standard base64 (RFC 4648 §4) with whitespace anywhere and optional padding.
-    static func decodeBase64(_ text: some Collection<UInt8>) throws(ReceiptError) -> [UInt8] {
+    /// A receipt's bytes from standard base64 (RFC 4648 §4), whitespace anywhere and padding optional, as
+    /// `verifyReceipt` takes it; bounded like `parse(der:)`.
+    public static func decodeBase64(_ text: some Collection<UInt8>) throws(ReceiptError) -> [UInt8] {
         // Base64 is 4/3 of the bytes; allow as much again for line breaks and indentation.
         guard text.count <= maxInputBytes / 3 * 8 else {
             throw ReceiptError(.tooLarge, "the receipt is larger than \(maxInputBytes) bytes")

@@ -11,11 +11,13 @@
 /// bounds. Nesting is bounded by `maxDepth`, both when descending with `children(of:)` and when scanning for the end
 /// of an indefinite-length element, which is done with a loop and a level counter rather than recursion.
 struct BERReader {
-    /// One element: its identifier octet and where its contents lie in the reader's buffer (for an indefinite-length
-    /// element, up to but excluding its end-of-contents octets).
+    /// One element: its identifier octet, where its contents lie in the reader's buffer (for an indefinite-length
+    /// element, up to but excluding its end-of-contents octets) and where the whole element, header included, lies.
     struct Node {
         var tag: UInt8
         var contents: Range<Int>
+        /// The whole element: identifier, length, contents (and end-of-contents octets when indefinite).
+        var element: Range<Int>
 
         var isConstructed: Bool { tag & 0x20 != 0 }
     }
@@ -57,13 +59,14 @@ struct BERReader {
         if header.tag == 0 {
             throw ReceiptError(.malformed, "unexpected end-of-contents at byte \(position)")
         }
+        let start = position
         if header.length < 0 {
             let end = try endOfContents(from: header.contentStart, limit: limit, depth: depth + 1)
             position = end + 2
-            return Node(tag: header.tag, contents: header.contentStart..<end)
+            return Node(tag: header.tag, contents: header.contentStart..<end, element: start..<position)
         }
         position = header.contentStart + header.length
-        return Node(tag: header.tag, contents: header.contentStart..<position)
+        return Node(tag: header.tag, contents: header.contentStart..<position, element: start..<position)
     }
 
     /// The next element, which must exist and carry `tag`; `what` names it in the error.
@@ -89,6 +92,11 @@ struct BERReader {
     /// The contents octets of `node`, as they are in the buffer.
     func contents(of node: Node) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[node.contents])
+    }
+
+    /// The whole of `node`, identifier and length octets included, as it is in the buffer.
+    func encoding(of node: Node) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[node.element])
     }
 
     /// Calls `body` with the value of the OCTET STRING `node`: its contents when primitive (`0x04`), its segments

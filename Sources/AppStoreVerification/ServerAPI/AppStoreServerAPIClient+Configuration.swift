@@ -6,10 +6,14 @@ extension AppStoreServerAPIClient {
     /// Who calls (the App Store Connect key), where (Apple's production or sandbox host, or a simulator), and how
     /// patiently. Every field but the key's identity has a default.
     public struct Configuration: Sendable {
-        /// Apple's production host.
-        public static let productionURL = URL(string: "https://api.storekit.itunes.apple.com")!
-        /// Apple's sandbox host.
-        public static let sandboxURL = URL(string: "https://api.storekit-sandbox.itunes.apple.com")!
+        /// Apple's production host (the current one, `api.storekit.apple.com`).
+        public static let productionURL = URL(string: "https://api.storekit.apple.com")!
+        /// Apple's sandbox host (the current one, `api.storekit-sandbox.apple.com`).
+        public static let sandboxURL = URL(string: "https://api.storekit-sandbox.apple.com")!
+        /// Apple's former production host, which still answers; for networks that only allow it.
+        public static let legacyProductionURL = URL(string: "https://api.storekit.itunes.apple.com")!
+        /// Apple's former sandbox host.
+        public static let legacySandboxURL = URL(string: "https://api.storekit-sandbox.itunes.apple.com")!
 
         /// The key's issuer id (App Store Connect › Users and Access › Integrations › In-App Purchase).
         public var issuerID: String

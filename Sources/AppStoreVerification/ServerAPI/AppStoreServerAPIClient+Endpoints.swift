@@ -70,13 +70,23 @@ extension AppStoreServerAPIClient {
         return try decode(AppStoreServerAPI.RefundHistoryResponse.self, from: response)
     }
 
-    /// Send Consumption Information: `PUT /inApps/v1/transactions/consumption/{transactionId}`, the answer to a
-    /// `CONSUMPTION_REQUEST` notification. Apple answers 202 with no body.
+    /// Send Consumption Information V1: `PUT /inApps/v1/transactions/consumption/{transactionId}`, the older answer
+    /// to a `CONSUMPTION_REQUEST` notification (consumables and auto-renewable subscriptions). Apple answers 202.
     public func sendConsumptionInformation(transactionID: String, _ request: AppStoreServerAPI.ConsumptionRequest)
         async throws
     {
         _ = try await perform(
             "PUT", path: ["inApps", "v1", "transactions", "consumption", transactionID],
+            body: try encode(request))
+    }
+
+    /// Send Consumption Information (version 2, API 1.19): `PUT /inApps/v2/transactions/consumption/{transactionId}`,
+    /// the current answer to a `CONSUMPTION_REQUEST`, for any product type. Apple answers 202 with no body.
+    public func sendConsumptionInformation(transactionID: String, _ request: AppStoreServerAPI.ConsumptionRequestV2)
+        async throws
+    {
+        _ = try await perform(
+            "PUT", path: ["inApps", "v2", "transactions", "consumption", transactionID],
             body: try encode(request))
     }
 

@@ -43,6 +43,11 @@ extension AppStoreServerAPIError.Code {
         case invalidAppAccountTokenUUID = "invalid_app_account_token_uuid"
         case familyTransactionNotSupported = "family_transaction_not_supported"
         case transactionIdIsNotOriginalTransactionId = "transaction_id_is_not_original_transaction_id"
+        case appTransactionIdNotSupported = "app_transaction_id_not_supported"
+        case invalidRefundPreference = "invalid_refund_preference"
+        case consumptionPercentageOutOfRange = "consumption_percentage_out_of_range"
+        case undeliveredConsumptionPercentageNonZero = "undelivered_consumption_percentage_non_zero"
+        case consumptionPercentageAutoRenewableSubscription = "consumption_percentage_auto_renewable_subscription"
 
         case accountNotFound = "account_not_found"
         case accountNotFoundRetryable = "account_not_found_retryable"
@@ -60,7 +65,9 @@ extension AppStoreServerAPIError.Code {
 
         var apiErrorCode: Int? {
             switch self {
-            case .unauthorized, .serverUnavailable, .unexpectedResponse, .apiError, .invalidConfiguration, .invalidKey:
+            case .unauthorized, .serverUnavailable, .unexpectedResponse, .apiError, .invalidConfiguration, .invalidKey,
+                .invalidRefundPreference, .consumptionPercentageOutOfRange, .undeliveredConsumptionPercentageNonZero,
+                .consumptionPercentageAutoRenewableSubscription:
                 nil
             case .generalBadRequest: 4_000_000
             case .invalidAppIdentifier: 4_000_002
@@ -93,6 +100,7 @@ extension AppStoreServerAPIError.Code {
             case .invalidUserStatus: 4_000_042
             case .invalidTransactionNotConsumable: 4_000_043
             case .invalidTransactionTypeNotSupported: 4_000_047
+            case .appTransactionIdNotSupported: 4_000_048
             case .invalidAppAccountTokenUUID: 4_000_183
             case .familyTransactionNotSupported: 4_000_185
             case .transactionIdIsNotOriginalTransactionId: 4_000_187

@@ -72,6 +72,14 @@ public struct AppStoreServerAPIError: Error, Hashable, Sendable, CustomStringCon
         public static let invalidAppAccountTokenUUID = Code(.invalidAppAccountTokenUUID)
         public static let familyTransactionNotSupported = Code(.familyTransactionNotSupported)
         public static let transactionIdIsNotOriginalTransactionId = Code(.transactionIdIsNotOriginalTransactionId)
+        public static let appTransactionIdNotSupported = Code(.appTransactionIdNotSupported)
+        /// Send Consumption Information v2's body errors. Apple's pages give no numbers for these four: the
+        /// simulator answers them with 4000000 and the code in its message.
+        public static let invalidRefundPreference = Code(.invalidRefundPreference)
+        public static let consumptionPercentageOutOfRange = Code(.consumptionPercentageOutOfRange)
+        public static let undeliveredConsumptionPercentageNonZero = Code(.undeliveredConsumptionPercentageNonZero)
+        public static let consumptionPercentageAutoRenewableSubscription = Code(
+            .consumptionPercentageAutoRenewableSubscription)
         // Apple's, HTTP 404.
         public static let accountNotFound = Code(.accountNotFound)
         public static let accountNotFoundRetryable = Code(.accountNotFoundRetryable)

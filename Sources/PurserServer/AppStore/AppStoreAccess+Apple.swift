@@ -5,28 +5,39 @@ import SwiftASN1
 import X509
 
 extension AppStoreAccess {
-    /// Apple's real endpoints, from the configuration: Apple Root CA - G3 plus `trustedRootFiles`, `verifyReceipt`
-    /// with the shared secret, and the App Store Server API when `appStoreServerAPI` credentials are set.
+    /// Apple's real endpoints, from the configuration: Apple Root CA - G3 (signed payloads) and Apple Inc.'s RSA root
+    /// (app receipts), each plus `trustedRootFiles`; `verifyReceipt` with the shared secret; and the App Store Server
+    /// API when `appStoreServerAPI` credentials are set, on Apple's production host with the sandbox host beside it
+    /// (or only the sandbox, or only `baseURL`).
     public static func apple(
         _ configuration: ServerConfiguration,
         transport: any AppStoreHTTPTransport = HTTPClientTransport()
     ) throws(ConfigurationError)
         -> AppStoreAccess
     {
-        AppStoreAccess(
-            trustedRoots: [AppleRootCertificates.rootCAG3] + (try configuration.extraTrustedRoots()),
+        let extra = try configuration.extraTrustedRoots()
+        let settings = configuration.appStoreServerAPI
+        let sandbox =
+            settings.baseURL == nil && settings.environment == .production
+            ? try serverAPIClient(configuration, transport: transport, sandbox: true) : nil
+        return AppStoreAccess(
+            trustedRoots: [AppleRootCertificates.rootCAG3] + extra,
+            receiptRoots: [AppleRootCertificates.appleIncRoot] + extra,
             receipts: VerifyReceiptClient(
                 configuration: .init(
                     sharedSecret: configuration.sharedSecret,
                     timeout: configuration.verifyReceiptTimeout),
                 transport: transport),
-            serverAPI: try serverAPIClient(configuration, transport: transport))
+            serverAPI: try serverAPIClient(configuration, transport: transport),
+            sandboxServerAPI: sandbox)
     }
 
-    /// The App Store Server API client from `appStoreServerAPI` credentials; `nil` when none are configured.
+    /// The App Store Server API client from `appStoreServerAPI` credentials; `nil` when none are configured. Its host
+    /// is `baseURL`, else Apple's host for `environment` (or for the sandbox when `sandbox`): the current one, or the
+    /// former `…itunes.apple.com` one with `legacyHost`.
     static func serverAPIClient(
         _ configuration: ServerConfiguration,
-        transport: any AppStoreHTTPTransport
+        transport: any AppStoreHTTPTransport, sandbox: Bool = false
     ) throws(ConfigurationError)
         -> AppStoreServerAPIClient?
     {
@@ -37,11 +48,14 @@ extension AppStoreAccess {
         guard let pem = try? String(contentsOfFile: file, encoding: .utf8) else {
             throw ConfigurationError("appStoreServerAPI.privateKeyFile \(file) is not readable")
         }
+        typealias Hosts = AppStoreServerAPIClient.Configuration
+        let sandboxHost = settings.legacyHost ? Hosts.legacySandboxURL : Hosts.sandboxURL
+        let productionHost = settings.legacyHost ? Hosts.legacyProductionURL : Hosts.productionURL
         let base =
-            settings.baseURL.flatMap(URL.init(string:))
-            ?? (settings.environment == .sandbox
-                ? AppStoreServerAPIClient.Configuration.sandboxURL
-                : AppStoreServerAPIClient.Configuration.productionURL)
+            sandbox
+            ? sandboxHost
+            : settings.baseURL.flatMap(URL.init(string:))
+                ?? (settings.environment == .sandbox ? sandboxHost : productionHost)
         do {
             return try AppStoreServerAPIClient(
                 configuration: .init(

@@ -7,9 +7,9 @@ import X509
 
 extension AppStoreAccess {
     /// An App Store simulator that runs elsewhere (`purser appstore-sim`, a chaos harness), reached over HTTP at
-    /// `url`, so several replicas share one "Apple": its root is fetched and trusted, `verifyReceipt` and the App Store
-    /// Server API are called at its URL, and Purser's Server API key (kept in `DATA/appstore-sim`) is registered with
-    /// it at start. Notifications come from the simulator itself, to whatever URL it was given.
+    /// `url`, so several replicas share one "Apple": its roots (signed payloads, receipts) are fetched and trusted,
+    /// `verifyReceipt` and the App Store Server API are called at its URL, and Purser's Server API key (kept in
+    /// `DATA/appstore-sim`) is registered with it at start. Notifications come from the simulator itself, to whatever URL it was given.
     /// - Throws: `ConfigurationError` when the simulator does not answer or refuses the key.
     public static func externalSimulator(
         at url: URL, configuration: ServerConfiguration,
@@ -22,6 +22,15 @@ extension AppStoreAccess {
             simulator: url)
         guard let root = try? Certificate(derEncoded: Array(rootAnswer.body)) else {
             throw ConfigurationError("the App Store simulator at \(url) answered no DER root certificate")
+        }
+        let receiptRootAnswer = try await call(
+            transport,
+            AppStoreHTTPRequest(
+                method: "GET", url: url.appendingPathComponent("simulator/v1/receipt-root-certificate"),
+                timeout: .seconds(10)),
+            simulator: url)
+        guard let receiptRoot = try? Certificate(derEncoded: Array(receiptRootAnswer.body)) else {
+            throw ConfigurationError("the App Store simulator at \(url) answered no DER receipt root certificate")
         }
         let directory = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("appstore-sim")
         let key = try simulatorAPIKey(in: directory)
@@ -50,8 +59,10 @@ extension AppStoreAccess {
                 sandboxURL: url.appendingPathComponent("simulator/sandbox/verifyReceipt"),
                 sharedSecret: configuration.sharedSecret, timeout: configuration.verifyReceiptTimeout),
             transport: transport)
+        let extra = try configuration.extraTrustedRoots()
         return AppStoreAccess(
-            trustedRoots: [AppleRootCertificates.rootCAG3, root] + (try configuration.extraTrustedRoots()),
+            trustedRoots: [AppleRootCertificates.rootCAG3, root] + extra,
+            receiptRoots: [AppleRootCertificates.appleIncRoot, receiptRoot] + extra,
             receipts: receipts, serverAPI: api)
     }
 

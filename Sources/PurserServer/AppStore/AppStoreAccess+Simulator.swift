@@ -28,7 +28,7 @@ extension AppStoreAccess {
     public static let simulatorIssuer = "purser-appstore-simulator"
     public static let simulatorKeyID = "SIMULATOR1"
 
-    /// The App Store simulator `store` in Apple's place: its root trusted (beside Apple's and `trustedRootFiles`),
+    /// The App Store simulator `store` in Apple's place: its roots trusted (beside Apple's and `trustedRootFiles`),
     /// `verifyReceipt` answered in-process, and its App Store Server API (`serverAPI`) called with `apiKey`, which is
     /// registered with it. Never for production: the server warns at start.
     public static func simulator(
@@ -58,9 +58,10 @@ extension AppStoreAccess {
                 sandboxURL: SimulatorTransport.sandboxVerifyReceiptURL,
                 sharedSecret: configuration.sharedSecret, timeout: configuration.verifyReceiptTimeout),
             transport: SimulatorTransport(store: store))
+        let extra = try configuration.extraTrustedRoots()
         var access = AppStoreAccess(
-            trustedRoots: [AppleRootCertificates.rootCAG3, store.signer.authority.root]
-                + (try configuration.extraTrustedRoots()),
+            trustedRoots: [AppleRootCertificates.rootCAG3, store.signer.authority.root] + extra,
+            receiptRoots: [AppleRootCertificates.appleIncRoot, store.receiptAuthority.root] + extra,
             receipts: receipts, serverAPI: api)
         if case .hosted(let notifications) = placement {
             access.hosted = hosted(store, serverAPI: serverAPI, loopback: loopback, notifications: notifications)

@@ -21,8 +21,14 @@ extension ServerConfiguration {
     /// - `auth.jwt.algorithm` (string, default `"HS256"`), `auth.jwt.secret` (string, optional, **secret**),
     ///   `auth.jwt.publicKeyFile`, `auth.jwt.issuer`, `auth.jwt.audience` (strings, optional).
     /// - `appStoreServerAPI.issuerId`, `.keyId`, `.privateKeyFile`, `.baseURL` (strings, optional),
-    ///   `appStoreServerAPI.environment` (string, default `"Production"`).
-    /// - `consumption.respond`, `consumption.customerConsented` (bools, default `false`).
+    ///   `appStoreServerAPI.environment` (string, default `"Production"`), `appStoreServerAPI.legacyHost` (bool,
+    ///   default `false`: Apple's current `api.storekit.apple.com` hosts; `true`: the former `…itunes.apple.com`).
+    /// - `receipts.verification` (string, optional): `local`, `verifyReceipt` or `local-then-verifyReceipt`; unset,
+    ///   `local` when App Store Server API credentials exist (the simulator always has them), else `verifyReceipt`.
+    /// - `consumption.respond`, `consumption.customerConsented`, `consumption.sampleContentProvided`,
+    ///   `consumption.assumeSpent` (bools, default `false`), `consumption.version` (string, default `"v2"`, or `"v1"`), `consumption.undeliveredStatus` (string,
+    ///   default `"UNDELIVERED_OTHER"`), `consumption.refundPreference.undelivered` / `.unspent` / `.partlySpent` /
+    ///   `.spent` (strings, defaults `"GRANT_FULL"`, none, `"GRANT_PRORATED"`, `"DECLINE"`; `""` sends none).
     /// - `reconciliation.intervalSeconds` (double, default `600`).
     /// - `admin.token` (string, optional, **secret**): the support API's bearer token.
     /// - `database.url` (string, optional, **secret**): `postgres://user@host:port/database`; without it, the
@@ -66,6 +72,7 @@ extension ServerConfiguration {
             forKey: "verifyReceiptTimeoutSeconds", default: verifyReceiptTimeoutSeconds)
         auth = Auth(reader: reader.scoped(to: "auth"))
         appStoreServerAPI = ServerAPI(reader: reader.scoped(to: "appStoreServerAPI"))
+        receipts.verification = reader.string(forKey: "receipts.verification", as: ReceiptVerification.self)
         consumption = Consumption(reader: reader.scoped(to: "consumption"))
         reconciliation = Reconciliation(reader: reader.scoped(to: "reconciliation"))
         admin = Admin(reader: reader.scoped(to: "admin"))
@@ -108,7 +115,7 @@ extension ServerConfiguration.JWT {
 }
 
 extension ServerConfiguration.ServerAPI {
-    /// `issuerId`, `keyId`, `privateKeyFile`, `environment`, `baseURL`, scoped to `appStoreServerAPI`.
+    /// `issuerId`, `keyId`, `privateKeyFile`, `environment`, `baseURL`, `legacyHost`, scoped to `appStoreServerAPI`.
     public init(reader: ConfigReader) {
         self.init()
         issuerId = reader.string(forKey: "issuerId")
@@ -116,15 +123,29 @@ extension ServerConfiguration.ServerAPI {
         privateKeyFile = reader.string(forKey: "privateKeyFile")
         environment = reader.string(forKey: "environment", as: AppStoreEnvironment.self, default: environment)
         baseURL = reader.string(forKey: "baseURL")
+        legacyHost = reader.bool(forKey: "legacyHost", default: legacyHost)
     }
 }
 
 extension ServerConfiguration.Consumption {
-    /// `respond` and `customerConsented`, scoped to `consumption`.
+    /// `respond`, `customerConsented`, `version`, `sampleContentProvided`, `assumeSpent`, `undeliveredStatus` and
+    /// `refundPreference.*`, scoped to `consumption`. An empty refund preference sends none.
     public init(reader: ConfigReader) {
         self.init()
         respond = reader.bool(forKey: "respond", default: respond)
         customerConsented = reader.bool(forKey: "customerConsented", default: customerConsented)
+        version = reader.string(forKey: "version", as: ConsumptionResponder.Version.self, default: version)
+        sampleContentProvided = reader.bool(forKey: "sampleContentProvided", default: sampleContentProvided)
+        assumeSpent = reader.bool(forKey: "assumeSpent", default: assumeSpent)
+        undeliveredStatus = reader.string(forKey: "undeliveredStatus", default: undeliveredStatus)
+        func rule(_ key: String, _ fallback: String?) -> String? {
+            guard let value = reader.string(forKey: ConfigKey("refundPreference.\(key)")) else { return fallback }
+            return value.isEmpty ? nil : value
+        }
+        refundPreference.undelivered = rule("undelivered", refundPreference.undelivered)
+        refundPreference.unspent = rule("unspent", refundPreference.unspent)
+        refundPreference.partlySpent = rule("partlySpent", refundPreference.partlySpent)
+        refundPreference.spent = rule("spent", refundPreference.spent)
     }
 }
 

@@ -20,8 +20,14 @@ import PurserCore
 ///   "auth": {"mode": "jwt", "jwt": {"algorithm": "HS256", "secret": "…", "publicKeyFile": null,
 ///            "issuer": null, "audience": null}},
 ///   "appStoreServerAPI": {"issuerId": "…", "keyId": "…", "privateKeyFile": "AuthKey_KEYID.p8",
-///                         "environment": "Production", "baseURL": null},   // not needed with the simulator
-///   "consumption": {"respond": false, "customerConsented": false},           // answer CONSUMPTION_REQUEST
+///                         "environment": "Production", "baseURL": null,    // not needed with the simulator
+///                         "legacyHost": false},     // true: api.storekit.itunes.apple.com, Apple's former host
+///   "receipts": {"verification": null},   // local, verifyReceipt or local-then-verifyReceipt; null: local when
+///                                         // the App Store Server API is configured, else verifyReceipt
+///   "consumption": {"respond": false, "customerConsented": false, "version": "v2",  // answer CONSUMPTION_REQUEST
+///                   "sampleContentProvided": false, "assumeSpent": false, "undeliveredStatus": "UNDELIVERED_OTHER",
+///                   "refundPreference": {"undelivered": "GRANT_FULL", "unspent": null,
+///                                        "partlySpent": "GRANT_PRORATED", "spent": "DECLINE"}},
 ///   "reconciliation": {"intervalSeconds": 600},                              // 0 turns the periodic run off
 ///   "admin": {"token": null},                                                // the support API's bearer token
 ///   "http": {"idleTimeoutSeconds": 30, "requestReadTimeoutSeconds": 30, "maxConnections": 1024},
@@ -64,14 +70,49 @@ public struct ServerConfiguration: Sendable {
         public var environment: AppStoreEnvironment = .production
         /// Overrides the environment's base URL (for a test double).
         public var baseURL: String?
+        /// Use Apple's former hosts (`api.storekit.itunes.apple.com`, `api.storekit-sandbox.itunes.apple.com`)
+        /// instead of the current `api.storekit.apple.com` ones.
+        public var legacyHost = false
+        public init() {}
+    }
+
+    /// How a StoreKit 1 app receipt is confirmed.
+    public enum ReceiptVerification: String, Sendable, CaseIterable {
+        /// The receipt's PKCS #7 signature checked locally (to Apple Inc.'s root), then each in-app transaction
+        /// confirmed with the App Store Server API's Get Transaction Info and settled as a StoreKit 2 transaction.
+        /// Needs App Store Server API credentials.
+        case local
+        /// Apple's deprecated `verifyReceipt` endpoint confirms the receipt and lists its transactions.
+        case verifyReceipt
+        /// The signature checked locally first (a forged receipt is refused without asking Apple), then
+        /// `verifyReceipt` as above: for apps without Server API credentials, or as a step between the two.
+        case localThenVerifyReceipt = "local-then-verifyReceipt"
+    }
+
+    public struct Receipts: Sendable {
+        /// `nil`: `local` when App Store Server API credentials exist (the simulator always has them), else
+        /// `verifyReceipt`.
+        public var verification: ReceiptVerification?
         public init() {}
     }
 
     public struct Consumption: Sendable {
         /// Whether to answer Apple's CONSUMPTION_REQUEST with Send Consumption Information.
         public var respond = false
-        /// Whether the customer consented to sharing consumption data (Apple requires it for the answer to count).
+        /// Whether the customer consented to sharing consumption data. Apple refuses an answer without consent, so
+        /// none is sent then (the notification records why).
         public var customerConsented = false
+        /// `v2` (`PUT /inApps/v2/transactions/consumption/{id}`, Apple's current body) or `v1` (the older one).
+        public var version: ConsumptionResponder.Version = .v2
+        /// v2 `sampleContentProvided`: whether the app offered a free sample or trial before the purchase.
+        public var sampleContentProvided = false
+        /// Count every delivered grant as all spent (a game whose own backend spends the currency); otherwise the
+        /// owner's wallet balance says how much of it is left.
+        public var assumeSpent = false
+        /// v2 `deliveryStatus` for a transaction Purser never delivered (unknown, unbound, rejected, revoked).
+        public var undeliveredStatus = "UNDELIVERED_OTHER"
+        /// v2 `refundPreference` by what the ledger knows; `nil` sends none.
+        public var refundPreference = ConsumptionResponder.RefundRules()
         public init() {}
     }
 
@@ -152,6 +193,7 @@ public struct ServerConfiguration: Sendable {
     public var verifyReceiptTimeoutSeconds: Double = 10
     public var auth = Auth()
     public var appStoreServerAPI = ServerAPI()
+    public var receipts = Receipts()
     public var consumption = Consumption()
     public var reconciliation = Reconciliation()
     public var admin = Admin()

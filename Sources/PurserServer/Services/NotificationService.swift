@@ -6,7 +6,9 @@ import PurserStorage
 
 /// Hears App Store Server Notifications V2: verifies `signedPayload` and its nested transaction, records the
 /// notification once (by `notificationUUID`) before answering, then acts on it. ONE_TIME_CHARGE settles the
-/// transaction exactly as a client submission would; REFUND revokes; REFUND_REVERSED restores; the rest is recorded.
+/// transaction exactly as a client submission would; REFUND revokes; REFUND_REVERSED restores; CONSUMPTION_REQUEST is
+/// answered by the `ConsumptionResponder`. Every other type, `RESCIND_CONSENT` and types newer than this code
+/// included, is recorded and acknowledged (200) and changes nothing else.
 public struct NotificationService: Sendable {
     public let submissions: SubmissionService
     public let consumption: ConsumptionResponder?

@@ -5,10 +5,10 @@ import Metrics
 import PurserCore
 import PurserStorage
 
-/// Decides a client's submission: verify it with Apple (the JWS signature, or `verifyReceipt` for a receipt), assess
-/// claims and product, then let the ledger settle each transaction in its own database transaction. Forged or
-/// undecodable input is a `ServiceError` (a 4xx over HTTP) and changes nothing; a genuine transaction always ends in a recorded
-/// decision.
+/// Decides a client's submission: verify it with Apple (the JWS signature; for a receipt its signature and the App
+/// Store Server API, or `verifyReceipt`, as `receipts.verification` says), assess claims and product, then let the
+/// ledger settle each transaction in its own database transaction. Forged or undecodable input is a `ServiceError`
+/// (a 4xx over HTTP) and changes nothing; a genuine transaction always ends in a recorded decision.
 public struct SubmissionService: Sendable {
     public let verifier: SignedDataVerifier
     public let claims: ClaimsPolicy
@@ -16,17 +16,21 @@ public struct SubmissionService: Sendable {
     public let store: any LedgerStore
     /// Apple's `verifyReceipt`, for StoreKit 1 receipts.
     public let receipts: VerifyReceiptClient
+    /// The local check of StoreKit 1 receipts; `nil` when `verifyReceipt` alone confirms them.
+    public let localReceipts: LocalReceiptCheck?
     /// How old a hinted order may be, before the purchase, and still bind a transaction without a token.
     public let orderHintMaxAge: TimeInterval
     private let now: @Sendable () -> Date
 
     public init(
-        verifier: SignedDataVerifier, receipts: VerifyReceiptClient, claims: ClaimsPolicy, catalog: ProductCatalog,
-        store: any LedgerStore, orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge,
+        verifier: SignedDataVerifier, receipts: VerifyReceiptClient, localReceipts: LocalReceiptCheck? = nil,
+        claims: ClaimsPolicy, catalog: ProductCatalog, store: any LedgerStore,
+        orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.verifier = verifier
         self.receipts = receipts
+        self.localReceipts = localReceipts
         self.claims = claims
         self.catalog = catalog
         self.store = store
