@@ -17,7 +17,7 @@ extension PurserAssembly {
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<PurserRequestContext>> {
         let router = Router(context: PurserRequestContext.self)
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(outage: LedgerOutageLog()))
         router.add(middleware: MetricsMiddleware())
         for item in middleware { router.add(middleware: item) }
         var endpoints = EndpointTable()

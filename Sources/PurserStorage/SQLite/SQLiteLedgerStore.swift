@@ -44,6 +44,14 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// Each migration runs in its own `BEGIN IMMEDIATE` transaction, which also reads whether it was applied: another
     /// store migrating the same file at the same moment waits for the write lock and then finds it done.
     public func migrate() async throws {
+        do {
+            try await migrateUnderLock()
+        } catch {
+            throw Self.classified(error)
+        }
+    }
+
+    private func migrateUnderLock() async throws {
         try await writeLock.withLock {
             _ = try await self.writer.query(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)"
@@ -82,6 +90,8 @@ public final class SQLiteLedgerStore: LedgerStore {
                 where error.reason == .constraint || error.reason == .constraintPrimaryKeyFailed
             {
                 throw StorageError(.duplicateOrder, "order \(order.id) exists already")
+            } catch {
+                throw Self.classified(error)
             }
         }
     }
@@ -165,7 +175,7 @@ public final class SQLiteLedgerStore: LedgerStore {
             return result
         } catch {
             _ = try? await writer.query("ROLLBACK")
-            throw error
+            throw Self.classified(error)
         }
     }
 
@@ -238,7 +248,11 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     /// Runs `body` on the read connection, alone: no other read statement is active while it steps.
     func reading<T: Sendable>(_ body: @Sendable (SQLiteConnection) async throws -> T) async throws -> T {
-        try await readLock.withLock { try await body(self.reader) }
+        do {
+            return try await readLock.withLock { try await body(self.reader) }
+        } catch {
+            throw Self.classified(error)
+        }
     }
 
     /// A read query, run alone on the read connection (see `reading`).
@@ -251,8 +265,15 @@ public final class SQLiteLedgerStore: LedgerStore {
         do {
             return try await connection.query(sql, binds)
         } catch {
-            throw StorageError(.queryFailed, "a ledger query failed", underlying: error)
+            throw StorageError(sqlite: error)
         }
+    }
+}
+
+extension SQLiteLedgerStore {
+    /// SQLite's own errors as `StorageError` (see `init(sqlite:)`); any other error as it is.
+    static func classified(_ error: any Error) -> any Error {
+        error is SQLiteError ? StorageError(sqlite: error) : error
     }
 }
 
