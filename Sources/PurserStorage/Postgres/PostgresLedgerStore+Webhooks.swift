@@ -15,11 +15,15 @@ extension PostgresLedgerStore {
                              FOR UPDATE SKIP LOCKED)
                 RETURNING id, topic
                 """)
+            // RETURNING comes in no particular order: fan out in the outbox's order, so deliveries (claimed by their
+            // id among those due at the same moment) go out in the order the ledger recorded the events.
+            let recorded = try events.map { row in
+                let columns = row.makeRandomAccess()
+                return (id: try columns.int64("id"), topic: try columns.text("topic"))
+            }.sorted { $0.id < $1.id }
             var eventIDs: [Int64] = []
             var endpoints: [String] = []
-            for row in events {
-                let columns = row.makeRandomAccess()
-                let (id, topic) = (try columns.int64("id"), try columns.text("topic"))
+            for (id, topic) in recorded {
                 for route in routes where route.takes(topic) {
                     eventIDs.append(id)
                     endpoints.append(route.endpoint)
