@@ -52,7 +52,8 @@ public struct PurserAssembly: Sendable {
         self.webhookTransport = webhookTransport
         webhooks = WebhookService(
             store: store, endpoints: try configuration.webhooks.checkedEndpoints(),
-            transport: webhookTransport ?? HTTPClientWebhookTransport(client: .shared),
+            transport: webhookTransport
+                ?? HTTPClientWebhookTransport(client: HTTPClientWebhookTransport.operatorsClient),
             timeout: .milliseconds(Int64(configuration.webhooks.timeoutSeconds * 1000)), now: now)
         do {
             authenticator = try configuration.makeAuthenticator()
