@@ -62,7 +62,7 @@ extension PurserAssembly {
         ((store as? any Service).map { [$0] } ?? []) + [LedgerLifecycle(store: store)]
     }
 
-    /// The long-lived workers besides the HTTP server.
+    /// The long-lived workers besides the HTTP server, and the metrics listener (`metrics.port`).
     var workers: [any Service] {
         var services = appStore.hosted?.services ?? []
         if !webhooks.endpoints.isEmpty {
@@ -79,6 +79,13 @@ extension PurserAssembly {
                     interval: .milliseconds(Int64(configuration.reconciliation.intervalSeconds * 1000)),
                     lease: reconciliationLease(holder: LeasedWork.holderName("serve")), logger: logger)
             )
+        }
+        if let port = configuration.metrics.port {
+            let listener = MetricsListener(
+                registry: PurserMetrics.registry,
+                gauges: LedgerGauges(store: store, webhooksConfigured: !webhooks.endpoints.isEmpty, now: now),
+                token: configuration.metrics.token.flatMap { $0.isEmpty ? nil : $0 }, logger: logger)
+            services.append(listener.application(host: configuration.host, port: port, onRunning: { _ in }))
         }
         return services
     }

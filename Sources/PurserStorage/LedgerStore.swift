@@ -101,6 +101,8 @@ public protocol LedgerStore: Sendable {
     func webhookSummary() async throws -> WebhookSummary
     /// Counts for health checks and benchmarks.
     func statistics() async throws -> LedgerStatistics
+    /// What waits: unbound transactions, waiting orders, undelivered webhook events, each with its oldest.
+    func health() async throws -> LedgerHealth
     func close() async throws
 }
 

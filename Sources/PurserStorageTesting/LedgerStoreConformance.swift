@@ -36,6 +36,7 @@ public struct LedgerStoreConformance: Sendable {
         try await claimsEachWebhookDeliveryForOneHolderAtATime()
         try await retriesAndDeadLettersWebhookDeliveries()
         try await replaysAWebhookEventWithAnAuditRecord()
+        try await countsWhatWaitsWithItsOldest()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

@@ -17,6 +17,13 @@ struct SmallFilesystem {
         return true
     }()
 
+    /// Whether this process may also attach a loop device with ext4 (`/dev/loop-control`, `mkfs.ext4`), tried once.
+    static let ext4Available: Bool = {
+        guard available, let probe = try? SmallFilesystem(.ext4, megabytes: 4) else { return false }
+        probe.remove()
+        return true
+    }()
+
     /// Mounts a new filesystem of `megabytes` in a temporary directory.
     init(_ kind: Kind, megabytes: Int) throws {
         self.kind = kind

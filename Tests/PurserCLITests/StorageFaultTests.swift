@@ -105,7 +105,8 @@ struct StorageFaultTests {
         #expect(try await submit(second, at: base) == (200, "alreadyDelivered"))
     }
 
-    @Test func aDiskTurnedReadOnlyAnswers503AndLosesNothing() async throws {
+    @Test(.enabled(if: SmallFilesystem.ext4Available, "needs a loop device and mkfs.ext4"))
+    func aDiskTurnedReadOnlyAnswers503AndLosesNothing() async throws {
         let directory = try serve.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let disk = try SmallFilesystem(.ext4, megabytes: 16)

@@ -76,6 +76,7 @@ extension ForwardingLedgerStore {
     }
     func historyAnchors() async throws -> [String] { try await inner.historyAnchors() }
     func statistics() async throws -> LedgerStatistics { try await inner.statistics() }
+    func health() async throws -> LedgerHealth { try await inner.health() }
     func acquireLease(_ name: String, holder: String, until: Date, now: Date) async throws -> Bool {
         try await inner.acquireLease(name, holder: holder, until: until, now: now)
     }

@@ -45,6 +45,8 @@ extension ServerConfiguration {
     ///   `webhooks.retrySeconds` (double array, optional), `webhooks.timeoutSeconds` (double, default `10`),
     ///   `webhooks.concurrency` (int, default `16`), `webhooks.pollIntervalSeconds` (double, default `1`),
     ///   `webhooks.claimSeconds` (double, default `60`).
+    /// - `metrics.port` (int, optional): `GET /metrics` (Prometheus text format) on this port of `host`; none: no
+    ///   metrics endpoint. `metrics.token` (string, optional, **secret**): the bearer token that listener requires.
     ///
     /// ## Environment variables
     /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
@@ -85,11 +87,12 @@ extension ServerConfiguration {
         http.maxConnections = reader.int(forKey: "http.maxConnections", default: http.maxConnections)
         orderHint.maxAgeSeconds = reader.double(forKey: "orderHint.maxAgeSeconds", default: orderHint.maxAgeSeconds)
         webhooks = Webhooks(reader: reader.scoped(to: "webhooks"))
+        metrics = Metrics(reader: reader.scoped(to: "metrics"))
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.
     static var secretKeys: Set<String> {
-        ["sharedSecret", "auth.jwt.secret", "admin.token", "database.url", "database.password"]
+        ["sharedSecret", "auth.jwt.secret", "admin.token", "metrics.token", "database.url", "database.password"]
     }
 }
 

@@ -37,10 +37,11 @@ import PurserCore
 ///   "webhooks": {"endpoints": [{"url": "https://game.example.com/purser", "secret": "whsec_…",
 ///                               "events": ["transaction.credited"]}],   // events: all types when absent
 ///                "retrySeconds": null, "timeoutSeconds": 10, "concurrency": 16, "pollIntervalSeconds": 1,
-///                "claimSeconds": 60}
+///                "claimSeconds": 60},
+///   "metrics": {"port": null, "token": null}   // GET /metrics (Prometheus) on its own port, optionally behind a token
 /// }
 /// ```
-/// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `database.url`, `database.password` and the webhook
+/// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `metrics.token`, `database.url`, `database.password` and the webhook
 /// endpoints' `secret` / `secrets`; prefer the `PURSER_JWT_SECRET`, `PURSER_APPSTORE_SHARED_SECRET`,
 /// `PURSER_ADMIN_TOKEN` and `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET` environment variables, which override them.
 public struct ServerConfiguration: Sendable {
@@ -202,6 +203,7 @@ public struct ServerConfiguration: Sendable {
     public var database = Database()
     public var simulator = Simulator()
     public var webhooks = Webhooks()
+    public var metrics = Metrics()
 
     public init() {}
 }

@@ -63,7 +63,8 @@ public struct SubmissionService: Sendable {
         do {
             payload = try await verifier.verifySignature(jws, as: JWSTransaction.self)
         } catch {
-            Counter(label: "purser.verification.failures", dimensions: [("code", error.code.description)]).increment()
+            Counter(label: PurserMetrics.Name.verificationFailures, dimensions: [("code", error.code.description)])
+                .increment()
             throw ServiceError(unverified: error)
         }
         let settlement = try await settle(payload, source: .client(submitter), orderHint: orderHint)
@@ -91,8 +92,11 @@ public struct SubmissionService: Sendable {
         let submission = Submission(
             transaction: transaction, assessment: assessment, source: source, orderHint: orderHint,
             orderHintMaxAge: orderHintMaxAge)
+        let started = ContinuousClock.now
         let settlement = try await store.settle(submission, now: now())
-        Counter(label: "purser.decisions", dimensions: [("decision", settlement.decision.name)]).increment()
+        Timer(label: PurserMetrics.Name.ledgerWriteDuration, dimensions: [("operation", "settle")])
+            .record(duration: ContinuousClock.now - started)
+        Counter(label: PurserMetrics.Name.decisions, dimensions: [("decision", settlement.decision.name)]).increment()
         return settlement
     }
 

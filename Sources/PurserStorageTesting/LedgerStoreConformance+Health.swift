@@ -1,0 +1,45 @@
+import Foundation
+import PurserCore
+import PurserStorage
+import Testing
+
+/// What waits in the ledger (`health()`), counted against what earlier checks left: a waiting order, an unbound
+/// transaction, a credit's event before and after it is fanned out and delivered.
+extension LedgerStoreConformance {
+    public func countsWhatWaitsWithItsOldest() async throws {
+        try await drainUndispatched()
+        let before = try await store.health()
+        let order = try await newOrder("hana")
+        let unbound = Submission(
+            transaction: transaction("t-health-unbound", token: nil), assessment: .creditable(gold),
+            source: .client("hana"))
+        #expect(try await store.settle(unbound, now: now).decision.name == "pending", "no order binds it")
+        let waiting = try await store.health()
+        #expect(waiting.waitingOrders.count == before.waitingOrders.count + 1)
+        #expect(waiting.unbound.count == before.unbound.count + 1)
+        #expect(waiting.waitingOrders.oldest.map { $0 <= now } == true, "the oldest waiting order is known")
+        #expect(waiting.unbound.oldest.map { $0 <= now } == true, "the oldest unbound transaction is known")
+        #expect(waiting.unbound.oldestAge(at: now + 90) >= 90)
+
+        let credit = Submission(
+            transaction: transaction("t-health-credit", token: order.id), assessment: .creditable(gold),
+            source: .client("hana"))
+        #expect(try await store.settle(credit, now: now + 1).decision == .delivered)
+        let credited = try await store.health()
+        #expect(credited.waitingOrders.count == before.waitingOrders.count, "the delivered order waits no more")
+        #expect(credited.undispatchedEvents.count == 1)
+        #expect(credited.undispatchedEvents.oldest == now + 1)
+
+        let route = WebhookRoute(endpoint: "https://hana.example/hooks")
+        #expect(try await store.dispatchWebhookEvents(to: [route], limit: 10, now: now + 2) == 1)
+        let dispatched = try await store.health()
+        #expect(dispatched.undispatchedEvents == LedgerHealth.Backlog(count: 0, oldest: nil))
+        #expect(dispatched.undeliveredEvents.count == before.undeliveredEvents.count + 1)
+        let claims = try await store.claimWebhookDeliveries(
+            endpoint: route.endpoint, holder: "h", until: now + 60, limit: 10, now: now + 2)
+        try await store.finishWebhookAttempts(
+            claims.map { .init(deliveryId: $0.deliveryId, outcome: .delivered, result: "HTTP 204") }, holder: "h",
+            now: now + 3)
+        #expect(try await store.health().undeliveredEvents.count == before.undeliveredEvents.count)
+    }
+}
