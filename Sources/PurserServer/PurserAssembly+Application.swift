@@ -27,6 +27,11 @@ extension PurserAssembly {
         ).add(to: router, endpoints: &endpoints)
         if let adminToken {
             AdminRoutes(support: support, webhooks: webhooks, token: adminToken).add(to: router, endpoints: &endpoints)
+            ConsoleRoutes(
+                support: support, store: store, keys: .init(adminToken: adminToken), adminToken: adminToken,
+                operators: consoleOperators, secureCookies: configuration.console.secureCookies,
+                sessionLength: configuration.console.sessionMinutes * 60, throttle: SignInThrottle(), now: now
+            ).add(to: router)
         }
         appStore.hosted?.addRoutes(router)
         router.add(middleware: MethodNotAllowedMiddleware(endpoints: endpoints))

@@ -28,6 +28,7 @@ public struct PurserAssembly: Sendable {
     let now: @Sendable () -> Date
     let webhookJitter: WebhookJitter
     let webhookTransport: (any WebhookTransport)?
+    let consoleOperators: [String: PasswordHash]
 
     /// Builds every service. `now` is the clock of every decision, order and audit record (a chaos run moves it).
     /// - Parameters:
@@ -50,6 +51,7 @@ public struct PurserAssembly: Sendable {
         self.now = now
         webhookJitter = WebhookJitter(seed: webhookSeed)
         self.webhookTransport = webhookTransport
+        consoleOperators = try configuration.console.checkedOperators()
         webhooks = WebhookService(
             store: store, endpoints: try configuration.webhooks.checkedEndpoints(),
             transport: webhookTransport

@@ -47,6 +47,8 @@ extension ServerConfiguration {
     ///   `webhooks.claimSeconds` (double, default `60`).
     /// - `metrics.port` (int, optional): `GET /metrics` (Prometheus text format) on this port of `host`; none: no
     ///   metrics endpoint. `metrics.token` (string, optional, **secret**): the bearer token that listener requires.
+    /// - `console.operators` (array of objects, default none): each `name` and `passwordHash` (from `purser console
+    ///   hash-password`); `console.secureCookies` (bool, default `false`), `console.sessionMinutes` (double, `480`).
     ///
     /// ## Environment variables
     /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
@@ -88,6 +90,7 @@ extension ServerConfiguration {
         orderHint.maxAgeSeconds = reader.double(forKey: "orderHint.maxAgeSeconds", default: orderHint.maxAgeSeconds)
         webhooks = Webhooks(reader: reader.scoped(to: "webhooks"))
         metrics = Metrics(reader: reader.scoped(to: "metrics"))
+        console = Console(reader: reader.scoped(to: "console"))
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.

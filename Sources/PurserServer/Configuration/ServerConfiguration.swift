@@ -38,7 +38,9 @@ import PurserCore
 ///                               "events": ["transaction.credited"]}],   // events: all types when absent
 ///                "retrySeconds": null, "timeoutSeconds": 10, "concurrency": 16, "pollIntervalSeconds": 1,
 ///                "claimSeconds": 60},
-///   "metrics": {"port": null, "token": null}   // GET /metrics (Prometheus) on its own port, optionally behind a token
+///   "metrics": {"port": null, "token": null},  // GET /metrics (Prometheus) on its own port, optionally behind a token
+///   "console": {"operators": [{"name": "li", "passwordHash": "$scrypt$…"}], "secureCookies": false,
+///               "sessionMinutes": 480}          // the support console at /console, with admin.token
 /// }
 /// ```
 /// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `metrics.token`, `database.url`, `database.password` and the webhook
@@ -204,6 +206,7 @@ public struct ServerConfiguration: Sendable {
     public var simulator = Simulator()
     public var webhooks = Webhooks()
     public var metrics = Metrics()
+    public var console = Console()
 
     public init() {}
 }
