@@ -63,7 +63,7 @@ extension ConsoleRoutes {
             default: text["whyUnknown"]
             }
         let dates = ISO8601DateFormatter()
-        let values: [String: Any] = [
+        var values: [String: Any] = [
             "view": [
                 "transactionId": view.transactionId, "productId": view.productId, "environment": view.environment,
                 "apple": view.apple, "ledger": view.ledger,
@@ -75,8 +75,10 @@ extension ConsoleRoutes {
                 ["at": dates.string(from: $0.at), "event": $0.event, "cause": $0.cause, "detail": $0.detail]
             },
             "grantable": view.ledger != "credited" && view.ledger != "revoked" && view.apple != "refunded",
-            "notice": notice.flatMap { text[$0] } ?? "", "error": error ?? "",
         ]
+        // Only what is there: Mustache shows a section for any value, an empty string included.
+        if let notice = notice.flatMap({ text[$0] }) { values["notice"] = notice }
+        if let error { values["error"] = error }
         return page("transaction", status: status, values).response(
             language: language, signedIn: signedIn, path: path)
     }
