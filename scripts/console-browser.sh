@@ -25,12 +25,16 @@ cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/nu
 trap cleanup EXIT
 
 password="$("$py" -c 'import secrets; print(secrets.token_urlsafe(18))')"
+# An endpoint where nothing listens and no retries: every event is dead at once, for the webhooks page.
+hook_secret="$("$py" -c 'import base64, os; print("whsec_" + base64.b64encode(os.urandom(32)).decode())')"
 hash="$(printf '%s\n' "$password" | "$purser" console hash-password)"
 cat >"$work/serve.json" <<JSON
 {
   "host": "127.0.0.1", "port": 0, "dataDirectory": "$work/data", "catalogFile": "$repo/examples/catalog.json",
   "appStore": "simulator", "auth": {"mode": "development"}, "reconciliation": {"intervalSeconds": 0},
-  "console": {"operators": [{"name": "li", "passwordHash": "$hash"}]}
+  "console": {"operators": [{"name": "li", "passwordHash": "$hash"}]},
+  "webhooks": {"endpoints": [{"url": "http://127.0.0.1:9/nothing-listens", "secret": "$hook_secret"}],
+               "retrySeconds": [], "pollIntervalSeconds": 0.2}
 }
 JSON
 : >"$work/serve.log"
@@ -57,5 +61,18 @@ for _ in $(seq 1 100); do  # until the notification has recorded it
 done
 sleep 0.5
 
+# Dave orders the product, and a purchase of it comes without a token: the queue offers dave as its owner.
+curl -sf -X POST "$base/v1/orders" -H "X-Purser-User: dave" -H 'Content-Type: application/json' \
+  -d '{"productId": "com.example.purser.gold60"}' >/dev/null
+queued="$(curl -sf -X POST "$base/simulator/v1/purchases" -H 'Content-Type: application/json' \
+  -d '{"productId": "com.example.purser.gold60"}' | "$py" -c 'import json, sys; print(json.load(sys.stdin)["transactionId"])')"
+# And a credit, whose webhook event dies at the endpoint where nothing listens.
+order="$(curl -sf -X POST "$base/v1/orders" -H "X-Purser-User: erin" -H 'Content-Type: application/json' \
+  -d '{"productId": "com.example.purser.gold60"}' | "$py" -c 'import json, sys; print(json.load(sys.stdin)["appAccountToken"])')"
+curl -sf -X POST "$base/simulator/v1/purchases" -H 'Content-Type: application/json' \
+  -d "{\"productId\": \"com.example.purser.gold60\", \"appAccountToken\": \"$order\"}" >/dev/null
+sleep 1.5
+
 "$py" "$repo/scripts/console/drive_console.py" --base "$base" --operator li --password "$password" \
-  --apple-order-id "$apple_order" --transaction-id "$transaction" --screenshots "$repo/docs/console"
+  --apple-order-id "$apple_order" --transaction-id "$transaction" --queued-transaction-id "$queued" \
+  --screenshots "$repo/docs/console"

@@ -103,6 +103,10 @@ public protocol LedgerStore: Sendable {
     func statistics() async throws -> LedgerStatistics
     /// What waits: unbound transactions, waiting orders, undelivered webhook events, each with its oldest.
     func health() async throws -> LedgerHealth
+    /// Support's queue: the ids of unbound transactions, oldest recorded first.
+    func unboundTransactionIDs(limit: Int) async throws -> [String]
+    /// Orders still waiting for `productID` created in `from...to`, oldest first: who might own an unbound purchase.
+    func waitingOrderIDs(productID: String, createdFrom from: Date, to: Date, limit: Int) async throws -> [OrderID]
     func close() async throws
 }
 

@@ -42,4 +42,35 @@ extension LedgerStoreConformance {
             now: now + 3)
         #expect(try await store.health().undeliveredEvents.count == before.undeliveredEvents.count)
     }
+
+    /// Support's queue lists unbound transactions oldest first, and the waiting orders of a product in a window
+    /// (who might own one); a bound transaction and a delivered order leave them.
+    public func listsTheUnboundQueueAndCandidateOrders() async throws {
+        let product = "queue-\(UUID().uuidString.prefix(6))"
+        let queueProduct = Product(id: product, type: .consumable, grants: Grants(["gold": 1]))
+        var ids: [String] = []
+        for index in 0..<3 {
+            let id = "t-queue-\(product)-\(index)"
+            var apple = transaction(id, token: nil)
+            apple.productID = product
+            let unbound = Submission(transaction: apple, assessment: .creditable(queueProduct), source: .client("ivy"))
+            _ = try await store.settle(unbound, now: now + Double(10 - index))  // the last is the oldest
+            ids.append(id)
+        }
+        let queue = try await store.unboundTransactionIDs(limit: 10_000).filter { ids.contains($0) }
+        #expect(queue == ids.reversed(), "oldest recorded first")
+
+        let early = Order(id: .random(), userID: "ivy", productID: product, quantity: 1, createdAt: now - 120)
+        let late = Order(id: .random(), userID: "jan", productID: product, quantity: 1, createdAt: now - 30)
+        let other = Order(id: .random(), userID: "kit", productID: "gold60", quantity: 1, createdAt: now - 30)
+        for order in [late, early, other] { try await store.createOrder(order) }
+        #expect(
+            try await store.waitingOrderIDs(productID: product, createdFrom: now - 600, to: now, limit: 10)
+                == [early.id, late.id])
+        #expect(
+            try await store.waitingOrderIDs(productID: product, createdFrom: now - 60, to: now, limit: 10) == [late.id])
+        #expect(
+            try await store.waitingOrderIDs(productID: product, createdFrom: now - 600, to: now, limit: 1) == [early.id]
+        )
+    }
 }

@@ -37,6 +37,7 @@ public struct LedgerStoreConformance: Sendable {
         try await retriesAndDeadLettersWebhookDeliveries()
         try await replaysAWebhookEventWithAnAuditRecord()
         try await countsWhatWaitsWithItsOldest()
+        try await listsTheUnboundQueueAndCandidateOrders()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

@@ -77,6 +77,12 @@ extension ForwardingLedgerStore {
     func historyAnchors() async throws -> [String] { try await inner.historyAnchors() }
     func statistics() async throws -> LedgerStatistics { try await inner.statistics() }
     func health() async throws -> LedgerHealth { try await inner.health() }
+    func unboundTransactionIDs(limit: Int) async throws -> [String] {
+        try await inner.unboundTransactionIDs(limit: limit)
+    }
+    func waitingOrderIDs(productID: String, createdFrom from: Date, to: Date, limit: Int) async throws -> [OrderID] {
+        try await inner.waitingOrderIDs(productID: productID, createdFrom: from, to: to, limit: limit)
+    }
     func acquireLease(_ name: String, holder: String, until: Date, now: Date) async throws -> Bool {
         try await inner.acquireLease(name, holder: holder, until: until, now: now)
     }

@@ -43,6 +43,7 @@ def main() -> None:
     parser.add_argument("--password", required=True)
     parser.add_argument("--apple-order-id", required=True)
     parser.add_argument("--transaction-id", required=True)
+    parser.add_argument("--queued-transaction-id", required=True, help="unbound, with dave's order made before it")
     parser.add_argument("--screenshots", required=True)
     args = parser.parse_args()
     os.makedirs(args.screenshots, exist_ok=True)
@@ -68,8 +69,34 @@ def main() -> None:
         browser.find_element(By.NAME, "operator").send_keys(args.operator)
         browser.find_element(By.NAME, "password").send_keys(args.password)
         browser.find_element(By.CSS_SELECTOR, "#sign-in button").click()
-        arrived(browser, "/console/search")
-        check(browser.current_url.endswith("/console/search"), "the operator signs in")
+        arrived(browser, "/console/dashboard")
+        check(browser.current_url.endswith("/console/dashboard"), "the operator signs in, to the dashboard")
+        check(browser.find_element(By.ID, "unbound-count").text.startswith("2 "), "the dashboard counts 2 unbound")
+        check(int(browser.find_element(By.ID, "dead-count").text) >= 1, "and the dead webhook events")
+        browser.save_screenshot(os.path.join(args.screenshots, "dashboard.png"))
+
+        browser.find_element(By.LINK_TEXT, "Webhooks").click()
+        rows = browser.find_elements(By.CSS_SELECTOR, "#events tr")
+        check(len(rows) >= 2 and "dead" in browser.find_element(By.ID, "events").text,
+              "the webhooks page lists dead events")
+        browser.save_screenshot(os.path.join(args.screenshots, "webhooks.png"))
+        rows[1].find_element(By.TAG_NAME, "button").click()
+        check("Replayed" in browser.find_element(By.ID, "notice").text, "a dead event is replayed (audited)")
+
+        browser.find_element(By.LINK_TEXT, "Unbound").click()
+        queue = browser.find_element(By.ID, "queue")
+        check(args.queued_transaction_id in queue.text and args.transaction_id in queue.text,
+              "the unbound queue lists both unbound transactions")
+        row = [tr for tr in queue.find_elements(By.TAG_NAME, "tr") if args.queued_transaction_id in tr.text]
+        bind = [form for form in row[0].find_elements(By.CSS_SELECTOR, "form.bind") if "dave" in form.text] if row else []
+        check(len(bind) == 1, "dave's order, made before the charge, is offered as its owner")
+        browser.save_screenshot(os.path.join(args.screenshots, "unbound.png"))
+        bind[0].find_element(By.NAME, "reason").send_keys("ticket 8: dave's order, same product, 2 minutes before")
+        bind[0].find_element(By.TAG_NAME, "button").click()
+        arrived(browser, f"/console/transactions/{args.queued_transaction_id}")
+        check(browser.find_element(By.ID, "owner").text == "dave", "bound to dave from the queue")
+
+        browser.find_element(By.LINK_TEXT, "Search").click()
 
         box = browser.find_element(By.NAME, "q")
         box.send_keys(args.apple_order_id)

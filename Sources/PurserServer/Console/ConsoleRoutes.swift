@@ -9,6 +9,7 @@ import PurserStorage
 /// every form carries a CSRF token; failed sign-ins are throttled. Nothing but sign-in answers without a session.
 struct ConsoleRoutes: Sendable {
     let support: SupportService
+    let webhooks: WebhookService
     let store: any LedgerStore
     let keys: ConsoleSession.Keys
     let adminToken: String
@@ -27,7 +28,7 @@ struct ConsoleRoutes: Sendable {
 
     func add(to router: Router<PurserRequestContext>) {
         let console = router.group("console")
-        console.get { _, _ in ConsolePage.redirect(to: "/console/search") }
+        console.get { _, _ in ConsolePage.redirect(to: "/console/dashboard") }
         console.get("assets/console.css") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "max-age=3600"],
@@ -60,6 +61,19 @@ struct ConsoleRoutes: Sendable {
             return try await transaction(
                 context.parameters.get("id") ?? "", request: request, signedIn: signedIn,
                 notice: request.uri.queryParameters.get("granted") != nil ? "granted" : nil)
+        }
+        for (name, render) in [
+            ("unbound", unbound), ("webhooks", { try await webhookEvents($0, signedIn: $1) }),
+            ("dashboard", dashboard),
+        ] as [(String, @Sendable (Request, SignedIn) async throws -> Response)] {
+            console.get(RouterPath(name)) { request, _ in
+                guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
+                return try await render(request, signedIn)
+            }
+        }
+        console.post("webhooks/:id/replay") { request, context in
+            guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
+            return try await replay(context.parameters.get("id") ?? "", request: request, context: context, signedIn)
         }
         console.post("transactions/:id/grant") { request, context in
             guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
@@ -116,7 +130,7 @@ struct ConsoleRoutes: Sendable {
         throttle.recordSuccess(keys)
         let session = ConsoleSession(operatorName: operatorName, expires: now().addingTimeInterval(sessionLength))
         return ConsolePage.redirect(
-            to: "/console/search",
+            to: "/console/dashboard",
             setting: [cookie(value: self.keys.cookieValue(for: session), maxAge: Int(sessionLength))])
     }
 

@@ -19,7 +19,8 @@ enum ConsoleTemplates {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>{{t.title}}</title><link rel="stylesheet" href="/console/assets/console.css"></head>
         <body><header><strong>{{t.title}}</strong>
-        {{#signedIn}}<a href="/console/search">{{t.search}}</a>
+        {{#signedIn}}<a href="/console/dashboard">{{t.dashboard}}</a> <a href="/console/search">{{t.search}}</a>
+        <a href="/console/unbound">{{t.unbound}}</a> <a href="/console/webhooks">{{t.webhooks}}</a>
         <form method="post" action="/console/sign-out" class="inline">
         <input type="hidden" name="csrf" value="{{csrf}}"><button id="sign-out">{{t.signOut}} ({{operator}})</button>
         </form>{{/signedIn}}
@@ -79,6 +80,45 @@ enum ConsoleTemplates {
         <label>{{t.reason}} <input name="reason" size="60" maxlength="500"></label>
         <button type="submit">{{t.grant}}</button></form>
         {{/grantable}}
+        {{> foot}}
+        """,
+        "unbound": """
+        {{> head}}
+        <h1>{{t.unbound}}</h1><p>{{t.unboundHint}}</p>
+        {{^hasRows}}<p id="empty">{{t.queueEmpty}}</p>{{/hasRows}}
+        <table id="queue">{{#rows}}<tr><td><a href="/console/transactions/{{transactionId}}">{{transactionId}}</a>
+        <br>{{productId}} · {{purchased}} · {{environment}}</td><td>
+        {{^hasCandidates}}{{t.noCandidates}}{{/hasCandidates}}
+        {{#candidates}}<form method="post" action="/console/transactions/{{transactionId}}/grant" class="bind">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="user" value="{{user}}">
+        {{t.orderOf}} <strong>{{user}}</strong> ({{created}})
+        <input name="reason" placeholder="{{t.reason}}" maxlength="500" required>
+        <button type="submit">{{t.bindTo}} {{user}}</button></form>{{/candidates}}
+        </td></tr>{{/rows}}</table>
+        {{> foot}}
+        """,
+        "webhooks": """
+        {{> head}}
+        <h1>{{t.webhooks}}</h1>
+        {{^hasRows}}<p id="empty">{{t.noFailedEvents}}</p>{{/hasRows}}
+        <table id="events"><tr><th>{{t.event}}</th><th>{{t.user}}</th><th>{{t.status}}</th><th>{{t.attempts}}</th>
+        <th>{{t.lastResult}}</th><th></th></tr>
+        {{#rows}}<tr><td>{{id}}<br>{{type}}</td><td>{{userId}}</td><td>{{status}}</td><td>{{attempts}}</td>
+        <td>{{lastResult}}<br>{{lastAttempt}}</td><td>
+        <form method="post" action="/console/webhooks/{{id}}/replay"><input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit">{{t.replay}}</button></form></td></tr>{{/rows}}</table>
+        {{> foot}}
+        """,
+        "dashboard": """
+        {{> head}}
+        <h1>{{t.dashboard}}</h1>
+        <dl id="dashboard">
+        <dt>{{t.unbound}}</dt><dd id="unbound-count">{{unbound}} · {{t.oldest}} {{unboundOldest}}</dd>
+        <dt>{{t.waitingOrders}}</dt><dd>{{waiting}} · {{t.oldest}} {{waitingOldest}}</dd>
+        <dt>{{t.outbox}}</dt><dd>{{undelivered}} · {{t.oldest}} {{undeliveredOldest}}</dd>
+        <dt>{{t.deadEvents}}</dt><dd id="dead-count">{{dead}}</dd>
+        <dt>{{t.deliveredEvents}}</dt><dd>{{delivered}} ({{retries}} {{t.retries}})</dd>
+        </dl>
         {{> foot}}
         """,
     ]

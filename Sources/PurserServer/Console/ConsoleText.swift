@@ -38,6 +38,15 @@ enum ConsoleText {
         "whyRejected": "It was refused: see the audit trail.", "whyRevoked": "Apple refunded or revoked it.",
         "whyUnknown": "The ledger has never seen it: the app has not sent it and no notification named it yet.",
         "notInLedger": "not in the ledger", "results": "Transactions of this order",
+        "dashboard": "Dashboard", "unbound": "Unbound", "webhooks": "Webhooks", "oldest": "oldest",
+        "unboundHint": "Paid at Apple, owned by nobody yet, oldest first, with the orders of the same product made in "
+            + "the half hour before the charge.",
+        "queueEmpty": "No unbound transaction.", "noCandidates": "No waiting order of this product before it.",
+        "orderOf": "Order of", "bindTo": "Bind to", "noFailedEvents": "No failed or dead webhook event.",
+        "status": "Status", "attempts": "Attempts", "lastResult": "Last answer", "replay": "Replay",
+        "replayed": "Replayed: it goes out again from its first attempt (audited).",
+        "waitingOrders": "Waiting orders", "outbox": "Webhook events undelivered", "deadEvents": "Dead webhook events",
+        "deliveredEvents": "Webhook events delivered", "retries": "retries",
     ]
 
     static let chinese: [String: String] = [
@@ -55,5 +64,13 @@ enum ConsoleText {
         "whyPending": "尚未处理完成。", "whyCredited": "已发放给归属用户。", "whyRejected": "已被拒绝：请查看审计记录。",
         "whyRevoked": "Apple 已退款或撤销。", "whyUnknown": "账本中没有这笔交易：应用尚未提交，也没有通知提到它。",
         "notInLedger": "不在账本中", "results": "该订单的交易",
+        "dashboard": "概览", "unbound": "未归属", "webhooks": "Webhook", "oldest": "最早",
+        "unboundHint": "Apple 已扣款但尚无归属的交易，最早的在前，并列出扣款前半小时内同一商品的订单。",
+        "queueEmpty": "没有未归属的交易。", "noCandidates": "扣款前没有同一商品的待支付订单。", "orderOf": "订单用户",
+        "bindTo": "归属给", "noFailedEvents": "没有失败或已放弃的 Webhook 事件。", "status": "状态",
+        "attempts": "尝试次数", "lastResult": "最近一次应答", "replay": "重新发送",
+        "replayed": "已重新发送：将从第一次尝试开始重新投递（已记入审计）。", "waitingOrders": "待支付订单",
+        "outbox": "未投递的 Webhook 事件", "deadEvents": "已放弃的 Webhook 事件", "deliveredEvents": "已投递的 Webhook 事件",
+        "retries": "次重试",
     ]
 }
