@@ -132,4 +132,38 @@ import Testing
             #expect(String(buffer: english.body).contains("Sign in"))
         }
     }
+
+    @Test func missingOversizedAndHostileFieldsAnswerWithTheFormAndChangeNothing() async throws {
+        try await TestServer.run(configure: Self.configure) { server, client in
+            let (id, jws) = try await server.pay("gold60", token: nil)
+            _ = try await client.submit(jws, user: "alice")
+            let session = try await Self.signIn(client)
+            let page = try await Self.get(client, "/console/transactions/\(id)", cookie: session)
+            let csrf = try Self.csrf(in: page)
+            let cases: [([String: String], HTTPResponse.Status)] = [
+                (["user": "alice", "reason": "", "csrf": csrf], .badRequest),
+                (["user": "", "reason": "ticket", "csrf": csrf], .badRequest),
+                (["user": "alice", "reason": String(repeating: "x", count: 501), "csrf": csrf], .badRequest),
+                (["user": String(repeating: "u", count: 201), "reason": "ticket", "csrf": csrf], .badRequest),
+                (["user": "<img src=x onerror=alert(1)>", "reason": "ticket", "csrf": "forged"], .forbidden),
+            ]
+            for (form, status) in cases {
+                let response = try await Self.post(
+                    client, "/console/transactions/\(id)/grant", form: form, cookie: session)
+                #expect(response.status == status, "\(form.mapValues { $0.prefix(20) })")
+                let html = String(buffer: response.body)
+                #expect(html.contains(#"id="make-good""#), "the form again")
+                #expect(html.contains(#"id="error""#), "with a message")
+                #expect(!html.contains("<img src=x"), "nothing a visitor typed is markup")
+            }
+            #expect(try await server.store.transaction(id)?.state == .unbound, "nothing changed")
+            #expect(try await client.wallet("alice") == [:])
+
+            let search = try await Self.get(client, "/console/search?q=%3Cscript%3Ex%3C%2Fscript%3E", cookie: session)
+            #expect(search.status == .ok)
+            #expect(!String(buffer: search.body).contains("<script>x"), "the query is shown as text")
+            let unknown = try await Self.get(client, "/console/transactions/9999999", cookie: session)
+            #expect(unknown.status == .notFound)
+        }
+    }
 }
