@@ -91,6 +91,8 @@ public protocol LedgerStore: Sendable {
     func finishWebhookAttempts(_ attempts: [WebhookDelivery.Attempt], holder: String, now: Date) async throws
     /// Deliveries, newest first, of one status or all.
     func webhookDeliveries(status: WebhookDelivery.Status?, limit: Int) async throws -> [WebhookDelivery]
+    /// The deliveries of one transaction's events (its credit, revokes, restores), oldest first.
+    func webhookDeliveries(forTransaction transactionID: String) async throws -> [WebhookDelivery]
     /// Replays the event `webhookID` to `routes` that take its type: each delivery becomes `pending`, due `now`, with
     /// no attempts (delivered and dead ones too), with an audit record (subject `webhook`, event `replayed`, cause
     /// `support by <operator>`), in one database transaction. Returns the event's deliveries afterwards; `nil` when
@@ -106,6 +108,8 @@ public protocol LedgerStore: Sendable {
     /// Support's queue: the ids of unbound transactions, oldest recorded first.
     func unboundTransactionIDs(limit: Int) async throws -> [String]
     /// Orders still waiting for `productID` created in `from...to`, oldest first: who might own an unbound purchase.
+    /// What happened since `since`: audit events counted by kind, and the last notification received.
+    func activity(since: Date) async throws -> LedgerActivity
     func waitingOrderIDs(productID: String, createdFrom from: Date, to: Date, limit: Int) async throws -> [OrderID]
     func close() async throws
 }

@@ -73,4 +73,32 @@ extension LedgerStoreConformance {
             try await store.waitingOrderIDs(productID: product, createdFrom: now - 600, to: now, limit: 1) == [early.id]
         )
     }
+
+    /// The dashboard's activity counts audit events since a moment and knows the last notification; a
+    /// transaction's webhook deliveries are found by its id, and only its own.
+    public func countsActivityAndFindsATransactionsDeliveries() async throws {
+        try await drainUndispatched()
+        let later = now + 5_000
+        for id in ["t-activity", "t-activity2"] {
+            let order = try await newOrder("lea")
+            let credit = Submission(
+                transaction: transaction(id, token: order.id), assessment: .creditable(gold), source: .client("lea"))
+            #expect(try await store.settle(credit, now: later).decision == .delivered)
+        }
+        let notification = NotificationRecord(
+            uuid: "n-activity", type: "ONE_TIME_CHARGE", subtype: nil, transactionID: "t-activity",
+            environment: "Sandbox", signedDate: later - 10, receivedAt: later)
+        _ = try await store.recordNotification(notification)
+        let activity = try await store.activity(since: later - 1)
+        #expect(activity.eventsByKind["credited"] == 2)
+        #expect(activity.lastNotificationReceivedAt == later)
+        #expect(activity.lastNotificationSignedAt == later - 10)
+        #expect(try await store.activity(since: later + 1).eventsByKind.isEmpty)
+
+        let route = WebhookRoute(endpoint: "https://lea.example/hooks")
+        #expect(try await store.dispatchWebhookEvents(to: [route], limit: 10, now: later) == 2)
+        let deliveries = try await store.webhookDeliveries(forTransaction: "t-activity")
+        #expect(deliveries.map(\.id) == ["evt_t-activity_credited"])
+        #expect(try await store.webhookDeliveries(forTransaction: "t-none").isEmpty)
+    }
 }

@@ -38,6 +38,7 @@ public struct LedgerStoreConformance: Sendable {
         try await replaysAWebhookEventWithAnAuditRecord()
         try await countsWhatWaitsWithItsOldest()
         try await listsTheUnboundQueueAndCandidateOrders()
+        try await countsActivityAndFindsATransactionsDeliveries()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

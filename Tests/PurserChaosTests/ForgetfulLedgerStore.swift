@@ -77,6 +77,10 @@ extension ForwardingLedgerStore {
     func historyAnchors() async throws -> [String] { try await inner.historyAnchors() }
     func statistics() async throws -> LedgerStatistics { try await inner.statistics() }
     func health() async throws -> LedgerHealth { try await inner.health() }
+    func activity(since: Date) async throws -> LedgerActivity { try await inner.activity(since: since) }
+    func webhookDeliveries(forTransaction id: String) async throws -> [WebhookDelivery] {
+        try await inner.webhookDeliveries(forTransaction: id)
+    }
     func unboundTransactionIDs(limit: Int) async throws -> [String] {
         try await inner.unboundTransactionIDs(limit: limit)
     }

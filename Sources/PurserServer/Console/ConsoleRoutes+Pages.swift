@@ -76,6 +76,14 @@ extension ConsoleRoutes {
             },
             "grantable": view.ledger != "credited" && view.ledger != "revoked" && view.apple != "refunded",
         ]
+        let deliveries = try await store.webhookDeliveries(forTransaction: view.transactionId)
+        values["deliveries"] = deliveries.map {
+            [
+                "id": $0.id, "endpoint": $0.endpoint, "status": $0.status.rawValue, "attempts": $0.attempts,
+                "lastResult": $0.lastResult ?? "—",
+            ] as [String: Any]
+        }
+        values["hasDeliveries"] = !deliveries.isEmpty
         // Only what is there: Mustache shows a section for any value, an empty string included.
         if let notice = notice.flatMap({ text[$0] }) { values["notice"] = notice }
         if let error { values["error"] = error }

@@ -86,13 +86,25 @@ extension ConsoleRoutes {
         let summary = try await store.webhookSummary()
         let dates = ISO8601DateFormatter()
         func oldest(_ backlog: LedgerHealth.Backlog) -> String { backlog.oldest.map(dates.string(from:)) ?? "—" }
-        let values: [String: Any] = [
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let activity = try await store.activity(since: utc.startOfDay(for: now()))
+        let lastRun = try await Reconciler.lastRun(in: store)
+        var values: [String: Any] = [
+            "today": activity.eventsByKind.sorted { $0.key < $1.key }.map { ["kind": $0.key, "count": $0.value] },
+            "lastNotification": activity.lastNotificationReceivedAt.map(dates.string(from:)) ?? "—",
+            "intakeLag": activity.lastNotificationReceivedAt.flatMap { received in
+                activity.lastNotificationSignedAt.map { String(format: "%.1f s", received.timeIntervalSince($0)) }
+            } ?? "—",
+            "lastReconciliation": lastRun.map { dates.string(from: $0.finishedAt) } ?? "—",
+            "reconciliationFound": lastRun.map { "\($0.summary)" } ?? "—",
             "unbound": health.unbound.count, "unboundOldest": oldest(health.unbound),
             "waiting": health.waitingOrders.count, "waitingOldest": oldest(health.waitingOrders),
             "undelivered": health.undeliveredEvents.count + summary.undispatched,
             "undeliveredOldest": oldest(health.undeliveredEvents), "dead": health.deadEvents,
             "delivered": summary.delivered, "retries": summary.retries,
         ]
+        values["hasToday"] = !activity.eventsByKind.isEmpty
         return page("dashboard", values)
             .response(language: language(request), signedIn: signedIn, path: "/console/dashboard")
     }

@@ -72,6 +72,10 @@ enum ConsoleTemplates {
         <table id="audit"><tr><th>{{t.at}}</th><th>{{t.event}}</th><th>{{t.cause}}</th><th>{{t.detail}}</th></tr>
         {{#audit}}<tr><td>{{at}}</td><td>{{event}}</td><td>{{cause}}</td><td>{{detail}}</td></tr>{{/audit}}
         </table>
+        <h2>{{t.webhooks}}</h2>
+        {{^hasDeliveries}}<p>—</p>{{/hasDeliveries}}
+        <table id="deliveries">{{#deliveries}}<tr><td>{{id}}</td><td>{{endpoint}}</td><td>{{status}}</td>
+        <td>{{attempts}}</td><td>{{lastResult}}</td></tr>{{/deliveries}}</table>
         {{#grantable}}
         <h2>{{t.makeGood}}</h2><p>{{t.makeGoodHint}}</p>
         <form method="post" action="/console/transactions/{{view.transactionId}}/grant" id="make-good">
@@ -118,7 +122,12 @@ enum ConsoleTemplates {
         <dt>{{t.outbox}}</dt><dd>{{undelivered}} · {{t.oldest}} {{undeliveredOldest}}</dd>
         <dt>{{t.deadEvents}}</dt><dd id="dead-count">{{dead}}</dd>
         <dt>{{t.deliveredEvents}}</dt><dd>{{delivered}} ({{retries}} {{t.retries}})</dd>
+        <dt>{{t.lastNotification}}</dt><dd>{{lastNotification}} · {{t.intakeLag}} {{intakeLag}}</dd>
+        <dt>{{t.lastReconciliation}}</dt><dd id="last-reconciliation">{{lastReconciliation}} · {{reconciliationFound}}</dd>
         </dl>
+        <h2>{{t.today}}</h2>
+        {{^hasToday}}<p>—</p>{{/hasToday}}
+        <table id="today">{{#today}}<tr><td>{{kind}}</td><td>{{count}}</td></tr>{{/today}}</table>
         {{> foot}}
         """,
     ]

@@ -47,6 +47,8 @@ enum ConsoleText {
         "replayed": "Replayed: it goes out again from its first attempt (audited).",
         "waitingOrders": "Waiting orders", "outbox": "Webhook events undelivered", "deadEvents": "Dead webhook events",
         "deliveredEvents": "Webhook events delivered", "retries": "retries",
+        "lastNotification": "Last App Store notification", "intakeLag": "arrived after",
+        "lastReconciliation": "Last reconciliation", "today": "Today's ledger events (UTC)",
     ]
 
     static let chinese: [String: String] = [
@@ -71,6 +73,7 @@ enum ConsoleText {
         "attempts": "尝试次数", "lastResult": "最近一次应答", "replay": "重新发送",
         "replayed": "已重新发送：将从第一次尝试开始重新投递（已记入审计）。", "waitingOrders": "待支付订单",
         "outbox": "未投递的 Webhook 事件", "deadEvents": "已放弃的 Webhook 事件", "deliveredEvents": "已投递的 Webhook 事件",
-        "retries": "次重试",
+        "retries": "次重试", "lastNotification": "最近的 App Store 通知", "intakeLag": "延迟",
+        "lastReconciliation": "最近一次对账", "today": "今日账本事件（UTC）",
     ]
 }

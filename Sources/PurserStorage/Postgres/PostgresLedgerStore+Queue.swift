@@ -30,3 +30,27 @@ extension PostgresLedgerStore {
         return try rows.compactMap { OrderID(try $0.makeRandomAccess().text("id")) }
     }
 }
+
+extension PostgresLedgerStore {
+    public func activity(since: Date) async throws -> LedgerActivity {
+        let (events, last) = try await withConnection { connection in
+            (
+                try await self.rows(
+                    connection, "SELECT event, COUNT(*) AS n FROM audit_log WHERE at >= \(since.millis) GROUP BY event"),
+                try await self.rows(
+                    connection,
+                    "SELECT received_at, signed_date FROM notifications ORDER BY received_at DESC LIMIT 1")
+            )
+        }
+        var counts: [String: Int] = [:]
+        for row in events {
+            let columns = row.makeRandomAccess()
+            counts[try columns.text("event")] = Int(try columns.int64("n"))
+        }
+        let row = last.first?.makeRandomAccess()
+        return LedgerActivity(
+            eventsByKind: counts,
+            lastNotificationReceivedAt: try row.map { Date(millis: try $0.int64("received_at")) },
+            lastNotificationSignedAt: try row?["signed_date"].decode(Int64?.self).map { Date(millis: $0) })
+    }
+}

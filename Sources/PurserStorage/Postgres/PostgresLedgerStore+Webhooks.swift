@@ -117,6 +117,19 @@ extension PostgresLedgerStore {
         return try rows.map(Self.delivery)
     }
 
+    public func webhookDeliveries(forTransaction transactionID: String) async throws -> [WebhookDelivery] {
+        let prefix = "evt_\(transactionID)_"
+        let rows = try await withConnection { connection in
+            try await self.rows(
+                connection,
+                """
+                \(unescaped: Self.deliveriesQuery) WHERE starts_with(o.webhook_id, \(prefix))
+                ORDER BY d.id
+                """)
+        }
+        return try rows.map(Self.delivery)
+    }
+
     public func replayWebhookEvent(_ webhookID: String, to routes: [WebhookRoute], operator name: String, now: Date)
         async throws -> [WebhookDelivery]?
     {

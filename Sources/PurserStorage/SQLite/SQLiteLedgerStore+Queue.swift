@@ -24,3 +24,19 @@ extension SQLiteLedgerStore {
         ).compactMap { OrderID(try $0.text("id")) }
     }
 }
+
+extension SQLiteLedgerStore {
+    public func activity(since: Date) async throws -> LedgerActivity {
+        let events = try await read(
+            "SELECT event, COUNT(*) AS n FROM audit_log WHERE at >= ? GROUP BY event", [.integer(Int(since.millis))])
+        var counts: [String: Int] = [:]
+        for row in events { counts[try row.text("event")] = try row.int("n") }
+        let last = try await read(
+            "SELECT received_at, signed_date FROM notifications ORDER BY received_at DESC LIMIT 1", []
+        ).first
+        return LedgerActivity(
+            eventsByKind: counts,
+            lastNotificationReceivedAt: last?.column("received_at")?.integer.map { Date(millis: $0) },
+            lastNotificationSignedAt: last?.column("signed_date")?.integer.map { Date(millis: $0) })
+    }
+}
