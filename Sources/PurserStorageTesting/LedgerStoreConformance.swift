@@ -36,6 +36,8 @@ public struct LedgerStoreConformance: Sendable {
         try await claimsEachWebhookDeliveryForOneHolderAtATime()
         try await retriesAndDeadLettersWebhookDeliveries()
         try await replaysAWebhookEventWithAnAuditRecord()
+        try await keepsAndFindsTheAppTransactionID()
+        try await listsWhatIsOwedToAppleUntilRecorded()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

@@ -15,11 +15,14 @@ extension PostgresLedgerStore {
                              FOR UPDATE SKIP LOCKED)
                 RETURNING id, topic
                 """)
+            // RETURNING comes in no particular order: fan out oldest first, so deliveries' ids follow the events'.
+            let taken = try events.map { row in
+                let columns = row.makeRandomAccess()
+                return (id: try columns.int64("id"), topic: try columns.text("topic"))
+            }.sorted { $0.id < $1.id }
             var eventIDs: [Int64] = []
             var endpoints: [String] = []
-            for row in events {
-                let columns = row.makeRandomAccess()
-                let (id, topic) = (try columns.int64("id"), try columns.text("topic"))
+            for (id, topic) in taken {
                 for route in routes where route.takes(topic) {
                     eventIDs.append(id)
                     endpoints.append(route.endpoint)
