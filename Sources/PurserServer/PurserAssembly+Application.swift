@@ -7,8 +7,8 @@ import ServiceLifecycle
 extension PurserAssembly {
     /// The HTTP application: Purser's routes (and the admin API when `admin.token` is set), the hosted App Store's
     /// routes, ledger migrations before the server starts, and every long-lived service in its group: periodic
-    /// reconciliation (`reconciliation.intervalSeconds` > 0), webhook delivery (with `webhooks.endpoints`), the hosted
-    /// App Store's services, the ledger closed on shutdown.
+    /// reconciliation (`reconciliation.intervalSeconds` > 0), Apple follow-ups (`finishing.intervalSeconds` > 0),
+    /// webhook delivery (with `webhooks.endpoints`), the hosted App Store's services, the ledger closed on shutdown.
     /// - Parameters:
     ///   - middleware: wraps Purser's routes, inside error handling and metrics (the chaos harness's network faults).
     ///   - onServerRunning: told the port once the server listens (`port` 0 in the configuration picks a free one).
@@ -92,6 +92,13 @@ extension PurserAssembly {
                 gauges: LedgerGauges(store: store, webhooksConfigured: !webhooks.endpoints.isEmpty, now: now),
                 token: configuration.metrics.token.flatMap { $0.isEmpty ? nil : $0 }, logger: logger)
             services.append(listener.application(host: configuration.host, port: port, onRunning: { _ in }))
+        }
+        if let appleFollowUps, configuration.finishing.intervalSeconds > 0 {
+            services.append(
+                AppleFollowUpService(
+                    followUps: appleFollowUps,
+                    interval: .milliseconds(Int64(configuration.finishing.intervalSeconds * 1000)),
+                    lease: appleFollowUpLease(holder: LeasedWork.holderName("serve")), logger: logger))
         }
         return services
     }

@@ -19,6 +19,14 @@ public protocol LedgerStore: Sendable {
     /// Decides a submission with `SubmissionRules` and applies the plan, all in one database transaction.
     func settle(_ submission: Submission, now: Date) async throws -> Settlement
     func transaction(_ transactionID: String) async throws -> LedgerTransaction?
+    /// The transactions of one Apple account in this app, by Apple's `appTransactionId`, oldest first (at most 500).
+    func transactions(appTransactionID: String) async throws -> [LedgerTransaction]
+    /// Up to `limit` follow-ups owed to Apple (see `AppleFollowUp` for when finishing is due), least recently changed
+    /// first; a transaction the app credited is due for finishing once credited at or before `clientCreditedBefore`.
+    func appleFollowUps(clientCreditedBefore: Date, limit: Int) async throws -> [AppleFollowUp]
+    /// Marks follow-ups done: `finished` sets the transaction's `finishedAtApple` to `now` (once); `tokenWritten`
+    /// clears the owed token if it is still that one (a later bind may have owed another).
+    func recordAppleFollowUp(transactionID: String, finished: Bool, tokenWritten: OrderID?, now: Date) async throws
     /// Balances per currency, summed from the user's grants.
     func balances(of user: UserID) async throws -> [String: Int64]
     /// The audit events about one order or transaction id, oldest first.
@@ -118,9 +126,12 @@ public protocol LedgerStore: Sendable {
 public struct Settlement: Hashable, Sendable {
     public var decision: Decision
     public var record: LedgerTransaction?
-    public init(decision: Decision, record: LedgerTransaction?) {
+    /// What this settlement made Purser owe Apple (finishing a credit no app will finish, the owner's token).
+    public var appleFollowUp: AppleFollowUp?
+    public init(decision: Decision, record: LedgerTransaction?, appleFollowUp: AppleFollowUp? = nil) {
         self.decision = decision
         self.record = record
+        self.appleFollowUp = appleFollowUp
     }
 }
 

@@ -39,6 +39,8 @@ public struct LedgerStoreConformance: Sendable {
         try await countsWhatWaitsWithItsOldest()
         try await listsTheUnboundQueueAndCandidateOrders()
         try await countsActivityAndFindsATransactionsDeliveries()
+        try await keepsAndFindsTheAppTransactionID()
+        try await listsWhatIsOwedToAppleUntilRecorded()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

@@ -53,6 +53,16 @@ extension ForwardingLedgerStore {
     func transaction(_ transactionID: String) async throws -> LedgerTransaction? {
         try await inner.transaction(transactionID)
     }
+    func transactions(appTransactionID: String) async throws -> [LedgerTransaction] {
+        try await inner.transactions(appTransactionID: appTransactionID)
+    }
+    func appleFollowUps(clientCreditedBefore: Date, limit: Int) async throws -> [AppleFollowUp] {
+        try await inner.appleFollowUps(clientCreditedBefore: clientCreditedBefore, limit: limit)
+    }
+    func recordAppleFollowUp(transactionID: String, finished: Bool, tokenWritten: OrderID?, now: Date) async throws {
+        try await inner.recordAppleFollowUp(
+            transactionID: transactionID, finished: finished, tokenWritten: tokenWritten, now: now)
+    }
     func balances(of user: UserID) async throws -> [String: Int64] { try await inner.balances(of: user) }
     func auditTrail(of subjectID: String) async throws -> [AuditEvent] { try await inner.auditTrail(of: subjectID) }
     func recordNotification(_ record: NotificationRecord) async throws -> NotificationRecord? {

@@ -30,6 +30,9 @@ extension ServerConfiguration {
     ///   default `"UNDELIVERED_OTHER"`), `consumption.refundPreference.undelivered` / `.unspent` / `.partlySpent` /
     ///   `.spent` (strings, defaults `"GRANT_FULL"`, none, `"GRANT_PRORATED"`, `"DECLINE"`; `""` sends none).
     /// - `reconciliation.intervalSeconds` (double, default `600`).
+    /// - `finishing.enabled` (bool, default `true`), `finishing.afterSeconds` (double, default `86400`: when the
+    ///   server finishes an app-credited transaction at Apple itself), `finishing.intervalSeconds` (double, default
+    ///   `60`; 0 turns the periodic job off).
     /// - `admin.token` (string, optional, **secret**): the support API's bearer token.
     /// - `database.url` (string, optional, **secret**): `postgres://user@host:port/database`; without it, the
     ///   SQLite ledger in `dataDirectory`. `database.password` (string, optional, **secret**): when the URL has none.
@@ -79,6 +82,10 @@ extension ServerConfiguration {
         receipts.verification = reader.string(forKey: "receipts.verification", as: ReceiptVerification.self)
         consumption = Consumption(reader: reader.scoped(to: "consumption"))
         reconciliation = Reconciliation(reader: reader.scoped(to: "reconciliation"))
+        finishing.enabled = reader.bool(forKey: "finishing.enabled", default: finishing.enabled)
+        finishing.afterSeconds = reader.double(forKey: "finishing.afterSeconds", default: finishing.afterSeconds)
+        finishing.intervalSeconds = reader.double(
+            forKey: "finishing.intervalSeconds", default: finishing.intervalSeconds)
         admin = Admin(reader: reader.scoped(to: "admin"))
         database.url = reader.string(forKey: "database.url", isSecret: true)
         database.password = reader.string(forKey: "database.password", isSecret: true)

@@ -109,7 +109,8 @@ public final class SQLiteLedgerStore: LedgerStore {
                     try await submission.orderToLookUp.asyncMap { try await Self.order($0, on: self.writer) } ?? nil
                 let plan = SubmissionRules.plan(submission, existing: existing, order: order, now: now)
                 try await self.apply(plan, now: now)
-                return Settlement(decision: plan.decision, record: plan.written ?? existing)
+                return Settlement(
+                    decision: plan.decision, record: plan.written ?? existing, appleFollowUp: .owed(by: plan))
             }
         }
     }
@@ -191,8 +192,9 @@ public final class SQLiteLedgerStore: LedgerStore {
                 """
                 INSERT INTO apple_transactions (transaction_id, original_transaction_id, bundle_id, product_id, type,
                     quantity, purchase_date, app_account_token, environment, revocation_date, state, owner_id, order_id,
-                    rejection_code, rejection_message, recorded_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    rejection_code, rejection_message, recorded_at, updated_at, app_transaction_id, credited_by,
+                    app_account_token_for_apple)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(t.transactionID), .text(t.originalTransactionID), .text(t.bundleID), .text(t.productID),
@@ -201,18 +203,22 @@ public final class SQLiteLedgerStore: LedgerStore {
                     t.revocationDate.map { .integer(Int($0.millis)) } ?? .null, .text(record.state.rawValue),
                     .optionalText(record.ownerID?.rawValue), .optionalText(record.orderID?.description),
                     .optionalText(record.rejection?.code), .optionalText(record.rejection?.message), at, at,
+                    .optionalText(t.appTransactionID), .optionalText(plan.creditedBy),
+                    .optionalText(plan.appAccountTokenForApple?.description),
                 ])
             try await writeGrantsAndOutbox(record, cause: plan.source?.category, at: at)
         case .bind(let record):
             _ = try await query(
                 writer,
                 """
-                UPDATE apple_transactions SET state = ?, owner_id = ?, order_id = ?, updated_at = ?
+                UPDATE apple_transactions SET state = ?, owner_id = ?, order_id = ?, updated_at = ?, credited_by = ?,
+                    app_account_token_for_apple = ?
                 WHERE transaction_id = ? AND state = 'unbound'
                 """,
                 [
                     .text(record.state.rawValue), .optionalText(record.ownerID?.rawValue),
-                    .optionalText(record.orderID?.description), at, .text(record.transaction.transactionID),
+                    .optionalText(record.orderID?.description), at, .optionalText(plan.creditedBy),
+                    .optionalText(plan.appAccountTokenForApple?.description), .text(record.transaction.transactionID),
                 ])
             try await writeGrantsAndOutbox(record, cause: plan.source?.category, at: at)
         }
