@@ -66,6 +66,7 @@ struct PostgresRestartUnderLoadTests {
                             try await admin.perform(
                                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(name)")
                         }
+                        tally.cut.store(true, ordering: .relaxed)
                         try await Task.sleep(for: .seconds(1))
                         try await PostgresTestDatabase.withAdmin { admin in
                             try await admin.perform("ALTER DATABASE \(unescaped: name) ALLOW_CONNECTIONS true")
@@ -74,6 +75,11 @@ struct PostgresRestartUnderLoadTests {
                     for worker in 0..<Self.clients {
                         group.addTask {
                             for index in stride(from: worker, to: payments.count, by: Self.clients) {
+                                // Submissions 20 to 60 race the cut; the rest wait for it, so that some surely meet
+                                // the database gone, however fast this machine settles.
+                                while tally.done.load(ordering: .relaxed) >= 60, !tally.cut.load(ordering: .relaxed) {
+                                    try await Task.sleep(for: .milliseconds(5))
+                                }
                                 let status = try await Self.submitUntilDecided(payments[index], client: client) {
                                     status in tally.statuses.withLock { $0[status, default: 0] += 1 }
                                 }
@@ -120,5 +126,6 @@ struct PostgresRestartUnderLoadTests {
     final class Tally: Sendable {
         let statuses = Mutex<[Int: Int]>([:])
         let done = Atomic<Int>(0)
+        let cut = Atomic<Bool>(false)
     }
 }
