@@ -113,6 +113,8 @@ public protocol LedgerStore: Sendable {
     func statistics() async throws -> LedgerStatistics
     /// What waits: unbound transactions, waiting orders, undelivered webhook events, each with its oldest.
     func health() async throws -> LedgerHealth
+    /// The ids of the transactions credited to `user`, newest recorded first (support's search by user id).
+    func transactionIDs(ownedBy user: UserID, limit: Int) async throws -> [String]
     /// Support's queue: the ids of unbound transactions, oldest recorded first.
     func unboundTransactionIDs(limit: Int) async throws -> [String]
     /// Orders still waiting for `productID` created in `from...to`, oldest first: who might own an unbound purchase.

@@ -89,6 +89,9 @@ extension LedgerStoreConformance {
             uuid: "n-activity", type: "ONE_TIME_CHARGE", subtype: nil, transactionID: "t-activity",
             environment: "Sandbox", signedDate: later - 10, receivedAt: later)
         _ = try await store.recordNotification(notification)
+        #expect(try await store.transactionIDs(ownedBy: "lea", limit: 10) == ["t-activity2", "t-activity"])
+        #expect(try await store.transactionIDs(ownedBy: "lea", limit: 1) == ["t-activity2"])
+        #expect(try await store.transactionIDs(ownedBy: "nobody-at-all", limit: 10).isEmpty)
         let activity = try await store.activity(since: later - 1)
         #expect(activity.eventsByKind["credited"] == 2)
         #expect(activity.lastNotificationReceivedAt == later)

@@ -88,6 +88,9 @@ extension ForwardingLedgerStore {
     func statistics() async throws -> LedgerStatistics { try await inner.statistics() }
     func health() async throws -> LedgerHealth { try await inner.health() }
     func activity(since: Date) async throws -> LedgerActivity { try await inner.activity(since: since) }
+    func transactionIDs(ownedBy user: UserID, limit: Int) async throws -> [String] {
+        try await inner.transactionIDs(ownedBy: user, limit: limit)
+    }
     func webhookDeliveries(forTransaction id: String) async throws -> [WebhookDelivery] {
         try await inner.webhookDeliveries(forTransaction: id)
     }

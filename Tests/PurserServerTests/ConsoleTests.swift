@@ -166,4 +166,21 @@ import Testing
             #expect(unknown.status == .notFound)
         }
     }
+
+    @Test func searchFindsAUsersPurchasesAndAnOrdersTransaction() async throws {
+        try await TestServer.run(configure: Self.configure) { server, client in
+            let order = try await server.order("gold60", for: "zoe", client: client)
+            let (id, jws) = try await server.pay("gold60", token: order.appAccountToken)
+            #expect(try await client.submit(jws, user: "zoe").status == .ok)
+            let session = try await Self.signIn(client)
+            let byUser = String(buffer: try await Self.get(client, "/console/search?q=zoe", cookie: session).body)
+            #expect(byUser.contains("/console/transactions/\(id)"), "the user's purchase is listed")
+            #expect(byUser.contains("credited to this user"))
+            let byOrder = try await Self.get(client, "/console/search?q=\(order.orderId)", cookie: session)
+            #expect(byOrder.status == .seeOther)
+            #expect(byOrder.headers[.location] == "/console/transactions/\(id)")
+            let nobody = String(buffer: try await Self.get(client, "/console/search?q=nobody", cookie: session).body)
+            #expect(nobody.contains(#"id="nothing""#))
+        }
+    }
 }

@@ -4,41 +4,6 @@ import PurserCore
 import PurserStorage
 
 extension ConsoleRoutes {
-    /// One box: digits are a transaction id (its timeline), a UUID a Purser order (its transaction's timeline),
-    /// anything else Apple's order id from the customer's e-mail receipt (Look Up Order ID: every transaction in it).
-    func search(_ request: Request, signedIn: SignedIn) async throws -> Response {
-        let query = (request.uri.queryParameters.get("q") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let language = language(request)
-        var values: [String: Any] = ["query": query]
-        if query.count > 200 {
-            values["error"] = ConsoleText.table(language)["tooLong"]
-        } else if query.allSatisfy(\.isNumber), !query.isEmpty {
-            return ConsolePage.redirect(to: "/console/transactions/\(query)")
-        } else if let order = UUID(uuidString: query) {
-            values["searched"] = true
-            if let transactionID = try await store.order(OrderID(order))?.transactionID {
-                return ConsolePage.redirect(to: "/console/transactions/\(transactionID)")
-            }
-        } else if !query.isEmpty {
-            values["searched"] = true
-            do {
-                let views = try await support.lookUp(appleOrderID: query)
-                values["results"] = views.map {
-                    [
-                        "transactionId": $0.transactionId, "productId": $0.productId,
-                        "ledger": $0.ledger,
-                    ]
-                }
-                values["hasResults"] = !views.isEmpty
-            } catch let error as ServiceError where error.code == .notFound || error.code == .invalidOrderID {
-                values["hasResults"] = false
-            } catch let error as ServiceError {
-                values["error"] = error.message
-            }
-        }
-        return page("search", values).response(language: language, signedIn: signedIn, path: "/console/search")
-    }
-
     /// A purchase's timeline: what Apple says, what the ledger says, the owner, the audit trail, and why it waits.
     func transaction(
         _ id: String, request: Request, signedIn: SignedIn, notice: String? = nil, error: String? = nil,

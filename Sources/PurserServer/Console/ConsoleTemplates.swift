@@ -51,7 +51,7 @@ enum ConsoleTemplates {
         {{#searched}}{{^hasResults}}<p id="nothing">{{t.nothingFound}}</p>{{/hasResults}}{{/searched}}
         {{#hasResults}}<h2>{{t.results}}</h2>{{/hasResults}}
         <ul id="results">{{#results}}<li><a href="/console/transactions/{{transactionId}}">{{transactionId}}</a>
-          {{productId}} · {{ledger}}</li>{{/results}}</ul>
+          {{productId}} · {{ledger}} · {{source}}</li>{{/results}}</ul>
         {{> foot}}
         """,
         "transaction": """

@@ -3,6 +3,18 @@ import PostgresNIO
 import PurserCore
 
 extension PostgresLedgerStore {
+    public func transactionIDs(ownedBy user: UserID, limit: Int) async throws -> [String] {
+        let rows = try await withConnection { connection in
+            try await self.rows(
+                connection,
+                """
+                SELECT transaction_id FROM apple_transactions WHERE owner_id = \(user.rawValue)
+                ORDER BY recorded_at DESC, transaction_id DESC LIMIT \(limit)
+                """)
+        }
+        return try rows.map { try $0.makeRandomAccess().text("transaction_id") }
+    }
+
     public func unboundTransactionIDs(limit: Int) async throws -> [String] {
         let rows = try await withConnection { connection in
             try await self.rows(

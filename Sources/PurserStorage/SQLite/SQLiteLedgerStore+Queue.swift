@@ -3,6 +3,15 @@ import PurserCore
 import SQLiteNIO
 
 extension SQLiteLedgerStore {
+    public func transactionIDs(ownedBy user: UserID, limit: Int) async throws -> [String] {
+        try await read(
+            """
+            SELECT transaction_id FROM apple_transactions WHERE owner_id = ?
+            ORDER BY recorded_at DESC, transaction_id DESC LIMIT ?
+            """, [.text(user.rawValue), .integer(limit)]
+        ).map { try $0.text("transaction_id") }
+    }
+
     public func unboundTransactionIDs(limit: Int) async throws -> [String] {
         try await read(
             """
