@@ -70,72 +70,73 @@ struct StorageFaultTests {
         output.value.components(separatedBy: line).count - 1
     }
 
-    @Test func aFullDiskAnswers503AndServesAgainOnceSpaceIsFreed() async throws {
+    /// Starts the simulator and `serve` on a new `kind` disk, credits one purchase, pays a second, breaks the disk
+    /// with `fault`, and checks that the second is refused with 503 three times while the server stays up and logs
+    /// the outage once. Then `recover` gets the scene: the servers, `serve`'s process, its base URL and output, and
+    /// the two signed transactions (the first credited, the second not).
+    func withFailingDisk(
+        _ kind: SmallFilesystem.Kind, megabytes: Int, fault: (SmallFilesystem) throws -> Void,
+        recover: (SmallFilesystem, Servers, Process, String, ServeCommandTests.Output, String, String) async throws
+            -> Process
+    ) async throws {
         let directory = try serve.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let disk = try SmallFilesystem(.tmpfs, megabytes: 8)
+        let disk = try SmallFilesystem(kind, megabytes: megabytes)
         defer { disk.remove() }
         let servers = try await startSimulator(in: directory, dataOn: disk)
         defer { servers.simulator.terminate() }
-        var (server, base, output) = try await startServe(servers)
-        defer { server.terminate() }
+        let (server, base, output) = try await startServe(servers)
+        var running = server
+        defer { running.terminate() }
 
         let first = try await buy(at: base, servers)
         #expect(try await submit(first, at: base) == (200, "delivered"))
         let second = try await buy(at: base, servers)
-        let filler = try disk.fill()
+        try fault(disk)
         for _ in 0..<3 {
-            #expect(try await submit(second, at: base) == (503, "storage_unavailable"), "a full disk decides nothing")
+            #expect(
+                try await submit(second, at: base) == (503, "storage_unavailable"), "a failing disk decides nothing")
         }
         let (health, _) = try await serve.request("GET", "\(base)/health")
-        #expect(health == 200 && server.isRunning, "the server stays up while its disk is full")
+        #expect(health == 200 && server.isRunning, "the server stays up while its disk fails")
         #expect(occurrences(of: "the ledger is unavailable", in: output) == 1, "logged once per episode")
+        running = try await recover(disk, servers, server, base, output, first, second)
+    }
 
-        try FileManager.default.removeItem(at: filler)
-        #expect(try await submit(second, at: base) == (200, "delivered"), "served again once space is freed")
-        #expect(occurrences(of: "the ledger is back", in: output) == 1)
-        #expect(try await gold(at: base) == 120)
+    @Test func aFullDiskAnswers503AndServesAgainOnceSpaceIsFreed() async throws {
+        var filler: URL?
+        try await withFailingDisk(.tmpfs, megabytes: 8, fault: { filler = try $0.fill() }) {
+            _, servers, server, base, output, first, second in
+            try FileManager.default.removeItem(at: try #require(filler))
+            #expect(try await submit(second, at: base) == (200, "delivered"), "served again once space is freed")
+            #expect(occurrences(of: "the ledger is back", in: output) == 1)
+            #expect(try await gold(at: base) == 120)
 
-        // Nothing acknowledged is lost: killed and restarted on the same disk, both credits are there, once each.
-        kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
-        (server, base, output) = try await startServe(servers)
-        #expect(try await gold(at: base) == 120)
-        #expect(try await submit(first, at: base) == (200, "alreadyDelivered"))
-        #expect(try await submit(second, at: base) == (200, "alreadyDelivered"))
+            // Nothing acknowledged is lost: killed and restarted on the same disk, both credits are there, once each.
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+            let (restarted, again, _) = try await startServe(servers)
+            #expect(try await gold(at: again) == 120)
+            #expect(try await submit(first, at: again) == (200, "alreadyDelivered"))
+            #expect(try await submit(second, at: again) == (200, "alreadyDelivered"))
+            return restarted
+        }
     }
 
     @Test(.enabled(if: SmallFilesystem.ext4Available, "needs a loop device and mkfs.ext4"))
     func aDiskTurnedReadOnlyAnswers503AndLosesNothing() async throws {
-        let directory = try serve.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let disk = try SmallFilesystem(.ext4, megabytes: 16)
-        defer { disk.remove() }
-        let servers = try await startSimulator(in: directory, dataOn: disk)
-        defer { servers.simulator.terminate() }
-        var (server, base, output) = try await startServe(servers)
-        defer { server.terminate() }
-
-        let first = try await buy(at: base, servers)
-        #expect(try await submit(first, at: base) == (200, "delivered"))
-        let second = try await buy(at: base, servers)
-        try disk.failIntoReadOnly()
-        for _ in 0..<3 {
-            #expect(
-                try await submit(second, at: base) == (503, "storage_unavailable"), "a read-only disk decides nothing")
+        try await withFailingDisk(.ext4, megabytes: 16, fault: { try $0.failIntoReadOnly() }) {
+            disk, servers, server, _, _, first, second in
+            // The operator stops the server, repairs the disk and starts it again: nothing acknowledged was lost.
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+            try disk.unmountAndRepair()
+            try disk.mount()
+            let (restarted, base, _) = try await startServe(servers)
+            #expect(try await submit(first, at: base) == (200, "alreadyDelivered"))
+            #expect(try await submit(second, at: base) == (200, "delivered"))
+            #expect(try await gold(at: base) == 120)
+            return restarted
         }
-        let (health, _) = try await serve.request("GET", "\(base)/health")
-        #expect(health == 200 && server.isRunning, "the server stays up on a read-only disk")
-        #expect(occurrences(of: "the ledger is unavailable", in: output) == 1, "logged once per episode")
-
-        // The operator stops the server, repairs the disk and starts it again: nothing acknowledged was lost.
-        kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
-        try disk.unmountAndRepair()
-        try disk.mount()
-        (server, base, output) = try await startServe(servers)
-        #expect(try await submit(first, at: base) == (200, "alreadyDelivered"))
-        #expect(try await submit(second, at: base) == (200, "delivered"))
-        #expect(try await gold(at: base) == 120)
     }
 }

@@ -18,19 +18,14 @@ public struct AppleFollowUpService: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-            guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
-            do {
-                let summary = try await cancelWhenGracefulShutdown {
-                    try await lease.runIfFree { try await followUps.run() }
-                }
-                if let summary, summary != AppleFollowUps.Summary() {
-                    logger.info("apple follow-ups", metadata: ["purser.summary": "\(summary)"])
-                }
-            } catch {
-                logger.error("apple follow-ups failed", metadata: ["error": "\(error)"])
+        await lease.repeatEvery(interval) { [followUps] in
+            try await followUps.run()
+        } finished: { summary in
+            if summary != AppleFollowUps.Summary() {
+                logger.info("apple follow-ups", metadata: ["purser.summary": "\(summary)"])
             }
+        } failed: { error in
+            logger.error("apple follow-ups failed", metadata: ["error": "\(error)"])
         }
     }
 }

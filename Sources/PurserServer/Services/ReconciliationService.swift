@@ -20,24 +20,14 @@ public struct ReconciliationService: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            // A graceful shutdown cuts the wait short instead of waiting out the interval.
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-            guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
-            do {
-                let summary = try await cancelWhenGracefulShutdown {
-                    try await lease.runIfFree { try await reconciler.run() }
-                }
-                if let summary {
-                    logger.info("reconciliation", metadata: ["purser.summary": "\(summary)"])
-                    Self.record(summary, at: Date())
-                } else {
-                    logger.debug("reconciliation runs on another replica", metadata: ["purser.lease": "\(lease.name)"])
-                }
-            } catch {
-                logger.error("reconciliation failed", metadata: ["error": "\(error)"])
-                Counter(label: PurserMetrics.Name.reconciliationRuns, dimensions: [("outcome", "failed")]).increment()
-            }
+        await lease.repeatEvery(interval) { [reconciler] in
+            try await reconciler.run()
+        } finished: { summary in
+            logger.info("reconciliation", metadata: ["purser.summary": "\(summary)"])
+            Self.record(summary, at: Date())
+        } failed: { error in
+            logger.error("reconciliation failed", metadata: ["error": "\(error)"])
+            Counter(label: PurserMetrics.Name.reconciliationRuns, dimensions: [("outcome", "failed")]).increment()
         }
     }
 }
