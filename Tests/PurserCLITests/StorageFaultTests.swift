@@ -105,38 +105,42 @@ struct StorageFaultTests {
 
     @Test func aFullDiskAnswers503AndServesAgainOnceSpaceIsFreed() async throws {
         var filler: URL?
-        try await withFailingDisk(.tmpfs, megabytes: 8, fault: { filler = try $0.fill() }) {
-            _, servers, server, base, output, first, second in
-            try FileManager.default.removeItem(at: try #require(filler))
-            #expect(try await submit(second, at: base) == (200, "delivered"), "served again once space is freed")
-            #expect(occurrences(of: "the ledger is back", in: output) == 1)
-            #expect(try await gold(at: base) == 120)
+        try await withFailingDisk(
+            .tmpfs, megabytes: 8, fault: { filler = try $0.fill() },
+            recover: {
+                _, servers, server, base, output, first, second in
+                try FileManager.default.removeItem(at: try #require(filler))
+                #expect(try await submit(second, at: base) == (200, "delivered"), "served again once space is freed")
+                #expect(occurrences(of: "the ledger is back", in: output) == 1)
+                #expect(try await gold(at: base) == 120)
 
-            // Nothing acknowledged is lost: killed and restarted on the same disk, both credits are there, once each.
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-            let (restarted, again, _) = try await startServe(servers)
-            #expect(try await gold(at: again) == 120)
-            #expect(try await submit(first, at: again) == (200, "alreadyDelivered"))
-            #expect(try await submit(second, at: again) == (200, "alreadyDelivered"))
-            return restarted
-        }
+                // Nothing acknowledged is lost: killed and restarted on the same disk, both credits are there, once each.
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+                let (restarted, again, _) = try await startServe(servers)
+                #expect(try await gold(at: again) == 120)
+                #expect(try await submit(first, at: again) == (200, "alreadyDelivered"))
+                #expect(try await submit(second, at: again) == (200, "alreadyDelivered"))
+                return restarted
+            })
     }
 
     @Test(.enabled(if: SmallFilesystem.ext4Available, "needs a loop device and mkfs.ext4"))
     func aDiskTurnedReadOnlyAnswers503AndLosesNothing() async throws {
-        try await withFailingDisk(.ext4, megabytes: 16, fault: { try $0.failIntoReadOnly() }) {
-            disk, servers, server, _, _, first, second in
-            // The operator stops the server, repairs the disk and starts it again: nothing acknowledged was lost.
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-            try disk.unmountAndRepair()
-            try disk.mount()
-            let (restarted, base, _) = try await startServe(servers)
-            #expect(try await submit(first, at: base) == (200, "alreadyDelivered"))
-            #expect(try await submit(second, at: base) == (200, "delivered"))
-            #expect(try await gold(at: base) == 120)
-            return restarted
-        }
+        try await withFailingDisk(
+            .ext4, megabytes: 16, fault: { try $0.failIntoReadOnly() },
+            recover: {
+                disk, servers, server, _, _, first, second in
+                // The operator stops the server, repairs the disk and starts it again: nothing acknowledged was lost.
+                kill(server.processIdentifier, SIGKILL)
+                server.waitUntilExit()
+                try disk.unmountAndRepair()
+                try disk.mount()
+                let (restarted, base, _) = try await startServe(servers)
+                #expect(try await submit(first, at: base) == (200, "alreadyDelivered"))
+                #expect(try await submit(second, at: base) == (200, "delivered"))
+                #expect(try await gold(at: base) == 120)
+                return restarted
+            })
     }
 }
