@@ -78,7 +78,8 @@ public struct PurserAssembly: Sendable {
             claims: ClaimsPolicy(
                 bundleID: configuration.bundleId, environments: Set(configuration.environments),
                 appAppleID: configuration.appAppleId),
-            catalog: catalog, store: store, orderHintMaxAge: configuration.orderHint.maxAgeSeconds, now: now)
+            catalog: catalog, store: store, orderHintMaxAge: configuration.orderHint.maxAgeSeconds,
+            allowNegativeBalance: configuration.refunds.allowNegativeBalance, now: now)
         let consumptionPolicy = try configuration.consumptionPolicy()
         let consumption = appStore.serverAPI.flatMap { api in
             configuration.consumption.respond

@@ -13,11 +13,15 @@ public struct AppleTransaction: Hashable, Sendable, Codable {
     public var appAccountToken: OrderID?
     public var environment: AppStoreEnvironment
     public var revocationDate: Date?
+    /// Apple's `revocationType`, when it revoked the transaction.
+    public var revocationType: RevocationType?
+    /// Apple's `revocationPercentage` (milliunits); in the ledger, the share Purser has revoked so far.
+    public var revocationPercentage: Int?
 
     public init(
         transactionID: String, originalTransactionID: String, bundleID: String, productID: String, type: String?,
         quantity: Int, purchaseDate: Date, appAccountToken: OrderID?, environment: AppStoreEnvironment,
-        revocationDate: Date? = nil
+        revocationDate: Date? = nil, revocationType: RevocationType? = nil, revocationPercentage: Int? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -29,5 +33,7 @@ public struct AppleTransaction: Hashable, Sendable, Codable {
         self.appAccountToken = appAccountToken
         self.environment = environment
         self.revocationDate = revocationDate
+        self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
     }
 }

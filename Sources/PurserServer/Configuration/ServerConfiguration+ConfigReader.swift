@@ -45,6 +45,8 @@ extension ServerConfiguration {
     ///   `webhooks.retrySeconds` (double array, optional), `webhooks.timeoutSeconds` (double, default `10`),
     ///   `webhooks.concurrency` (int, default `16`), `webhooks.pollIntervalSeconds` (double, default `1`),
     ///   `webhooks.claimSeconds` (double, default `60`).
+    /// - `refunds.allowNegativeBalance` (bool, default `true`): whether a refund may take a balance below zero; when
+    ///   false it revokes down to zero and records the shortfall.
     ///
     /// ## Environment variables
     /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
@@ -85,6 +87,7 @@ extension ServerConfiguration {
         http.maxConnections = reader.int(forKey: "http.maxConnections", default: http.maxConnections)
         orderHint.maxAgeSeconds = reader.double(forKey: "orderHint.maxAgeSeconds", default: orderHint.maxAgeSeconds)
         webhooks = Webhooks(reader: reader.scoped(to: "webhooks"))
+        refunds = Refunds(reader: reader.scoped(to: "refunds"))
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.

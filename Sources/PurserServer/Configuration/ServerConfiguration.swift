@@ -37,7 +37,8 @@ import PurserCore
 ///   "webhooks": {"endpoints": [{"url": "https://game.example.com/purser", "secret": "whsec_…",
 ///                               "events": ["transaction.credited"]}],   // events: all types when absent
 ///                "retrySeconds": null, "timeoutSeconds": 10, "concurrency": 16, "pollIntervalSeconds": 1,
-///                "claimSeconds": 60}
+///                "claimSeconds": 60},
+///   "refunds": {"allowNegativeBalance": true}   // false: a refund takes a balance down to zero, not below
 /// }
 /// ```
 /// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `database.url`, `database.password` and the webhook
@@ -202,6 +203,7 @@ public struct ServerConfiguration: Sendable {
     public var database = Database()
     public var simulator = Simulator()
     public var webhooks = Webhooks()
+    public var refunds = Refunds()
 
     public init() {}
 }

@@ -20,12 +20,14 @@ public struct SubmissionService: Sendable {
     public let localReceipts: LocalReceiptCheck?
     /// How old a hinted order may be, before the purchase, and still bind a transaction without a token.
     public let orderHintMaxAge: TimeInterval
-    private let now: @Sendable () -> Date
+    /// `refunds.allowNegativeBalance`: whether a refund may take a balance below zero.
+    public let allowNegativeBalance: Bool
+    let now: @Sendable () -> Date
 
     public init(
         verifier: SignedDataVerifier, receipts: VerifyReceiptClient, localReceipts: LocalReceiptCheck? = nil,
         claims: ClaimsPolicy, catalog: ProductCatalog, store: any LedgerStore,
-        orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge,
+        orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge, allowNegativeBalance: Bool = true,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.verifier = verifier
@@ -35,6 +37,7 @@ public struct SubmissionService: Sendable {
         self.catalog = catalog
         self.store = store
         self.orderHintMaxAge = orderHintMaxAge
+        self.allowNegativeBalance = allowNegativeBalance
         self.now = now
     }
 
@@ -93,6 +96,7 @@ public struct SubmissionService: Sendable {
             orderHintMaxAge: orderHintMaxAge)
         let settlement = try await store.settle(submission, now: now())
         Counter(label: "purser.decisions", dimensions: [("decision", settlement.decision.name)]).increment()
+        try await revokeShareRefundedBeforeCredit(transaction, settlement: settlement, source: source)
         return settlement
     }
 

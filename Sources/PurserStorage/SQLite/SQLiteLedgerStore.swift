@@ -191,8 +191,8 @@ public final class SQLiteLedgerStore: LedgerStore {
                 """
                 INSERT INTO apple_transactions (transaction_id, original_transaction_id, bundle_id, product_id, type,
                     quantity, purchase_date, app_account_token, environment, revocation_date, state, owner_id, order_id,
-                    rejection_code, rejection_message, recorded_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    rejection_code, rejection_message, recorded_at, updated_at, revocation_type, revocation_percentage)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(t.transactionID), .text(t.originalTransactionID), .text(t.bundleID), .text(t.productID),
@@ -201,6 +201,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                     t.revocationDate.map { .integer(Int($0.millis)) } ?? .null, .text(record.state.rawValue),
                     .optionalText(record.ownerID?.rawValue), .optionalText(record.orderID?.description),
                     .optionalText(record.rejection?.code), .optionalText(record.rejection?.message), at, at,
+                    .optionalText(t.revocationType?.rawValue), t.revocationPercentage.map { .integer($0) } ?? .null,
                 ])
             try await writeGrantsAndOutbox(record, cause: plan.source?.category, at: at)
         case .bind(let record):
