@@ -227,6 +227,7 @@ let package = Package(
             name: "PurserStorageTests",
             dependencies: [
                 "PurserStorage", "PurserStorageTesting", "PurserCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: strict
         ),
@@ -259,6 +260,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: strict
         ),

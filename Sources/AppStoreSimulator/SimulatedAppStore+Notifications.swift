@@ -63,18 +63,6 @@ extension SimulatedAppStore {
         try enqueueNotification(type: type, for: transaction, signedTransaction: signed)
     }
 
-    /// Reverses a refund: the transaction loses its revocation, and REFUND_REVERSED is sent.
-    public func reverseRefund(transactionID: String) throws(SimulatorError) {
-        guard var record = records[transactionID], record.transaction.revocationDate != nil else {
-            throw SimulatorError(.conflict, "transaction \(transactionID) is not refunded")
-        }
-        record.transaction.revocationDate = nil
-        record.transaction.revocationReason = nil
-        record.transaction.signedDate = now().appStoreMilliseconds
-        try replace(record)
-        try notify("REFUND_REVERSED", transactionID: transactionID)
-    }
-
     /// Attempts every notification that is due (or every undelivered one with `force`), oldest first, keeping up to
     /// `concurrency` sends in flight, as Apple's sender does. Stops starting sends when the task is cancelled.
     /// Returns how many were delivered in this call.

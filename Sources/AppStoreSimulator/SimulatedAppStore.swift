@@ -187,28 +187,6 @@ public actor SimulatedAppStore {
         finishedByServer.insert(transactionID)
     }
 
-    /// Refunds a transaction: its record gains `revocationDate`, and a signed REFUND notification is returned.
-    public func refund(transactionID: String, reason: Int = 0) throws(SimulatorError) -> (
-        transaction: JWSTransaction, signed: String, notification: String
-    ) {
-        guard var record = records[transactionID] else {
-            throw SimulatorError(.notFound, "no transaction \(transactionID)")
-        }
-        var transaction = record.transaction
-        guard transaction.revocationDate == nil else {
-            throw SimulatorError(.conflict, "transaction \(transactionID) is already refunded")
-        }
-        let at = now().appStoreMilliseconds
-        transaction.revocationDate = at
-        transaction.revocationReason = reason
-        transaction.signedDate = at
-        record.transaction = transaction
-        try store(record)
-        let signed = try sign(transaction)
-        let notification = try enqueueNotification(type: "REFUND", for: transaction, signedTransaction: signed)
-        return (transaction, signed, notification)
-    }
-
     /// A signed Notifications V2 payload about `transaction`, with its new UUID (queued for sending by
     /// `enqueueNotification`).
     func notification(type: String, subtype: String? = nil, for transaction: JWSTransaction, signedTransaction: String)

@@ -6,7 +6,9 @@ import PurserCore
 
 /// The simulator's HTTP control API, for tests and demos, under `/simulator/v1`:
 /// - `POST /purchases` `{productId, bundleId?, quantity?, appAccountToken?, environment?, type?}` → the signed transaction
-/// - `POST /transactions/{id}/refund` `{reason?}` → the revoked signed transaction and a signed REFUND notification
+/// - `POST /transactions/{id}/refund` `{reason?, revocationType?, revocationPercentage?}` → the revoked signed
+///   transaction and a signed REFUND notification; `revocationPercentage` (milliunits) makes it a partial refund of
+///   that share, and partial refunds add up in the signed `revocationPercentage`
 /// - `GET /transactions`, `GET /transactions/{id}` (with `appleOrderId`, the order id of the customer's receipt)
 /// - `GET /root-certificate` → the simulator's root (DER), to trust it elsewhere
 /// - `GET /receipt-root-certificate` → the root of its RSA receipt-signing chain (DER), for local receipt checks
@@ -35,8 +37,12 @@ public struct SimulatorRoutes: Sendable {
         public var transactions: [JWSTransaction]
     }
 
+    /// A refund: Apple's `revocationReason`, `revocationType` and, for a partial refund, this refund's share of the
+    /// purchase in milliunits (the signed transaction carries the share refunded so far).
     struct RefundRequest: Decodable {
         var reason: Int?
+        var revocationType: RevocationType?
+        var revocationPercentage: Int?
     }
 
     /// A device's current app receipt.
@@ -100,7 +106,8 @@ public struct SimulatorRoutes: Sendable {
                 body.readableBytes == 0
                 ? RefundRequest() : try ControlRequestBody.decode(RefundRequest.self, from: body)
             let (transaction, signed, notification) = try await store.refund(
-                transactionID: id, reason: refund.reason ?? 0)
+                transactionID: id, reason: refund.reason ?? 0, type: refund.revocationType,
+                percentage: refund.revocationPercentage)
             return .init(
                 transactionId: id, signedTransaction: signed, transaction: transaction, signedNotification: notification
             )

@@ -103,6 +103,7 @@ public struct ChaosPlan: Sendable {
             }
             if chance(.refund) {
                 purchase.refund = true
+                purchase.refundShares = Self.refundShares(using: &random)
                 purchase.families.insert(.refund)
             }
             if users.count > 1, chance(.replay) {
@@ -146,6 +147,15 @@ public struct ChaosPlan: Sendable {
         }
         copy.purchaseCount = min(count, purchaseCount)
         return copy
+    }
+
+    /// Half of the refunds are Apple's partial ones (`REFUND_PRORATED`): one share of 1-90% of the purchase, and
+    /// half the time a second that keeps the total below 100%; the other half are one whole refund (empty).
+    static func refundShares(using random: inout SeededGenerator) -> [Int] {
+        guard Bool.random(using: &random) else { return [] }
+        let first = Int.random(in: 1_000...90_000, using: &random)
+        guard Bool.random(using: &random) else { return [first] }
+        return [first, Int.random(in: 1...(RefundRules.whole - 1 - first), using: &random)]
     }
 
     /// How many purchases meet each family.

@@ -10,6 +10,8 @@ public struct ChaosReport: Codable, Sendable {
         /// Transactions Apple charged, and those it refunded.
         public var charged: Int
         public var refunded: Int
+        /// Of those, the ones Apple refunded in part (`revocationPercentage` below 100%).
+        public var partlyRefunded = 0
         /// Charges that landed after the purchase's `buy` had answered (a StoreKit 1 payment that outlasted the wait).
         public var lateCharges: Int
         public var counts: [Violation.Kind: Int]
@@ -90,6 +92,10 @@ public struct ChaosReport: Codable, Sendable {
                 "without charge", "finished early", "game backend", "purchases/s", "heal s",
             ], strategyRows)
         lines.append("")
+        if let purser {
+            lines.append(
+                "Refunds: \(purser.refunded) by Apple, \(purser.partlyRefunded) of them partial (REFUND_PRORATED)")
+        }
         lines.append("Reconciliation: \(reconciliation)")
         if let webhooks { lines.append(webhooks.line) }
         if let kills = purser?.kills, !kills.isEmpty {

@@ -3,6 +3,7 @@ import AppStoreVerification
 import Foundation
 import Logging
 import Purser
+import PurserCore
 import PurserStorage
 
 /// One `purser chaos` run: plan from the seed, Purser through the fault phase and the heal phase, the invariant
@@ -142,18 +143,20 @@ public struct ChaosRun: Sendable {
     ) async
         -> ChaosReport.StrategyResult
     {
-        var refunded = 0
-        for charge in record.charges
-        where await appStore.purchase(transactionID: charge.transactionID)?
-            .transaction.revocationDate != nil
-        {
+        var (refunded, partly) = (0, 0)
+        for charge in record.charges {
+            guard let transaction = await appStore.purchase(transactionID: charge.transactionID)?.transaction,
+                let share = transaction.appleTransaction().revokedShare
+            else { continue }
             refunded += 1
+            if share < RefundRules.whole { partly += 1 }
         }
         var counts: [Violation.Kind: Int] = [:]
         for violation in violations { counts[violation.kind, default: 0] += 1 }
         return ChaosReport.StrategyResult(
             strategy: strategy, title: strategy.title, purchases: plan.purchaseCount, charged: record.charges.count,
-            refunded: refunded, lateCharges: record.lateCharges, counts: counts, faultPhaseSeconds: faultSeconds,
+            refunded: refunded, partlyRefunded: partly, lateCharges: record.lateCharges, counts: counts,
+            faultPhaseSeconds: faultSeconds,
             healSeconds: healSeconds,
             purchasesPerSecond: Double(plan.purchaseCount) / max(faultSeconds, 0.001),
             violations: Array(violations.prefix(50)))

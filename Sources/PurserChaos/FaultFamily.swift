@@ -73,7 +73,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
         case .rebuyUnfinished: "the user buys the same product again right after"
         case .verifyReceiptErrors: "Apple's verifyReceipt answers 21005, 503 or times out once"
         case .notificationLoss: "Apple's next 1-3 notification deliveries are lost (retried on Apple's schedule)"
-        case .refund: "Apple refunds the device's latest purchase"
+        case .refund: "Apple refunds the device's latest purchase: wholly, or in one or two partial refunds"
         case .replay: "another account submits the device's latest purchase"
         case .forgery: "a forged signed transaction and a truncated receipt are submitted"
         case .deviceNeverReturns: "these devices are never opened again after the fault phase"

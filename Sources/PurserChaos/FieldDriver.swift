@@ -64,7 +64,7 @@ struct FieldDriver {
             }
         }
         app.arm([])
-        if purchase.refund, let latest { _ = try? await appStore.refund(transactionID: latest) }
+        if let latest { await purchase.refund(latest, at: appStore) }
         if let other = purchase.replayBy, let latest, let receipt = try? await appStore.receipt(deviceId: device.id) {
             _ = await server.submit(
                 receipt: Data(receipt.der).base64EncodedString(), transactionID: latest,

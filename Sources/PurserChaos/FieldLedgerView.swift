@@ -6,5 +6,7 @@ struct FieldLedgerView: LedgerView {
     func state(of transactionID: String) async throws -> String {
         await server.hasDecided(transactionID) ? "answered, credited nobody" : "never heard of it"
     }
+    /// A field flow never takes a refund back.
+    func revocation(of transactionID: String) async throws -> (owner: String, share: Int)? { nil }
     func balance(of user: String) async throws -> Int64 { await server.balance(of: user) }
 }

@@ -27,9 +27,14 @@ struct InvariantChecker {
                 found.append(violation(.creditedWithoutCharge, "the harness saw a charge Apple has no record of"))
                 continue
             }
-            if apple.transaction.revocationDate != nil {
+            if let share = apple.transaction.appleTransaction().revokedShare {
                 if !credits.isEmpty {
-                    found.append(violation(.creditedWithoutCharge, "refunded by Apple, still credited to \(credits)"))
+                    let refunded = RefundRules.percentText(share)
+                    found.append(
+                        violation(.creditedWithoutCharge, "\(refunded) refunded by Apple, still credited to \(credits)")
+                    )
+                } else if share < RefundRules.whole {
+                    found += try await partlyRefunded(charge, share: share, grant: grant, explained: &explained)
                 }
                 continue
             }
@@ -95,6 +100,33 @@ struct InvariantChecker {
                     kind: .finishedBeforeDecision, transactionID: transactionID,
                     detail: "the server finished it at Apple, yet the ledger credits it to nobody",
                     purchase: record.charge(transactionID)?.purchase))
+        }
+        return found
+    }
+
+    /// A purchase Apple refunded in part: the buyer keeps `grant − floor(grant × share / 100000)`, so the ledger
+    /// must have credited the buyer and revoked exactly Apple's share.
+    private func partlyRefunded(
+        _ charge: ChaosRecord.Charge, share: Int, grant: Int64, explained: inout [String: Int64]
+    ) async throws -> [Violation] {
+        func violation(_ kind: Violation.Kind, _ detail: String) -> Violation {
+            Violation(kind: kind, transactionID: charge.transactionID, detail: detail, purchase: charge.purchase)
+        }
+        let refunded = RefundRules.percentText(share)
+        guard let revocation = try await ledger.revocation(of: charge.transactionID) else {
+            let state = try await ledger.state(of: charge.transactionID)
+            let detail = "\(charge.buyer) paid for \(charge.productID), \(refunded) refunded; server: \(state)"
+            return [violation(.lost, detail)]
+        }
+        explained[revocation.owner, default: 0] += grant - RefundRules.revokedAmount(of: grant, share: share)
+        var found: [Violation] = []
+        if revocation.share != share {
+            let revoked = RefundRules.percentText(revocation.share)
+            found.append(
+                violation(.creditedWithoutCharge, "Apple refunded \(refunded), the ledger revoked \(revoked)"))
+        }
+        if revocation.owner != charge.buyer {
+            found.append(violation(.misattributed, "bought by \(charge.buyer), credited to \(revocation.owner)"))
         }
         return found
     }

@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import Purser
+import PurserCore
 
 /// Everything one purchase meets, drawn from the seed before the run starts.
 public struct PlannedPurchase: Sendable, Hashable {
@@ -18,6 +19,9 @@ public struct PlannedPurchase: Sendable, Hashable {
     public var verifyReceiptFault: VerifyReceiptFault?
     public var notificationsLost: Int
     public var refund: Bool
+    /// With `refund`: the shares (milliunits of the purchase) of Apple's partial refunds, one after the other;
+    /// empty for one whole refund.
+    public var refundShares: [Int] = []
     /// Another account that submits this device's latest purchase.
     public var replayBy: String?
     public var forgery: Bool
@@ -40,4 +44,16 @@ public struct PlannedPurchase: Sendable, Hashable {
 
     /// The id of the transaction this purchase's forgery claims (Apple's ids start with 2; these with 9).
     public var forgedTransactionID: String { "9" + String(format: "%015d", index) }
+}
+
+extension PlannedPurchase {
+    /// Apple's refunds of `transactionID` as planned: one whole refund, or the partial ones (`REFUND_PRORATED`), each
+    /// signed into the transaction and a REFUND notification.
+    func refund(_ transactionID: String, at appStore: SimulatedAppStore) async {
+        guard refund else { return }
+        if refundShares.isEmpty { _ = try? await appStore.refund(transactionID: transactionID) }
+        for share in refundShares {
+            _ = try? await appStore.refund(transactionID: transactionID, type: .refundProrated, percentage: share)
+        }
+    }
 }

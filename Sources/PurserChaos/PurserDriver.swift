@@ -80,9 +80,7 @@ struct PurserDriver {
         try await kill?.value
         server.network.disarm(device.id)
         device.discardQueuedOutcomes()
-        if purchase.refund, let latest {
-            _ = try? await server.appStore.refund(transactionID: latest)
-        }
+        if let latest { await purchase.refund(latest, at: server.appStore) }
         if let other = purchase.replayBy, let latest, let (_, signed) = try? await server.appStore.transaction(latest) {
             _ = try? await harness.submit(
                 SubmitTransactionRequest(signedTransaction: signed),

@@ -12,6 +12,13 @@ struct PurserLedgerView: LedgerView {
         return [owner.description]
     }
 
+    func revocation(of transactionID: String) async throws -> (owner: String, share: Int)? {
+        guard let record = try await store.transaction(transactionID), record.state == .revoked,
+            let owner = record.ownerID
+        else { return nil }
+        return (owner.description, record.transaction.revocationPercentage ?? RefundRules.whole)
+    }
+
     func state(of transactionID: String) async throws -> String {
         try await store.transaction(transactionID).map { $0.state.rawValue } ?? "unknown to the ledger"
     }

@@ -93,7 +93,8 @@ public struct PurserAssembly: Sendable {
                 bundleID: configuration.bundleId, environments: Set(configuration.environments),
                 appAppleID: configuration.appAppleId),
             catalog: catalog, store: store, orderHintMaxAge: configuration.orderHint.maxAgeSeconds,
-            followUps: followUps, now: now)
+            followUps: followUps,
+            allowNegativeBalance: configuration.refunds.allowNegativeBalance, now: now)
         let consumptionPolicy = try configuration.consumptionPolicy()
         let consumption = appStore.serverAPI.flatMap { api in
             configuration.consumption.respond

@@ -37,9 +37,14 @@ public protocol LedgerStore: Sendable {
     func markNotificationProcessed(uuid: String, outcome: String, at: Date) async throws
     /// Which of `uuids` name notifications already processed (a replay of Notification History skips them).
     func processedNotifications(among uuids: [String]) async throws -> Set<String>
-    /// Takes back a credited transaction's grants (negative grants; a balance may go negative) and marks it revoked.
-    func revoke(transactionID: String, revocationDate: Date, cause: String, now: Date) async throws -> RefundOutcome
-    /// Gives back the grants of a revoked transaction whose refund Apple reversed.
+    /// Takes back the share of a credited transaction's grants that Apple has refunded (`RefundRules`: per currency,
+    /// the floor of the cumulative share less what earlier refunds took) as negative grants, marks it revoked with
+    /// that share, and writes the outbox event and the audit record, in one database transaction. A share no larger
+    /// than the one already revoked changes nothing. With `allowNegativeBalance` false a currency is taken only down
+    /// to a zero balance; the rest is the shortfall, in the outcome, the audit record and the event.
+    func revoke(_ revocation: Revocation, now: Date) async throws -> RefundOutcome
+    /// Gives back exactly what a revoked transaction's refunds took (the sum of its revokes) when Apple reversed the
+    /// refund, and marks it credited again.
     func restore(transactionID: String, cause: String, now: Date) async throws -> RefundOutcome
     /// Where reconciliation stopped last time (a revision, a date), by name; `nil` before the first run.
     func cursor(_ name: String) async throws -> String?

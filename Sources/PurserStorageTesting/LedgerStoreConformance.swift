@@ -11,8 +11,17 @@ public struct LedgerStoreConformance: Sendable {
     let now = Date(timeIntervalSince1970: 1_704_067_200)
     let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
 
-    public init(store: any LedgerStore) {
+    /// Lowers a user's balance of a currency outside Purser's credits, revokes and restores, as only a backend's
+    /// own test can: a `debit` grant row against one of the user's transactions, standing for balances imported from
+    /// an earlier ledger or debits Purser does not make itself. `stopsARevokeAtZeroWithoutNegativeBalances` needs it
+    /// to meet a balance smaller than a refund (Purser's own entries never take a balance below zero).
+    public typealias Debit =
+        @Sendable (_ transactionID: String, _ user: UserID, _ currency: String, _ amount: Int64) async throws -> Void
+    let debit: Debit?
+
+    public init(store: any LedgerStore, debit: Debit? = nil) {
         self.store = store
+        self.debit = debit
     }
 
     /// Every check, one after the other, on the same store (each uses its own users, orders and transactions).
@@ -41,6 +50,9 @@ public struct LedgerStoreConformance: Sendable {
         try await countsActivityAndFindsATransactionsDeliveries()
         try await keepsAndFindsTheAppTransactionID()
         try await listsWhatIsOwedToAppleUntilRecorded()
+        try await revokesAProratedShareCumulativelyAndRestoresExactlyIt()
+        try await roundsTheCumulativeShareDownNotEachRefund()
+        try await stopsARevokeAtZeroWithoutNegativeBalances()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

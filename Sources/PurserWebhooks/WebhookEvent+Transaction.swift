@@ -44,14 +44,24 @@ extension WebhookEvent {
         /// 1, 2, 3, … per `userId`, in the order Purser recorded the user's events: a receiver can order them.
         public var sequence: Int64
         public var cause: Cause?
-        /// For `transaction.revoked`: the share of the credit taken back (1 for a whole refund; Purser revokes
-        /// whole transactions, so `grants` always mirrors the credit).
+        /// For `transaction.revoked`: the share of the credit this refund took back (1 for a whole refund, 0.3 when
+        /// a prorated refund took the refunded share from 50% to 80%). `grants` holds the exact amounts.
         public var share: Double?
+        /// For `transaction.revoked`: Apple's `revocationType` (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`, or
+        /// a newer one); absent when Apple did not say.
+        public var revocationType: String?
+        /// For `transaction.revoked`: the share of the purchase revoked so far, in Apple's milliunits (100000 is
+        /// all of it). Each currency's revoked total is `floor(credit × revocationPercentage / 100000)`.
+        public var revocationPercentage: Int?
+        /// For `transaction.revoked` with `refunds.allowNegativeBalance` false: what the refund was due to take back
+        /// but did not, the user's balance being too low (positive amounts per currency). Absent when none.
+        public var shortfall: [String: Int64]?
 
         public init(
             transactionId: String, originalTransactionId: String, orderId: String?, userId: String, productId: String,
             quantity: Int, grants: [String: Int64], environment: String, occurredAt: Date, sequence: Int64,
-            cause: Cause? = nil, share: Double? = nil
+            cause: Cause? = nil, share: Double? = nil, revocationType: String? = nil, revocationPercentage: Int? = nil,
+            shortfall: [String: Int64]? = nil
         ) {
             self.transactionId = transactionId
             self.originalTransactionId = originalTransactionId
@@ -65,6 +75,9 @@ extension WebhookEvent {
             self.sequence = sequence
             self.cause = cause
             self.share = share
+            self.revocationType = revocationType
+            self.revocationPercentage = revocationPercentage
+            self.shortfall = shortfall
         }
     }
 }

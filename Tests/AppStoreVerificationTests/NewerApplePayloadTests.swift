@@ -16,6 +16,9 @@ import Testing
         #expect(decoded.type == "Some Type Apple Adds")
         #expect(decoded.transactionReason == "GIFT")
         #expect(decoded.appTransactionId == "704")
+        #expect(decoded.revocationType == RevocationType(rawValue: "REFUND_SOMEHOW"))
+        #expect(decoded.revocationPercentage == 12345)
+        #expect(try JSONDecoder().decode(JWSTransaction.self, from: JSONEncoder().encode(decoded)) == decoded)
 
         let notification = """
             {"notificationType": "RESCIND_CONSENT", "notificationUUID": "u-1", "version": "2.0",
@@ -78,5 +81,24 @@ import Testing
         #expect(Hosts.productionURL.absoluteString == "https://api.storekit.apple.com")
         #expect(Hosts.sandboxURL.absoluteString == "https://api.storekit-sandbox.apple.com")
         #expect(Hosts.legacyProductionURL.absoluteString == "https://api.storekit.itunes.apple.com")
+    }
+
+    @Test func applesRevocationFieldsReachTheLedgersTransaction() throws {
+        let refunded = """
+            {"transactionId": "2000000000000002", "bundleId": "com.example.app", "productId": "gold60",
+             "revocationDate": 1698148900000, "revocationReason": 1, "revocationType": "REFUND_PRORATED",
+             "revocationPercentage": 67932}
+            """
+        let prorated = try JSONDecoder().decode(JWSTransaction.self, from: Data(refunded.utf8)).appleTransaction()
+        #expect(prorated.revocationType == .refundProrated && prorated.revocationPercentage == 67_932)
+        #expect(prorated.revokedShare == 67_932)
+        var family = prorated
+        family.revocationType = .familyRevoke
+        #expect(family.revokedShare == RefundRules.whole, "a Family Sharing revocation takes it all")
+        family.revocationType = nil
+        family.revocationPercentage = nil
+        #expect(family.revokedShare == RefundRules.whole, "a refund from before partial refunds is whole")
+        family.revocationDate = nil
+        #expect(family.revokedShare == nil)
     }
 }

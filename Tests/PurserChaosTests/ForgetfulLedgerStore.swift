@@ -74,8 +74,8 @@ extension ForwardingLedgerStore {
     func processedNotifications(among uuids: [String]) async throws -> Set<String> {
         try await inner.processedNotifications(among: uuids)
     }
-    func revoke(transactionID: String, revocationDate: Date, cause: String, now: Date) async throws -> RefundOutcome {
-        try await inner.revoke(transactionID: transactionID, revocationDate: revocationDate, cause: cause, now: now)
+    func revoke(_ revocation: Revocation, now: Date) async throws -> RefundOutcome {
+        try await inner.revoke(revocation, now: now)
     }
     func restore(transactionID: String, cause: String, now: Date) async throws -> RefundOutcome {
         try await inner.restore(transactionID: transactionID, cause: cause, now: now)

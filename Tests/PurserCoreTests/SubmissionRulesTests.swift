@@ -173,4 +173,22 @@ import Testing
         #expect(plan.written?.state == .rejected)
         #expect(plan.fulfilledOrder == nil)
     }
+
+    /// A partial refund leaves the customer the rest: the transaction is credited in full (the caller revokes the
+    /// share next); a whole one, of either type, never is.
+    @Test func creditsATransactionRefundedInPartButNotOneRefundedWholly() {
+        let order = order(alice)
+        var partly = transaction(token: order.id, revoked: true)
+        partly.revocationType = .refundProrated
+        partly.revocationPercentage = 40_000
+        let plan = SubmissionRules.plan(submission(partly, by: alice), existing: nil, order: order, now: now)
+        #expect(plan.decision == .delivered)
+        #expect(plan.written?.grants == Grants(["gold": 60]))
+        for type in [RevocationType.refundFull, .familyRevoke] {
+            var wholly = partly
+            wholly.revocationType = type
+            let whole = SubmissionRules.plan(submission(wholly, by: alice), existing: nil, order: order, now: now)
+            #expect(whole.decision == .revoked)
+        }
+    }
 }

@@ -1,8 +1,10 @@
 import Foundation
+import PostgresNIO
 import PurserCore
-import PurserStorage
 import PurserStorageTesting
 import Testing
+
+@testable import PurserStorage
 
 /// The PostgreSQL ledger against a real server, each test in a database of its own.
 @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.howToRun))
@@ -15,7 +17,22 @@ struct PostgresLedgerStoreTests {
         try await PostgresTestDatabase.withFreshDatabase { configuration, _ in
             try await PostgresTestDatabase.withStores(1, configuration) { stores in
                 try await stores[0].migrate()
-                try await LedgerStoreConformance(store: stores[0]).runAll(visibilityRounds: 100)
+                try await LedgerStoreConformance(store: stores[0], debit: Self.debit(stores[0]))
+                    .runAll(visibilityRounds: 100)
+            }
+        }
+    }
+
+    /// A `debit` grant row written straight to the ledger (LedgerStoreConformance.Debit).
+    static func debit(_ store: PostgresLedgerStore) -> LedgerStoreConformance.Debit {
+        { transactionID, user, currency, amount in
+            try await store.inTransaction { connection in
+                try await store.execute(
+                    connection,
+                    """
+                    INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at)
+                    VALUES (\(transactionID), \(user.rawValue), \(currency), \(-amount), 'debit', 0)
+                    """)
             }
         }
     }

@@ -1,9 +1,11 @@
 import Foundation
 import Logging
 import PurserCore
-import PurserStorage
 import PurserStorageTesting
+import SQLiteNIO
 import Testing
+
+@testable import PurserStorage
 
 @Suite struct SQLiteLedgerStoreTests {
     static func withStore(_ body: (SQLiteLedgerStore, String) async throws -> Void) async throws {
@@ -21,10 +23,24 @@ import Testing
         try await store.close()
     }
 
+    /// A `debit` grant row written straight to the ledger (LedgerStoreConformance.Debit).
+    static func debit(_ store: SQLiteLedgerStore) -> LedgerStoreConformance.Debit {
+        { transactionID, user, currency, amount in
+            try await store.writeLock.withLock {
+                _ = try await store.query(
+                    store.writer,
+                    """
+                    INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at)
+                    VALUES (?, ?, ?, ?, 'debit', 0)
+                    """, [.text(transactionID), .text(user.rawValue), .text(currency), .integer(Int(-amount))])
+            }
+        }
+    }
+
     /// The shared conformance suite (PurserStorageTesting), including reads right after settlements under load.
     @Test func conformance() async throws {
         try await Self.withStore { store, _ in
-            try await LedgerStoreConformance(store: store).runAll()
+            try await LedgerStoreConformance(store: store, debit: Self.debit(store)).runAll()
         }
     }
 

@@ -25,6 +25,10 @@ public struct JWSTransaction: Codable, Hashable, Sendable {
     public var currency: String?
     public var revocationDate: Int64?
     public var revocationReason: Int?
+    /// `REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`, or a newer type kept as Apple's string.
+    public var revocationType: RevocationType?
+    /// The share of the purchase refunded or revoked so far, in milliunits (0...100000); absent once reversed.
+    public var revocationPercentage: Int?
     public var expiresDate: Int64?
     public var webOrderLineItemId: String?
     public var subscriptionGroupIdentifier: String?
@@ -53,6 +57,7 @@ public struct JWSTransaction: Codable, Hashable, Sendable {
             appAccountToken: appAccountToken.flatMap(OrderID.init),
             environment: environment.flatMap(AppStoreEnvironment.init(rawValue:)) ?? .production,
             revocationDate: revocationDate.map(Date.init(appStoreMilliseconds:)),
+            revocationType: revocationType, revocationPercentage: revocationPercentage,
             appTransactionID: appTransactionId.flatMap { $0.isEmpty ? nil : $0 }
         )
     }

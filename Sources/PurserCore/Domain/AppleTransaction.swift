@@ -13,6 +13,10 @@ public struct AppleTransaction: Hashable, Sendable, Codable {
     public var appAccountToken: OrderID?
     public var environment: AppStoreEnvironment
     public var revocationDate: Date?
+    /// Apple's `revocationType`, when it revoked the transaction.
+    public var revocationType: RevocationType?
+    /// Apple's `revocationPercentage` (milliunits); in the ledger, the share Purser has revoked so far.
+    public var revocationPercentage: Int?
     /// Apple's `appTransactionId`: one per Apple account and app download, the same on every purchase that account
     /// makes in the app (support finds an account's purchases by it); `nil` when the source does not carry it.
     public var appTransactionID: String?
@@ -20,7 +24,8 @@ public struct AppleTransaction: Hashable, Sendable, Codable {
     public init(
         transactionID: String, originalTransactionID: String, bundleID: String, productID: String, type: String?,
         quantity: Int, purchaseDate: Date, appAccountToken: OrderID?, environment: AppStoreEnvironment,
-        revocationDate: Date? = nil, appTransactionID: String? = nil
+        revocationDate: Date? = nil, revocationType: RevocationType? = nil, revocationPercentage: Int? = nil,
+        appTransactionID: String? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -32,6 +37,8 @@ public struct AppleTransaction: Hashable, Sendable, Codable {
         self.appAccountToken = appAccountToken
         self.environment = environment
         self.revocationDate = revocationDate
+        self.revocationType = revocationType
+        self.revocationPercentage = revocationPercentage
         self.appTransactionID = appTransactionID
     }
 }

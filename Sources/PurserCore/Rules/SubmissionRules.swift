@@ -55,7 +55,9 @@ public enum SubmissionRules {
         case .creditable(let creditable):
             product = creditable
         }
-        if transaction.revocationDate != nil {
+        // A partial refund leaves the customer the rest: credited here, the share revoked right after (by
+        // `SubmissionService`, as a refund notification would).
+        if let share = transaction.revokedShare, share >= RefundRules.whole {
             return LedgerPlan(
                 decision: .revoked, write: .insert(record(.revoked)),
                 audit: [audit("recorded_revoked", "Apple revoked it before it was credited")])

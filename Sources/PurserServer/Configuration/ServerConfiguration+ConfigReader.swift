@@ -52,6 +52,8 @@ extension ServerConfiguration {
     ///   metrics endpoint. `metrics.token` (string, optional, **secret**): the bearer token that listener requires.
     /// - `console.operators` (array of objects, default none): each `name` and `passwordHash` (from `purser console
     ///   hash-password`); `console.secureCookies` (bool, default `false`), `console.sessionMinutes` (double, `480`).
+    /// - `refunds.allowNegativeBalance` (bool, default `true`): whether a refund may take a balance below zero; when
+    ///   false it revokes down to zero and records the shortfall.
     ///
     /// ## Environment variables
     /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
@@ -98,6 +100,7 @@ extension ServerConfiguration {
         webhooks = Webhooks(reader: reader.scoped(to: "webhooks"))
         metrics = Metrics(reader: reader.scoped(to: "metrics"))
         console = Console(reader: reader.scoped(to: "console"))
+        refunds = Refunds(reader: reader.scoped(to: "refunds"))
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.

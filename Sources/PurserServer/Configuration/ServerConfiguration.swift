@@ -41,7 +41,8 @@ import PurserCore
 ///                "claimSeconds": 60},
 ///   "metrics": {"port": null, "token": null},  // GET /metrics (Prometheus) on its own port, optionally behind a token
 ///   "console": {"operators": [{"name": "li", "passwordHash": "$scrypt$…"}], "secureCookies": false,
-///               "sessionMinutes": 480}          // the support console at /console, with admin.token
+///               "sessionMinutes": 480},         // the support console at /console, with admin.token
+///   "refunds": {"allowNegativeBalance": true}   // false: a refund takes a balance down to zero, not below
 /// }
 /// ```
 /// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `metrics.token`, `database.url`, `database.password` and the webhook
@@ -222,6 +223,7 @@ public struct ServerConfiguration: Sendable {
     public var webhooks = Webhooks()
     public var metrics = Metrics()
     public var console = Console()
+    public var refunds = Refunds()
 
     public init() {}
 }

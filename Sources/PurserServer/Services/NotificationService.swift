@@ -7,7 +7,8 @@ import PurserStorage
 
 /// Hears App Store Server Notifications V2: verifies `signedPayload` and its nested transaction, records the
 /// notification once (by `notificationUUID`) before answering, then acts on it. ONE_TIME_CHARGE settles the
-/// transaction exactly as a client submission would; REFUND revokes; REFUND_REVERSED restores; CONSUMPTION_REQUEST is
+/// transaction exactly as a client submission would; REFUND revokes the share Apple refunded (`revocationType`,
+/// `revocationPercentage`); REFUND_REVERSED restores what the refunds took; CONSUMPTION_REQUEST is
 /// answered by the `ConsumptionResponder`. Every other type, `RESCIND_CONSENT` and types newer than this code
 /// included, is recorded and acknowledged (200) and changes nothing else.
 public struct NotificationService: Sendable {
@@ -73,20 +74,18 @@ public struct NotificationService: Sendable {
         case "ONE_TIME_CHARGE":
             return try await settle(payload, uuid: notification.notificationUUID)
         case "REFUND":
-            let revocation = payload.revocationDate.map(Date.init(appStoreMilliseconds:)) ?? now()
-            switch try await submissions.store.revoke(
-                transactionID: payload.transactionId, revocationDate: revocation,
-                cause: cause, now: now())
-            {
-            case .applied(let owner, let grants):
-                return
-                    "revoked \(grants.sorted.map { "\($0.currency)-\($0.amount)" }.joined(separator: " ")) from \(owner)"
+            let revocation = submissions.revocation(of: payload, cause: cause)
+            let outcome = try await submissions.store.revoke(revocation, now: now())
+            switch outcome {
+            case .applied: return SubmissionService.describe(outcome, revoking: true) ?? "revoked"
             case .unchanged(let why): return "unchanged: \(why)"
             case .unknownTransaction: return try await settle(payload, uuid: notification.notificationUUID)
             }
         case "REFUND_REVERSED":
-            switch try await submissions.store.restore(transactionID: payload.transactionId, cause: cause, now: now()) {
-            case .applied(let owner, _): return "restored to \(owner)"
+            let outcome = try await submissions.store.restore(
+                transactionID: payload.transactionId, cause: cause, now: now())
+            switch outcome {
+            case .applied: return SubmissionService.describe(outcome, revoking: false) ?? "restored"
             case .unchanged(let why): return "unchanged: \(why)"
             case .unknownTransaction: return try await settle(payload, uuid: notification.notificationUUID)
             }

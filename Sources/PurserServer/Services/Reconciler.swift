@@ -140,15 +140,14 @@ public struct Reconciler: Sendable {
         }
         let store = submissions.store
         let known = try await store.transaction(payload.transactionId)
-        if let revocation = payload.revocationDate, known?.state == .credited {
+        if payload.revocationDate != nil, let state = known?.state, state == .credited || state == .revoked {
+            // A refund the ledger missed, or a larger share of a partial one.
             if case .applied = try await store.revoke(
-                transactionID: payload.transactionId,
-                revocationDate: Date(appStoreMilliseconds: revocation),
-                cause: "reconciliation", now: now())
+                submissions.revocation(of: payload, cause: "reconciliation"), now: now())
             {
                 return (payload.transactionId, .revoked)
             }
-            return (payload.transactionId, .unchanged)
+            return (payload.transactionId, state == .revoked ? .alreadyKnown : .unchanged)
         }
         guard known == nil || known?.state == .unbound else { return (payload.transactionId, .alreadyKnown) }
         let settlement = try await submissions.settle(payload, source: .reconciliation)

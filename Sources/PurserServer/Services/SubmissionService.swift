@@ -23,12 +23,15 @@ public struct SubmissionService: Sendable {
     /// Tells Apple what a credit by a notification, reconciliation or support owes it, right after the credit (an
     /// app's own submission never waits for Apple: the periodic job does its part); `nil` without the Server API.
     public let followUps: AppleFollowUps?
-    private let now: @Sendable () -> Date
+    /// `refunds.allowNegativeBalance`: whether a refund may take a balance below zero.
+    public let allowNegativeBalance: Bool
+    let now: @Sendable () -> Date
 
     public init(
         verifier: SignedDataVerifier, receipts: VerifyReceiptClient, localReceipts: LocalReceiptCheck? = nil,
         claims: ClaimsPolicy, catalog: ProductCatalog, store: any LedgerStore,
         orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge, followUps: AppleFollowUps? = nil,
+        allowNegativeBalance: Bool = true,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.verifier = verifier
@@ -39,6 +42,7 @@ public struct SubmissionService: Sendable {
         self.store = store
         self.orderHintMaxAge = orderHintMaxAge
         self.followUps = followUps
+        self.allowNegativeBalance = allowNegativeBalance
         self.now = now
     }
 
@@ -101,6 +105,7 @@ public struct SubmissionService: Sendable {
         Timer(label: PurserMetrics.Name.ledgerWriteDuration, dimensions: [("operation", "settle")])
             .record(duration: ContinuousClock.now - started)
         Counter(label: PurserMetrics.Name.decisions, dimensions: [("decision", settlement.decision.name)]).increment()
+        try await revokeShareRefundedBeforeCredit(transaction, settlement: settlement, source: source)
         if source.submitter == nil, let followUp = settlement.appleFollowUp, let followUps {
             await followUps.perform(followUp)
         }

@@ -159,6 +159,7 @@ extension PostgresLedgerStore {
             ]
         ),
         (4, webhookOutbox),
+        (5, partialRefunds),
         (6, appleFollowUpMigration),
     ]
 }

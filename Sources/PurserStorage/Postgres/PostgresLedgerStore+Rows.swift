@@ -64,6 +64,8 @@ extension PostgresLedgerStore {
             purchaseDate: Date(millis: try row.int64("purchase_date")),
             appAccountToken: try row.optionalText("app_account_token").flatMap(OrderID.init), environment: environment,
             revocationDate: try row["revocation_date"].decode(Int64?.self).map { Date(millis: $0) },
+            revocationType: try row.optionalText("revocation_type").map(RevocationType.init),
+            revocationPercentage: try row["revocation_percentage"].decode(Int64?.self).map { Int($0) },
             appTransactionID: try row.optionalText("app_transaction_id"))
         let rejection = try row.optionalText("rejection_code").map {
             RejectionReason(code: $0, message: try row.optionalText("rejection_message") ?? "")

@@ -53,13 +53,15 @@ extension PostgresLedgerStore {
                 """
                 INSERT INTO apple_transactions (transaction_id, original_transaction_id, bundle_id, product_id, type,
                     quantity, purchase_date, app_account_token, environment, revocation_date, state, owner_id, order_id,
-                    rejection_code, rejection_message, recorded_at, updated_at, app_transaction_id, credited_by,
+                    rejection_code, rejection_message, recorded_at, updated_at, revocation_type, revocation_percentage,
+                    app_transaction_id, credited_by,
                     app_account_token_for_apple)
                 VALUES (\(t.transactionID), \(t.originalTransactionID), \(t.bundleID), \(t.productID), \(t.type),
                     \(t.quantity), \(t.purchaseDate.millis), \(t.appAccountToken?.description),
                     \(t.environment.rawValue), \(t.revocationDate?.millis), \(record.state.rawValue),
                     \(record.ownerID?.rawValue), \(record.orderID?.description), \(record.rejection?.code),
-                    \(record.rejection?.message), \(at), \(at), \(t.appTransactionID), \(plan.creditedBy),
+                    \(record.rejection?.message), \(at), \(at), \(t.revocationType?.rawValue),
+                    \(t.revocationPercentage.map(Int64.init)), \(t.appTransactionID), \(plan.creditedBy),
                     \(plan.appAccountTokenForApple?.description))
                 ON CONFLICT (transaction_id) DO NOTHING RETURNING transaction_id
                 """)

@@ -119,6 +119,7 @@ extension SQLiteLedgerStore {
             ]
         ),
         (4, webhookOutbox),
+        (5, partialRefunds),
         (6, appleFollowUpMigration),
     ]
 }

@@ -35,7 +35,9 @@ extension SQLiteLedgerStore {
             bundleID: try row.text("bundle_id"), productID: try row.text("product_id"), type: row.optionalText("type"),
             quantity: try row.int("quantity"), purchaseDate: Date(millis: try row.int("purchase_date")),
             appAccountToken: row.optionalText("app_account_token").flatMap(OrderID.init), environment: environment,
-            revocationDate: revocation, appTransactionID: row.optionalText("app_transaction_id"))
+            revocationDate: revocation, revocationType: row.optionalText("revocation_type").map(RevocationType.init),
+            revocationPercentage: row.column("revocation_percentage")?.integer,
+            appTransactionID: row.optionalText("app_transaction_id"))
         let rejection = row.optionalText("rejection_code").map {
             RejectionReason(code: $0, message: row.optionalText("rejection_message") ?? "")
         }

@@ -192,9 +192,10 @@ public final class SQLiteLedgerStore: LedgerStore {
                 """
                 INSERT INTO apple_transactions (transaction_id, original_transaction_id, bundle_id, product_id, type,
                     quantity, purchase_date, app_account_token, environment, revocation_date, state, owner_id, order_id,
-                    rejection_code, rejection_message, recorded_at, updated_at, app_transaction_id, credited_by,
+                    rejection_code, rejection_message, recorded_at, updated_at, revocation_type, revocation_percentage,
+                    app_transaction_id, credited_by,
                     app_account_token_for_apple)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(t.transactionID), .text(t.originalTransactionID), .text(t.bundleID), .text(t.productID),
@@ -203,6 +204,7 @@ public final class SQLiteLedgerStore: LedgerStore {
                     t.revocationDate.map { .integer(Int($0.millis)) } ?? .null, .text(record.state.rawValue),
                     .optionalText(record.ownerID?.rawValue), .optionalText(record.orderID?.description),
                     .optionalText(record.rejection?.code), .optionalText(record.rejection?.message), at, at,
+                    .optionalText(t.revocationType?.rawValue), t.revocationPercentage.map { .integer($0) } ?? .null,
                     .optionalText(t.appTransactionID), .optionalText(plan.creditedBy),
                     .optionalText(plan.appAccountTokenForApple?.description),
                 ])

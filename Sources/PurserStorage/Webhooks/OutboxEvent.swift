@@ -14,6 +14,11 @@ struct OutboxEvent: Sendable {
     var grants: Grants
     var cause: String?
     var share: Double?
+    /// For a revoke: Apple's revocation type and the share revoked afterwards (milliunits), and what the balance
+    /// could not give (`refunds.allowNegativeBalance` false).
+    var revocationType: RevocationType? = nil
+    var revocationPercentage: Int? = nil
+    var shortfall: Grants? = nil
     var at: Date
 
     /// `webhook-id`: `evt_` and the idempotency key with `_` for `:` (no `.`, as the specification asks).
@@ -28,16 +33,26 @@ struct OutboxEvent: Sendable {
             owner: owner, grants: record.grants, cause: cause, share: nil, at: at)
     }
 
-    /// The `number`-th revoke (`sign` -1) or restore (`sign` 1) of `record`'s grants.
-    static func adjustment(_ record: LedgerTransaction, owner: UserID, sign: Int64, number: Int, at: Date)
+    /// The `number`-th revoke of `record`: `revoked` (positive amounts) taken back, taking the revoked share from
+    /// `previous` to `share` milliunits; `shortfall` what was due but not taken.
+    static func revoke(
+        _ record: LedgerTransaction, owner: UserID, revoked: Grants, shortfall: Grants, previous: Int, share: Int,
+        type: RevocationType?, number: Int, at: Date
+    ) -> OutboxEvent {
+        OutboxEvent(
+            idempotencyKey: "\(record.transaction.transactionID):revoke:\(number)", type: .transactionRevoked,
+            record: record, owner: owner, grants: Grants(revoked.amounts.mapValues { -$0 }), cause: nil,
+            share: Double(share - previous) / Double(RefundRules.whole), revocationType: type,
+            revocationPercentage: share, shortfall: shortfall.isEmpty ? nil : shortfall, at: at)
+    }
+
+    /// The `number`-th restore of `record`: `restored` (what its refunds had taken back) given back.
+    static func restore(_ record: LedgerTransaction, owner: UserID, restored: Grants, number: Int, at: Date)
         -> OutboxEvent
     {
-        let kind = sign < 0 ? "revoke" : "restore"
-        return OutboxEvent(
-            idempotencyKey: "\(record.transaction.transactionID):\(kind):\(number)",
-            type: sign < 0 ? .transactionRevoked : .transactionRestored, record: record, owner: owner,
-            grants: Grants(record.grants.amounts.mapValues { sign * $0 }), cause: nil, share: sign < 0 ? 1 : nil,
-            at: at)
+        OutboxEvent(
+            idempotencyKey: "\(record.transaction.transactionID):restore:\(number)", type: .transactionRestored,
+            record: record, owner: owner, grants: restored, cause: nil, share: nil, at: at)
     }
 
     /// The webhook body with the user's `sequence`.
@@ -49,7 +64,9 @@ struct OutboxEvent: Sendable {
                 transactionId: transaction.transactionID, originalTransactionId: transaction.originalTransactionID,
                 orderId: record.orderID?.description, userId: owner.rawValue, productId: transaction.productID,
                 quantity: transaction.quantity, grants: grants.amounts, environment: transaction.environment.rawValue,
-                occurredAt: at, sequence: sequence, cause: cause.map { .init(rawValue: $0) }, share: share))
+                occurredAt: at, sequence: sequence, cause: cause.map { .init(rawValue: $0) }, share: share,
+                revocationType: revocationType?.rawValue, revocationPercentage: revocationPercentage,
+                shortfall: shortfall?.amounts))
         return String(decoding: try event.body(), as: UTF8.self)
     }
 }
