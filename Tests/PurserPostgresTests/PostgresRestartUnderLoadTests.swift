@@ -67,7 +67,8 @@ struct PostgresRestartUnderLoadTests {
                                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(name)")
                         }
                         tally.cut.store(true, ordering: .relaxed)
-                        try await Task.sleep(for: .seconds(1))
+                        // Longer than the pool's connection wait (2 s): a submission that waits for a connection gets 503.
+                        try await Task.sleep(for: .seconds(3))
                         try await PostgresTestDatabase.withAdmin { admin in
                             try await admin.perform("ALTER DATABASE \(unescaped: name) ALLOW_CONNECTIONS true")
                         }
