@@ -5,12 +5,15 @@ import SQLiteNIO
 
 /// The embedded ledger: one SQLite file in WAL mode with `synchronous=FULL`. Writes go through one connection,
 /// one database transaction at a time (`BEGIN IMMEDIATE`); reads use a second connection and never block them.
+/// Orders and settlements, the hot path, are group-committed (`SQLiteGroupCommit`): those waiting for the writer
+/// share one transaction and one fsync, each in its own savepoint, and each caller is answered after that commit.
 /// Reads also run one at a time: statements that overlap on one SQLite connection share a single read snapshot, so
 /// a read that starts while another is still stepping would not see what the writer committed in between.
 public final class SQLiteLedgerStore: LedgerStore {
     let writer: SQLiteConnection
     private let reader: SQLiteConnection
     let writeLock = AsyncSerialLock()
+    let groupCommit: SQLiteGroupCommit
     private let readLock = AsyncSerialLock()
     private let logger: Logger
 
@@ -18,6 +21,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         self.writer = writer
         self.reader = reader
         self.logger = logger
+        groupCommit = SQLiteGroupCommit(writer: writer, lock: writeLock)
     }
 
     /// Opens (creating if needed) the ledger at `path`. Call `migrate()` before use.
@@ -66,7 +70,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     public func createOrder(_ order: Order) async throws {
-        try await writeLock.withLock {
+        try await groupCommit.perform { _ in
             do {
                 _ = try await self.writer.query(
                     """
@@ -91,16 +95,14 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     public func settle(_ submission: Submission, now: Date) async throws -> Settlement {
-        try await writeLock.withLock {
-            try await self.inTransaction {
-                let id = submission.transaction.transactionID
-                let existing = try await Self.transaction(id, on: self.writer)
-                let order =
-                    try await submission.orderToLookUp.asyncMap { try await Self.order($0, on: self.writer) } ?? nil
-                let plan = SubmissionRules.plan(submission, existing: existing, order: order, now: now)
-                try await self.apply(plan, now: now)
-                return Settlement(decision: plan.decision, record: plan.written ?? existing)
-            }
+        try await groupCommit.perform { _ in
+            let id = submission.transaction.transactionID
+            let existing = try await Self.transaction(id, on: self.writer)
+            let order =
+                try await submission.orderToLookUp.asyncMap { try await Self.order($0, on: self.writer) } ?? nil
+            let plan = SubmissionRules.plan(submission, existing: existing, order: order, now: now)
+            try await self.apply(plan, now: now)
+            return Settlement(decision: plan.decision, record: plan.written ?? existing)
         }
     }
 
