@@ -17,9 +17,12 @@ extension PostgresLedgerStore {
                 """)
             var eventIDs: [Int64] = []
             var endpoints: [String] = []
-            for row in events {
+            // RETURNING comes in no particular order: fan out in the outbox's order, so deliveries number as events do.
+            let dispatched = try events.map { row in
                 let columns = row.makeRandomAccess()
-                let (id, topic) = (try columns.int64("id"), try columns.text("topic"))
+                return (id: try columns.int64("id"), topic: try columns.text("topic"))
+            }
+            for (id, topic) in dispatched.sorted(by: { $0.id < $1.id }) {
                 for route in routes where route.takes(topic) {
                     eventIDs.append(id)
                     endpoints.append(route.endpoint)
