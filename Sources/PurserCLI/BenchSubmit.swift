@@ -99,15 +99,16 @@ extension Purser {
             let filled = try await measure(load, appStore: appStore, product: product, store: store, round: 2)
             print(
                 String(
-                    format: "preloaded vs empty ledger: credited/s %+.1f%%, ratio credited/health %+.1f%%",
-                    100 * (filled.credited / empty.credited - 1), 100 * (filled.ratio / empty.ratio - 1)))
+                    format: "preloaded vs empty ledger: credited/s %+.1f%%, ratio credited/health %+.1f%%, "
+                        + "CPU per credited submission %+.1f%%", 100 * (filled.credited / empty.credited - 1),
+                    100 * (filled.ratio / empty.ratio - 1), 100 * (filled.cpu / empty.cpu - 1)))
         }
 
         /// Prepares the purchases, measures `/health` around the submissions, prints the figures and checks that
         /// every purchase was credited exactly once. `round` counts the rounds measured so far, this one included.
         func measure(
             _ load: BenchLoad, appStore: SimulatedAppStore, product: Product, store: any LedgerStore, round: Int
-        ) async throws -> (credited: Double, ratio: Double) {
+        ) async throws -> (credited: Double, ratio: Double, cpu: Double) {
             print("preparing \(purchases) orders (over HTTP) and signed purchases…")
             let orderBody = ByteBuffer(bytes: try JSONEncoder().encode(CreateOrderRequest(productId: product.id)))
             let prepared = try await load.run("orders", count: purchases) { connection, index in
@@ -157,7 +158,7 @@ extension Purser {
                     submitted.cpuMicrosecondsPerItem, healthCPU, submitted.cpuSeconds / submitted.seconds,
                     ProcessInfo.processInfo.activeProcessorCount))
             try await checkExactlyOnce(delivered: delivered, store: store, round: round)
-            return (credited, credited / health)
+            return (credited, credited / health, submitted.cpuMicrosecondsPerItem)
         }
 
         /// Every purchase delivered once, in the ledger once, and each bench user's wallet holds exactly its credits.
