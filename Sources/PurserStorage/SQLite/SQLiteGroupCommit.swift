@@ -51,6 +51,8 @@ final class SQLiteGroupCommit: Sendable {
                     queued.removeFirst(taken.count)
                     return taken
                 }
+                // Whoever took this write answered it before letting go of the lock, so it is queued still.
+                guard !batch.isEmpty else { throw StorageError(.corrupt, "a grouped write was lost") }
                 await commit(batch)
             }
         }
