@@ -18,7 +18,8 @@ for type in SubmissionService NotificationService Reconciler PurserAssembly; do
   # Files that construct the type (a call, not a doc comment).
   constructing=""
   for file in $(grep -rlE "(^|[^A-Za-z.])${type}\(" Sources --include='*.swift'); do
-    if grep -vE '^\s*///' "$file" | grep -qE "(^|[^A-Za-z.])${type}\("; then constructing+="$file "; fi
+    # Not `grep -q`: it would stop reading at the first match, and the writer's SIGPIPE would fail the pipeline.
+    if grep -vE '^\s*///' "$file" | grep -E "(^|[^A-Za-z.])${type}\(" >/dev/null; then constructing+="$file "; fi
   done
   count="$(wc -w <<<"$constructing")"
   case "$type" in

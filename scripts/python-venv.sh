@@ -11,6 +11,8 @@ PINNED=(
   "app-store-server-library==3.1.2 appstoreserverlibrary"   # Apple's official Python library
   "schemathesis==4.32.5 schemathesis"                       # property-based testing against openapi.yaml
   "standardwebhooks==1.1.0 standardwebhooks"                # Standard Webhooks' own library: the webhook referee
+  "prometheus-client==0.26.0 prometheus_client"             # Prometheus' Python client: the metrics referee
+  "selenium==4.50.0 selenium"                                # drives Chromium through the support console
 )
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The referee: Apple's official Python library (app-store-server-library) and Purser check each other; Standard
-# Webhooks' own Python library (standardwebhooks) checks the webhooks Purser sends (3.).
+# Webhooks' own Python library (standardwebhooks) checks the webhooks Purser sends (3.), and prometheus_client's
+# parser reads its metrics (4.).
 #   1. What Purser's App Store simulator signs, Apple's SignedDataVerifier must accept.
 #      Apple's App Store Server API client talks to the simulator's Server API and verifies what it answers.
 #   2. What a chain with Apple's OIDs that Purser never saw signs, `purser verify` must accept (and reject when
@@ -137,16 +138,19 @@ check "purser verify refuses that chain when its root is not trusted" \
 free_port() { "$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 hook_port="$(free_port)"
 hook_secret="$("$py" -c 'import base64, os; print("whsec_" + base64.b64encode(os.urandom(32)).decode())')"
+metrics_port="$(free_port)"
+metrics_token="$("$py" -c 'import secrets; print(secrets.token_urlsafe(24))')"
 cat >"$work/serve.json" <<JSON
 {
   "host": "127.0.0.1", "port": 0, "dataDirectory": "$work/serve-data", "bundleId": "$bundle",
   "catalogFile": "$repo/examples/catalog.json", "appStore": "simulator", "auth": {"mode": "development"},
-  "reconciliation": {"intervalSeconds": 0},
+  "reconciliation": {"intervalSeconds": 1},
   "webhooks": {"endpoints": [{"url": "http://127.0.0.1:$hook_port/purser"}], "retrySeconds": [1, 1, 1, 1, 1, 1, 1, 1],
-               "pollIntervalSeconds": 0.2}
+               "pollIntervalSeconds": 0.2},
+  "metrics": {"port": $metrics_port}
 }
 JSON
-PURSER_WEBHOOKS_ENDPOINTS_0_SECRET="$hook_secret" "$purser" serve --config "$work/serve.json" >"$work/serve.log" 2>&1 &
+PURSER_WEBHOOKS_ENDPOINTS_0_SECRET="$hook_secret" PURSER_METRICS_TOKEN="$metrics_token" "$purser" serve --config "$work/serve.json" >"$work/serve.log" 2>&1 &
 serve_pid=$!
 serve_port=""
 for _ in $(seq 1 300); do
@@ -167,7 +171,8 @@ credit() {  # credit USER: an order, a simulator purchase with its token, the su
 }
 webhooks_verified() {
   [ -n "$serve_port" ] || { cat "$work/serve.log"; return 1; }
-  credit alice | grep -q '"delivered"' && credit bob | grep -q '"delivered"' || return 1
+  # The hosted simulator also sends Apple's notification at once, which may credit first: either way, credited.
+  credit alice | grep -Eq '"(d|alreadyD)elivered"' && credit bob | grep -Eq '"(d|alreadyD)elivered"' || return 1
   sleep 1.5  # the first attempts fail: nothing listens yet
   "$py" "$repo/scripts/referee/webhook_receiver.py" --port "$hook_port" --out "$work/webhooks.jsonl" &
   receiver_pid=$!
@@ -180,6 +185,18 @@ webhooks_verified() {
 }
 check "standardwebhooks verifies every event purser serve posted (receiver down at first), rejects tampering and age" \
   webhooks_verified
+
+# 4. Metrics: prometheus_client's own parser reads GET /metrics (its own port, behind its token) after the two
+#    credits above, an order left waiting and a forged submission; the series operators alert on are there.
+metrics_parsed() {
+  curl -sf -X POST "http://127.0.0.1:$serve_port/v1/orders" -H "X-Purser-User: carol" \
+    -H 'Content-Type: application/json' -d '{"productId": "com.example.purser.gold60"}' >/dev/null || return 1
+  curl -s -X POST "http://127.0.0.1:$serve_port/v1/transactions" -H "X-Purser-User: carol" \
+    -H 'Content-Type: application/json' -d '{"signedTransaction": "eyJhbGciOiJFUzI1NiJ9.e30.c2ln"}' >/dev/null
+  "$py" "$repo/scripts/referee/check_metrics.py" --url "http://127.0.0.1:$metrics_port/metrics" \
+    --token "$metrics_token" --delivered 2
+}
+check "prometheus_client parses purser serve's /metrics and finds the alerting series; no token, 401" metrics_parsed
 kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null || true
 serve_pid=""
 

@@ -5,12 +5,13 @@
 #      ledger, live HTTP, the purser binary), the PostgreSQL ledger's against a private server (scripts/postgres.sh);
 #   1b. the StoreKit interface check (scripts/check-storekit-interface.sh): the SDK's Apple-only code compiled against
 #      hand-written interfaces of Apple's frameworks, and mutants it must reject;
-#   2. the referee: Apple's official Python library against Purser, in both directions; schemathesis against a
-#      running `purser serve` (openapi.yaml is the contract); each fuzz target in Fuzz/ for 30 seconds;
+#   2. the referee: Apple's official Python library against Purser, in both directions, standardwebhooks and
+#      prometheus_client; schemathesis against a running `purser serve` (openapi.yaml is the contract); the support
+#      console in Chromium driven by Selenium; each fuzz target in Fuzz/ for 30 seconds;
 #   3. short chaos runs (every fault family): a fixed seed in process; random seeds (printed) against a real
 #      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted.
-# Installs what it needs itself (a Python venv with app-store-server-library and schemathesis). Exits non-zero on
-# any failure.
+# Installs what it needs itself (a Python venv with app-store-server-library, schemathesis, selenium; Chromium from
+# Debian's packages). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -35,6 +36,8 @@ echo "== referee (Apple's app-store-server-library)"
 PURSER_BIN="$PURSER_BIN" bash scripts/referee.sh
 echo "== schemathesis: a running purser serve held to openapi.yaml"
 PURSER_BIN="$PURSER_BIN" bash scripts/schemathesis.sh
+echo "== the support console in a real browser (Chromium driven by Selenium; installs them if missing)"
+PURSER_BIN="$PURSER_BIN" bash scripts/console-browser.sh
 echo "== fuzzing: each libFuzzer target in Fuzz/ for 30 s"
 PURSER_BIN="$PURSER_BIN" bash scripts/fuzz.sh 30
 echo "== chaos (every fault family): seed 1 with the server in process; a random seed with the server as a real"

@@ -64,6 +64,8 @@ public actor SimulatedAppStore {
     }
 
     nonisolated public let signer: JWSSigner
+    /// What developers' servers finished (Finish Transaction); devices drop these from their queues.
+    nonisolated public let finishedByServer = ServerFinishedTransactions()
     /// The RSA chain that signs the devices' app receipts.
     nonisolated public var receiptAuthority: ReceiptCertificateAuthority { receiptIssuer.authority }
     nonisolated public let configuration: Configuration
@@ -157,6 +159,8 @@ public actor SimulatedAppStore {
         transaction.storefrontId = configuration.storefrontID
         transaction.price = request.price ?? (listed?.priceMilliunits ?? 990) * Int64(quantity)
         transaction.currency = request.currency ?? "USD"
+        transaction.appTransactionId = Self.appTransactionID(
+            deviceId: request.deviceId ?? "device-1", bundleId: transaction.bundleId)
         try store(
             SimulatedPurchase(
                 transaction: transaction, deviceId: request.deviceId ?? "device-1", finished: false,
@@ -174,6 +178,13 @@ public actor SimulatedAppStore {
         guard !record.finished else { return }
         record.finished = true
         try store(record)
+    }
+
+    /// Apple's Finish Transaction, called by a developer's server: the purchase is finished as if the app had
+    /// finished it (a consumable leaves the device's receipt), and the device's StoreKit queue drops it.
+    public func finishFromServer(transactionID: String) throws(SimulatorError) {
+        try finish(transactionID: transactionID)
+        finishedByServer.insert(transactionID)
     }
 
     /// Refunds a transaction: its record gains `revocationDate`, and a signed REFUND notification is returned.
@@ -235,17 +246,6 @@ public actor SimulatedAppStore {
             record.transaction.appAccountToken = token.lowercased()
             try store(record)
         }
-    }
-
-    /// A 10-character order id like Apple's ("MK5TTTVWJH"), derived from the purchase's sequence number.
-    static func appleOrderID(sequence: Int) -> String {
-        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
-        var value = UInt64(sequence) &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678
-        return String(
-            (0..<10).map { _ in
-                defer { value /= UInt64(alphabet.count) }
-                return alphabet[Int(value % UInt64(alphabet.count))]
-            })
     }
 
     /// Every transaction, oldest first.

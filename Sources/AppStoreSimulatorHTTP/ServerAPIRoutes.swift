@@ -12,6 +12,7 @@ import Hummingbird
 /// - `PUT /inApps/v1/transactions/consumption/{transactionId}` (Send Consumption Information V1, 202)
 /// - `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information, version 2, 202)
 /// - `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` (Set App Account Token)
+/// - `POST /inApps/v1/transactions/{transactionId}/finish` (Finish Transaction, 200 with no body)
 /// - `POST /inApps/v1/notifications/history`, `POST /inApps/v1/notifications/test` (see `+Notifications`)
 ///
 /// Errors are Apple's `{"errorCode", "errorMessage"}` with Apple's status; a refused token is a bare 401 with the
@@ -102,6 +103,12 @@ public struct ServerAPIRoutes: Sendable {
                 try await api.setAppAccountToken(
                     originalTransactionID: id, body: body,
                     authorization: request.headers[.authorization])
+            }
+        }
+        router.post("inApps/v1/transactions/{transactionId}/finish") { request, context in
+            let id = try context.parameters.require("transactionId")
+            return await Self.answer { () async throws(AppStoreServerAPIError) in
+                try await api.finishTransaction(transactionID: id, authorization: request.headers[.authorization])
             }
         }
         addNotificationRoutes(to: router)

@@ -7,7 +7,7 @@ import PurserCore
 /// The simulator's HTTP control API, for tests and demos, under `/simulator/v1`:
 /// - `POST /purchases` `{productId, bundleId?, quantity?, appAccountToken?, environment?, type?}` → the signed transaction
 /// - `POST /transactions/{id}/refund` `{reason?}` → the revoked signed transaction and a signed REFUND notification
-/// - `GET /transactions`, `GET /transactions/{id}`
+/// - `GET /transactions`, `GET /transactions/{id}` (with `appleOrderId`, the order id of the customer's receipt)
 /// - `GET /root-certificate` → the simulator's root (DER), to trust it elsewhere
 /// - `GET /receipt-root-certificate` → the root of its RSA receipt-signing chain (DER), for local receipt checks
 /// - `GET /products` → the catalog loaded from a `.storekit` file (`{"products": [...]}`, empty without one)
@@ -27,6 +27,8 @@ public struct SimulatorRoutes: Sendable {
         public var transaction: JWSTransaction
         /// The REFUND notification, for refunds.
         public var signedNotification: String?
+        /// The order id on the customer's e-mail receipt (what support searches for), where known.
+        public var appleOrderId: String?
     }
 
     public struct TransactionList: ResponseEncodable, Decodable, Sendable {
@@ -109,7 +111,9 @@ public struct SimulatorRoutes: Sendable {
         group.get("transactions/{id}") { _, context -> SignedTransactionResponse in
             let id = try context.parameters.require("id")
             let (transaction, signed) = try await store.transaction(id)
-            return .init(transactionId: id, signedTransaction: signed, transaction: transaction)
+            return .init(
+                transactionId: id, signedTransaction: signed, transaction: transaction,
+                appleOrderId: await store.purchase(transactionID: id)?.appleOrderId)
         }
         group.post("transactions/{id}/finish") { _, context -> HTTPResponse.Status in
             try await store.finish(transactionID: try context.parameters.require("id"))

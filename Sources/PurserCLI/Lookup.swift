@@ -13,10 +13,14 @@ extension Purser {
         @Option(name: .customLong("order-id"), help: "The order id on the customer's e-mail receipt from Apple.")
         var orderID: String?
         @Option(name: .customLong("transaction-id"), help: "One transaction id instead.") var transactionID: String?
+        @Option(
+            name: .customLong("app-transaction-id"),
+            help: "Apple's appTransactionId: every transaction of that Apple account in this app, from the ledger.")
+        var appTransactionID: String?
 
         func validate() throws {
-            guard (orderID == nil) != (transactionID == nil) else {
-                throw ValidationError("give exactly one of --order-id and --transaction-id")
+            guard [orderID, transactionID, appTransactionID].compactMap({ $0 }).count == 1 else {
+                throw ValidationError("give exactly one of --order-id, --transaction-id and --app-transaction-id")
             }
         }
 
@@ -24,6 +28,7 @@ extension Purser {
             let views = try await options.withServer(label: "purser.lookup") { assembly in
                 let support = assembly.support
                 if let orderID { return try await support.lookUp(appleOrderID: orderID) }
+                if let appTransactionID { return try await support.lookUp(appTransactionID: appTransactionID) }
                 return [try await support.view(transactionID: transactionID ?? "")]
             }
             printJSON(views)

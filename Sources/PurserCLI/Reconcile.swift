@@ -8,7 +8,8 @@ extension Purser {
         static let configuration = CommandConfiguration(
             abstract:
                 "Credit what devices and notifications missed, from Apple's Notification and Transaction History.",
-            discussion: "Idempotent and resumable. With the simulator, the server of --config must be running. "
+            discussion: "Idempotent and resumable; then tells Apple what Purser owes it (Finish Transaction, Set App "
+                + "Account Token). With the simulator, the server of --config must be running. "
                 + "One reconciliation runs at a time across replicas and this command (the ledger's lease): when a "
                 + "replica is reconciling, this waits for it, up to --wait seconds.")
 
@@ -29,7 +30,14 @@ extension Purser {
                             FileHandle.standardError.write(Data("reconcile: \(line)\n".utf8))
                         }
                     }
-                    if let summary { return summary }
+                    if let summary {
+                        // What Purser owes Apple after the run (finishing what it credited, owners' tokens).
+                        if let followUps = assembly.appleFollowUps {
+                            let finishing = try await followUps.run()
+                            FileHandle.standardError.write(Data("reconcile: finishing at Apple: \(finishing)\n".utf8))
+                        }
+                        return summary
+                    }
                     guard ContinuousClock.now < deadline else {
                         throw ValidationError(
                             "another replica has been reconciling for \(wait) s (the ledger's reconciliation lease); "

@@ -45,7 +45,8 @@ public struct ChaosServer: Sendable {
     var sharesClock: Bool { replicas == nil }
 
     /// What the run's server is configured with: the chaos bundle, both environments, a free loopback port,
-    /// development authentication, `verifyReceipt` answered within 2 s, reconciliation run by the harness only.
+    /// development authentication, `verifyReceipt` answered within 2 s, reconciliation and the periodic finishing at
+    /// Apple run by the harness only (in the heal phase).
     static var configuration: ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
@@ -55,7 +56,20 @@ public struct ChaosServer: Sendable {
         configuration.auth.mode = .development
         configuration.verifyReceiptTimeoutSeconds = 2
         configuration.reconciliation.intervalSeconds = 0
+        configuration.finishing.intervalSeconds = 0
         return configuration
+    }
+
+    /// The heal phase's server-side finishing: what Purser owes Apple (credits no app finished, the owners' tokens),
+    /// run again while Apple's injected faults defer some of it (at most five runs).
+    static func finishAtApple(_ followUps: AppleFollowUps) async throws -> AppleFollowUps.Summary {
+        var total = AppleFollowUps.Summary()
+        for _ in 0..<5 {
+            let summary = try await followUps.run()
+            total.add(summary)
+            if summary.deferred == 0 { break }
+        }
+        return total
     }
 
     /// Starts a server in `directory`, runs `body` against it, and shuts it down. Unless it `deliversNotifications`, the
@@ -120,7 +134,13 @@ public struct ChaosServer: Sendable {
             }
             let server = ChaosServer(
                 appStore: appStore, serverAPI: serverAPI, store: store, network: network, clock: clock,
-                url: URL(string: "http://127.0.0.1:\(port)")!, reconcile: { try await reconciler.run().description },
+                url: URL(string: "http://127.0.0.1:\(port)")!,
+                reconcile: { [followUps = assembly.appleFollowUps] in
+                    let reconciled = try await reconciler.run().description
+                    guard let followUps else { return reconciled }
+                    let finishing = try await Self.finishAtApple(followUps)
+                    return reconciled + "; finishing at Apple: \(finishing)"
+                },
                 replicas: nil, gameBackend: backend)
             do {
                 let result = try await body(server)

@@ -84,6 +84,18 @@ struct InvariantChecker {
                     detail: "the app finished it before the server recorded a decision (ledger: \(ledger))",
                     purchase: record.charge(transactionID)?.purchase))
         }
+        // Finish is safe on the server's side too: it finishes at Apple only what the ledger credited.
+        for transactionID in appStore.finishedByServer.snapshot.sorted()
+        where try await ledger.credits(of: transactionID).isEmpty {
+            guard await appStore.purchase(transactionID: transactionID)?.transaction.revocationDate == nil else {
+                continue
+            }
+            found.append(
+                Violation(
+                    kind: .finishedBeforeDecision, transactionID: transactionID,
+                    detail: "the server finished it at Apple, yet the ledger credits it to nobody",
+                    purchase: record.charge(transactionID)?.purchase))
+        }
         return found
     }
 

@@ -7,8 +7,8 @@ import ServiceLifecycle
 extension PurserAssembly {
     /// The HTTP application: Purser's routes (and the admin API when `admin.token` is set), the hosted App Store's
     /// routes, ledger migrations before the server starts, and every long-lived service in its group: periodic
-    /// reconciliation (`reconciliation.intervalSeconds` > 0), webhook delivery (with `webhooks.endpoints`), the hosted
-    /// App Store's services, the ledger closed on shutdown.
+    /// reconciliation (`reconciliation.intervalSeconds` > 0), Apple follow-ups (`finishing.intervalSeconds` > 0),
+    /// webhook delivery (with `webhooks.endpoints`), the hosted App Store's services, the ledger closed on shutdown.
     /// - Parameters:
     ///   - middleware: wraps Purser's routes, inside error handling and metrics (the chaos harness's network faults).
     ///   - onServerRunning: told the port once the server listens (`port` 0 in the configuration picks a free one).
@@ -17,7 +17,7 @@ extension PurserAssembly {
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<PurserRequestContext>> {
         let router = Router(context: PurserRequestContext.self)
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(outage: LedgerOutageLog()))
         router.add(middleware: MetricsMiddleware())
         for item in middleware { router.add(middleware: item) }
         var endpoints = EndpointTable()
@@ -27,6 +27,12 @@ extension PurserAssembly {
         ).add(to: router, endpoints: &endpoints)
         if let adminToken {
             AdminRoutes(support: support, webhooks: webhooks, token: adminToken).add(to: router, endpoints: &endpoints)
+            ConsoleRoutes(
+                support: support, webhooks: webhooks, store: store, keys: .init(adminToken: adminToken),
+                adminToken: adminToken,
+                operators: consoleOperators, secureCookies: configuration.console.secureCookies,
+                sessionLength: configuration.console.sessionMinutes * 60, throttle: SignInThrottle(), now: now
+            ).add(to: router)
         }
         appStore.hosted?.addRoutes(router)
         router.add(middleware: MethodNotAllowedMiddleware(endpoints: endpoints))
@@ -62,7 +68,7 @@ extension PurserAssembly {
         ((store as? any Service).map { [$0] } ?? []) + [LedgerLifecycle(store: store)]
     }
 
-    /// The long-lived workers besides the HTTP server.
+    /// The long-lived workers besides the HTTP server, and the metrics listener (`metrics.port`).
     var workers: [any Service] {
         var services = appStore.hosted?.services ?? []
         if !webhooks.endpoints.isEmpty {
@@ -79,6 +85,20 @@ extension PurserAssembly {
                     interval: .milliseconds(Int64(configuration.reconciliation.intervalSeconds * 1000)),
                     lease: reconciliationLease(holder: LeasedWork.holderName("serve")), logger: logger)
             )
+        }
+        if let port = configuration.metrics.port {
+            let listener = MetricsListener(
+                registry: PurserMetrics.registry,
+                gauges: LedgerGauges(store: store, webhooksConfigured: !webhooks.endpoints.isEmpty, now: now),
+                token: configuration.metrics.token.flatMap { $0.isEmpty ? nil : $0 }, logger: logger)
+            services.append(listener.application(host: configuration.host, port: port, onRunning: { _ in }))
+        }
+        if let appleFollowUps, configuration.finishing.intervalSeconds > 0 {
+            services.append(
+                AppleFollowUpService(
+                    followUps: appleFollowUps,
+                    interval: .milliseconds(Int64(configuration.finishing.intervalSeconds * 1000)),
+                    lease: appleFollowUpLease(holder: LeasedWork.holderName("serve")), logger: logger))
         }
         return services
     }

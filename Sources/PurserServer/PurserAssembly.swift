@@ -19,6 +19,9 @@ public struct PurserAssembly: Sendable {
     public let support: SupportService
     /// Reconciliation with the App Store Server API; `nil` without its credentials.
     public let reconciler: Reconciler?
+    /// Finish Transaction and Set App Account Token at Apple; `nil` without Server API credentials or with
+    /// `finishing.enabled` false.
+    public let appleFollowUps: AppleFollowUps?
     /// Webhooks to the game's backend: the operators' side (list, replay, test).
     public let webhooks: WebhookService
     /// How StoreKit 1 receipts are confirmed: `receipts.verification`, or its default for this App Store.
@@ -28,6 +31,7 @@ public struct PurserAssembly: Sendable {
     let now: @Sendable () -> Date
     let webhookJitter: WebhookJitter
     let webhookTransport: (any WebhookTransport)?
+    let consoleOperators: [String: PasswordHash]
 
     /// Builds every service. `now` is the clock of every decision, order and audit record (a chaos run moves it).
     /// - Parameters:
@@ -50,9 +54,11 @@ public struct PurserAssembly: Sendable {
         self.now = now
         webhookJitter = WebhookJitter(seed: webhookSeed)
         self.webhookTransport = webhookTransport
+        consoleOperators = try configuration.console.checkedOperators()
         webhooks = WebhookService(
             store: store, endpoints: try configuration.webhooks.checkedEndpoints(),
-            transport: webhookTransport ?? HTTPClientWebhookTransport(client: .shared),
+            transport: webhookTransport
+                ?? HTTPClientWebhookTransport(client: HTTPClientWebhookTransport.operatorsClient),
             timeout: .milliseconds(Int64(configuration.webhooks.timeoutSeconds * 1000)), now: now)
         do {
             authenticator = try configuration.makeAuthenticator()
@@ -72,13 +78,22 @@ public struct PurserAssembly: Sendable {
                     verifier: receiptVerifier, serverAPI: appStore.serverAPI,
                     sandboxServerAPI: appStore.sandboxServerAPI)
             }
+        let followUps =
+            configuration.finishing.enabled
+            ? appStore.serverAPI.map { api in
+                AppleFollowUps(
+                    store: store, api: api, sandboxAPI: appStore.sandboxServerAPI,
+                    clientGrace: configuration.finishing.afterSeconds, logger: logger, now: now)
+            } : nil
+        appleFollowUps = followUps
         let submissions = SubmissionService(
             verifier: SignedDataVerifier(configuration: .init(trustedRoots: appStore.trustedRoots)),
             receipts: appStore.receipts, localReceipts: localReceipts,
             claims: ClaimsPolicy(
                 bundleID: configuration.bundleId, environments: Set(configuration.environments),
                 appAppleID: configuration.appAppleId),
-            catalog: catalog, store: store, orderHintMaxAge: configuration.orderHint.maxAgeSeconds, now: now)
+            catalog: catalog, store: store, orderHintMaxAge: configuration.orderHint.maxAgeSeconds,
+            followUps: followUps, now: now)
         let consumptionPolicy = try configuration.consumptionPolicy()
         let consumption = appStore.serverAPI.flatMap { api in
             configuration.consumption.respond
@@ -99,6 +114,11 @@ public struct PurserAssembly: Sendable {
     /// The lease every reconciliation run holds, whoever runs it (a replica's periodic run, `purser reconcile`).
     public func reconciliationLease(holder: String) -> LeasedWork {
         LeasedWork("reconciliation", holder: holder, term: .seconds(60), store: store, now: now)
+    }
+
+    /// The lease every run of the Apple follow-ups holds, so one replica calls Apple at a time.
+    public func appleFollowUpLease(holder: String) -> LeasedWork {
+        LeasedWork("apple-follow-ups", holder: holder, term: .seconds(60), store: store, now: now)
     }
 
     /// The admin API's bearer token, when one is configured (a secret).

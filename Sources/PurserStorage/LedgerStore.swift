@@ -19,6 +19,14 @@ public protocol LedgerStore: Sendable {
     /// Decides a submission with `SubmissionRules` and applies the plan, all in one database transaction.
     func settle(_ submission: Submission, now: Date) async throws -> Settlement
     func transaction(_ transactionID: String) async throws -> LedgerTransaction?
+    /// The transactions of one Apple account in this app, by Apple's `appTransactionId`, oldest first (at most 500).
+    func transactions(appTransactionID: String) async throws -> [LedgerTransaction]
+    /// Up to `limit` follow-ups owed to Apple (see `AppleFollowUp` for when finishing is due), least recently changed
+    /// first; a transaction the app credited is due for finishing once credited at or before `clientCreditedBefore`.
+    func appleFollowUps(clientCreditedBefore: Date, limit: Int) async throws -> [AppleFollowUp]
+    /// Marks follow-ups done: `finished` sets the transaction's `finishedAtApple` to `now` (once); `tokenWritten`
+    /// clears the owed token if it is still that one (a later bind may have owed another).
+    func recordAppleFollowUp(transactionID: String, finished: Bool, tokenWritten: OrderID?, now: Date) async throws
     /// Balances per currency, summed from the user's grants.
     func balances(of user: UserID) async throws -> [String: Int64]
     /// The audit events about one order or transaction id, oldest first.
@@ -91,6 +99,8 @@ public protocol LedgerStore: Sendable {
     func finishWebhookAttempts(_ attempts: [WebhookDelivery.Attempt], holder: String, now: Date) async throws
     /// Deliveries, newest first, of one status or all.
     func webhookDeliveries(status: WebhookDelivery.Status?, limit: Int) async throws -> [WebhookDelivery]
+    /// The deliveries of one transaction's events (its credit, revokes, restores), oldest first.
+    func webhookDeliveries(forTransaction transactionID: String) async throws -> [WebhookDelivery]
     /// Replays the event `webhookID` to `routes` that take its type: each delivery becomes `pending`, due `now`, with
     /// no attempts (delivered and dead ones too), with an audit record (subject `webhook`, event `replayed`, cause
     /// `support by <operator>`), in one database transaction. Returns the event's deliveries afterwards; `nil` when
@@ -101,6 +111,14 @@ public protocol LedgerStore: Sendable {
     func webhookSummary() async throws -> WebhookSummary
     /// Counts for health checks and benchmarks.
     func statistics() async throws -> LedgerStatistics
+    /// What waits: unbound transactions, waiting orders, undelivered webhook events, each with its oldest.
+    func health() async throws -> LedgerHealth
+    /// Support's queue: the ids of unbound transactions, oldest recorded first.
+    func unboundTransactionIDs(limit: Int) async throws -> [String]
+    /// Orders still waiting for `productID` created in `from...to`, oldest first: who might own an unbound purchase.
+    /// What happened since `since`: audit events counted by kind, and the last notification received.
+    func activity(since: Date) async throws -> LedgerActivity
+    func waitingOrderIDs(productID: String, createdFrom from: Date, to: Date, limit: Int) async throws -> [OrderID]
     func close() async throws
 }
 
@@ -108,9 +126,12 @@ public protocol LedgerStore: Sendable {
 public struct Settlement: Hashable, Sendable {
     public var decision: Decision
     public var record: LedgerTransaction?
-    public init(decision: Decision, record: LedgerTransaction?) {
+    /// What this settlement made Purser owe Apple (finishing a credit no app will finish, the owner's token).
+    public var appleFollowUp: AppleFollowUp?
+    public init(decision: Decision, record: LedgerTransaction?, appleFollowUp: AppleFollowUp? = nil) {
         self.decision = decision
         self.record = record
+        self.appleFollowUp = appleFollowUp
     }
 }
 

@@ -36,6 +36,11 @@ public struct LedgerStoreConformance: Sendable {
         try await claimsEachWebhookDeliveryForOneHolderAtATime()
         try await retriesAndDeadLettersWebhookDeliveries()
         try await replaysAWebhookEventWithAnAuditRecord()
+        try await countsWhatWaitsWithItsOldest()
+        try await listsTheUnboundQueueAndCandidateOrders()
+        try await countsActivityAndFindsATransactionsDeliveries()
+        try await keepsAndFindsTheAppTransactionID()
+        try await listsWhatIsOwedToAppleUntilRecorded()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

@@ -16,29 +16,6 @@ import Testing
 struct ReplicasCommandTests {
     let serve = ServeCommandTests()
 
-    /// Starts `arguments` with `environment` added, and waits for its "listening on" line; returns its port.
-    func launch(_ arguments: [String], environment: [String: String]) async throws -> (Process, Int) {
-        let process = Process()
-        process.executableURL = VerifyCommandTests.binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = ServeCommandTests.Output()
-        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
-        try process.run()
-        for _ in 0..<600 {
-            if let match = output.value.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/), let port = Int(match.1) {
-                return (process, port)
-            }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        process.terminate()
-        throw CancellationError()
-    }
-
     @Test func twoReplicasShareOneLedgerAndOneSimulator() async throws {
         let directory = try serve.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -50,7 +27,7 @@ struct ReplicasCommandTests {
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
             .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
 
-        let (simulator, simulatorPort) = try await launch(
+        let (simulator, simulatorPort) = try await serve.launch(
             ["appstore-sim", "--port", "0", "--data-dir", directory.appendingPathComponent("sim").path],
             environment: [:])
         defer { simulator.terminate() }
@@ -60,7 +37,7 @@ struct ReplicasCommandTests {
         var replicas: [(Process, Int)] = []
         for index in 1...2 {
             replicas.append(
-                try await launch(
+                try await serve.launch(
                     [
                         "serve", "--port", "0", "--appstore", "simulator", "--auth", "development",
                         "--data-dir", directory.appendingPathComponent("replica-\(index)").path,

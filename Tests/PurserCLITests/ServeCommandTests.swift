@@ -1,4 +1,5 @@
 import Foundation
+import PurserCore
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -134,6 +135,19 @@ import Testing
         #expect(grant.status == 0, "\(grant.stderr)")
         let (_, bobs) = try await request("GET", "\(base)/v1/wallet", user: "bob")
         #expect((bobs["balances"] as? [String: Int])?["gold"] == 60)
+        // The grant told Apple: the purchase is finished there and its record names bob's account.
+        let (_, told) = try await request("GET", "\(base)/simulator/v1/server-api/purchases/\(lostID)")
+        #expect(told["finished"] as? Bool == true)
+        let apples = try #require(told["transaction"] as? [String: Any])
+        #expect(apples["appAccountToken"] as? String == OrderID.accountToken(for: "bob").description)
+        // Both purchases were made on the simulator's default device: one Apple account, one appTransactionId.
+        let account = try #require(apples["appTransactionId"] as? String)
+        let byAccount = try PurserProcess.run([
+            "lookup", "--config", config, "--port", portNumber, "--app-transaction-id", account,
+        ])
+        #expect(byAccount.status == 0, "\(byAccount.stderr)")
+        #expect(byAccount.stdout.components(separatedBy: "\"appTransactionId\" : \"\(account)\"").count == 3)
+        #expect(byAccount.stdout.contains("\"transactionId\" : \"\(lostID)\""), "\(byAccount.stdout)")
         let reconcile = try PurserProcess.run(["reconcile", "--config", config, "--port", portNumber, "--json"])
         #expect(reconcile.status == 0, "\(reconcile.stderr)")
         #expect(reconcile.stdout.contains("\"credited\":0"), "\(reconcile.stdout)")

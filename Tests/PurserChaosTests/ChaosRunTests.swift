@@ -36,6 +36,10 @@ import Testing
             let broken = result.count(.lost) + result.count(.doubled) + result.count(.misattributed)
             #expect(broken > 0, "\(baseline.rawValue) lost, doubled and misattributed nothing:\n\(report.text)")
         }
+        // The heal phase's server-side finishing told Apple about credits no app finished (the invariant check also
+        // holds every transaction the server finished at Apple to a credit in the ledger).
+        let finished = report.reconciliation.firstMatch(of: /finishing at Apple: finished (\d+)/).flatMap { Int($0.1) }
+        #expect((finished ?? 0) > 0, "\(report.reconciliation)")
         let webhooks = try #require(report.webhooks)
         #expect(webhooks.events > 0 && webhooks.delivered == webhooks.events, "\(webhooks.line)")
         #expect(webhooks.undelivered == 0 && webhooks.dead == 0, "\(webhooks.line)")

@@ -53,6 +53,16 @@ extension ForwardingLedgerStore {
     func transaction(_ transactionID: String) async throws -> LedgerTransaction? {
         try await inner.transaction(transactionID)
     }
+    func transactions(appTransactionID: String) async throws -> [LedgerTransaction] {
+        try await inner.transactions(appTransactionID: appTransactionID)
+    }
+    func appleFollowUps(clientCreditedBefore: Date, limit: Int) async throws -> [AppleFollowUp] {
+        try await inner.appleFollowUps(clientCreditedBefore: clientCreditedBefore, limit: limit)
+    }
+    func recordAppleFollowUp(transactionID: String, finished: Bool, tokenWritten: OrderID?, now: Date) async throws {
+        try await inner.recordAppleFollowUp(
+            transactionID: transactionID, finished: finished, tokenWritten: tokenWritten, now: now)
+    }
     func balances(of user: UserID) async throws -> [String: Int64] { try await inner.balances(of: user) }
     func auditTrail(of subjectID: String) async throws -> [AuditEvent] { try await inner.auditTrail(of: subjectID) }
     func recordNotification(_ record: NotificationRecord) async throws -> NotificationRecord? {
@@ -76,6 +86,17 @@ extension ForwardingLedgerStore {
     }
     func historyAnchors() async throws -> [String] { try await inner.historyAnchors() }
     func statistics() async throws -> LedgerStatistics { try await inner.statistics() }
+    func health() async throws -> LedgerHealth { try await inner.health() }
+    func activity(since: Date) async throws -> LedgerActivity { try await inner.activity(since: since) }
+    func webhookDeliveries(forTransaction id: String) async throws -> [WebhookDelivery] {
+        try await inner.webhookDeliveries(forTransaction: id)
+    }
+    func unboundTransactionIDs(limit: Int) async throws -> [String] {
+        try await inner.unboundTransactionIDs(limit: limit)
+    }
+    func waitingOrderIDs(productID: String, createdFrom from: Date, to: Date, limit: Int) async throws -> [OrderID] {
+        try await inner.waitingOrderIDs(productID: productID, createdFrom: from, to: to, limit: limit)
+    }
     func acquireLease(_ name: String, holder: String, until: Date, now: Date) async throws -> Bool {
         try await inner.acquireLease(name, holder: holder, until: until, now: now)
     }

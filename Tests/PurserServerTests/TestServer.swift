@@ -31,10 +31,14 @@ struct TestServer {
     let reconciler: Reconciler
     /// How the assembled server confirms StoreKit 1 receipts.
     let receiptVerification: ServerConfiguration.ReceiptVerification
+    /// The server's Finish Transaction and Set App Account Token calls (tests run the periodic job themselves).
+    let followUps: AppleFollowUps?
+    /// The server's App Store Server API client, over loopback HTTP to the simulator.
+    let apiClient: AppStoreServerAPIClient
     static let adminToken = "test-admin-token"
 
     /// The configuration of every test server: the test bundle, a free loopback port, development authentication,
-    /// consumption answers on, the admin API on, no periodic reconciliation (tests run it themselves).
+    /// consumption answers on, the admin API on, no periodic reconciliation nor Apple follow-ups (tests run them).
     static func configuration(environments: Set<AppStoreEnvironment>, verifyReceiptTimeoutSeconds: Double)
         -> ServerConfiguration
     {
@@ -48,6 +52,7 @@ struct TestServer {
         configuration.consumption.respond = true
         configuration.consumption.customerConsented = true
         configuration.reconciliation.intervalSeconds = 0
+        configuration.finishing.intervalSeconds = 0
         configuration.admin.token = adminToken
         return configuration
     }
@@ -129,7 +134,8 @@ struct TestServer {
         let reconciler = try #require(assembly.reconciler)
         let server = TestServer(
             appStore: appStore, store: store, authority: authority, serverAPI: serverAPI,
-            reconciler: reconciler, receiptVerification: assembly.receiptVerification)
+            reconciler: reconciler, receiptVerification: assembly.receiptVerification,
+            followUps: assembly.appleFollowUps, apiClient: try #require(assembly.appStore.serverAPI))
         return (server, assembly)
     }
 

@@ -19,7 +19,19 @@ extension SimulatedDevice {
 
     /// Purchased transactions StoreKit still holds for the app, oldest first.
     public var unfinishedTransactionIDs: [String] {
-        state.withLock { $0.unfinished.compactMap(\.transactionID) }
+        withQueue { $0.unfinished.compactMap(\.transactionID) }
+    }
+
+    /// Runs `body` on the device's state once StoreKit's queue is up to date: purchases a developer's server
+    /// finished at Apple (Finish Transaction) have left it, as they leave a real device's queue.
+    func withQueue<T: Sendable>(_ body: (inout State) -> T) -> T {
+        let finished = store.finishedByServer.snapshot
+        return state.withLock { state in
+            if !finished.isEmpty {
+                state.unfinished.removeAll { entry in entry.transactionID.map(finished.contains) ?? false }
+            }
+            return body(&state)
+        }
     }
 
     /// `finishTransaction` (StoreKit 1) or `Transaction.finish()` (StoreKit 2). Ignored from a killed process.

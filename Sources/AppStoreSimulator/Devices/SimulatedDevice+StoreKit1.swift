@@ -12,7 +12,7 @@ extension SimulatedDevice {
 
     /// Registers a payment-queue observer; StoreKit redelivers every unfinished transaction to it.
     public func addObserver(_ process: SimulatedProcess, _ observer: @escaping Observer) -> Int? {
-        let registered: (id: Int, queue: [DeviceTransaction])? = state.withLock { state in
+        let registered: (id: Int, queue: [DeviceTransaction])? = withQueue { state in
             guard state.running, state.generation == process.generation else { return nil }
             state.nextID += 1
             state.observers[state.nextID] = observer
@@ -43,7 +43,7 @@ extension SimulatedDevice {
             queueID: nextLocalID(), state: .purchasing, productID: productID,
             quantity: quantity, applicationUsername: applicationUsername)
         deliverToObservers([purchasing])
-        let blocked = state.withLock { state in
+        let blocked = withQueue { state in
             state.unfinished.contains { $0.productID == productID && catalog[productID]?.kind != .nonConsumable }
         }
         if blocked { return }
@@ -76,7 +76,7 @@ extension SimulatedDevice {
     /// `SKPaymentQueue.transactions`: what the queue holds now. Apple leaves it undefined while no observer is
     /// registered; here it is empty until the running app has one.
     public func queueTransactions(_ process: SimulatedProcess) -> [DeviceTransaction] {
-        let queue = state.withLock { state -> [DeviceTransaction] in
+        let queue = withQueue { state -> [DeviceTransaction] in
             guard state.running, state.generation == process.generation, !state.observers.isEmpty else { return [] }
             return state.unfinished + state.restored + state.failed + state.deferred.map(\.entry)
         }

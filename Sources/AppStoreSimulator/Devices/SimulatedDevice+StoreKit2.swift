@@ -48,7 +48,7 @@ extension SimulatedDevice {
     /// approvals). Ends when the process is killed.
     public func transactionUpdates(_ process: SimulatedProcess) -> AsyncStream<DeviceTransaction> {
         let (stream, continuation) = AsyncStream.makeStream(of: DeviceTransaction.self)
-        let backlog: [DeviceTransaction]? = state.withLock { state in
+        let backlog: [DeviceTransaction]? = withQueue { state in
             guard state.running, state.generation == process.generation else { return nil }
             state.nextID += 1
             state.listeners[state.nextID] = continuation
@@ -67,7 +67,7 @@ extension SimulatedDevice {
 
     /// `Transaction.unfinished`.
     public func unfinishedTransactions(_ process: SimulatedProcess) -> [DeviceTransaction] {
-        state.withLock { state in
+        withQueue { state in
             guard state.running, state.generation == process.generation else { return [] }
             return state.unfinished
         }

@@ -28,6 +28,7 @@ public struct JWSTransaction: Codable, Hashable, Sendable {
     public var expiresDate: Int64?
     public var webOrderLineItemId: String?
     public var subscriptionGroupIdentifier: String?
+    /// The app download this purchase was made from: one id per Apple account and app, on all its purchases.
     public var appTransactionId: String?
 
     public init(transactionId: String, bundleId: String, productId: String) {
@@ -51,7 +52,8 @@ public struct JWSTransaction: Codable, Hashable, Sendable {
             purchaseDate: Date(appStoreMilliseconds: purchaseDate ?? signedDate ?? 0),
             appAccountToken: appAccountToken.flatMap(OrderID.init),
             environment: environment.flatMap(AppStoreEnvironment.init(rawValue:)) ?? .production,
-            revocationDate: revocationDate.map(Date.init(appStoreMilliseconds:))
+            revocationDate: revocationDate.map(Date.init(appStoreMilliseconds:)),
+            appTransactionID: appTransactionId.flatMap { $0.isEmpty ? nil : $0 }
         )
     }
 }

@@ -118,6 +118,13 @@ extension AppStoreServerAPIClient {
             body: try encode(AppStoreServerAPI.UpdateAppAccountTokenRequest(appAccountToken: token)))
     }
 
+    /// Finish Transaction (API 1.20): `POST /inApps/v1/transactions/{transactionId}/finish`, no body. Tells Apple a
+    /// server delivered the purchase, as `Transaction.finish()` does from the app: StoreKit stops redelivering it and
+    /// a finished consumable leaves the app receipt. Apple answers 200 with no body; finishing again is harmless.
+    public func finishTransaction(transactionID: String) async throws {
+        _ = try await perform("POST", path: ["inApps", "v1", "transactions", transactionID, "finish"])
+    }
+
     private func encode(_ value: some Encodable) throws(AppStoreServerAPIError) -> Data {
         do {
             let encoder = JSONEncoder()

@@ -13,11 +13,14 @@ public struct AppleTransaction: Hashable, Sendable, Codable {
     public var appAccountToken: OrderID?
     public var environment: AppStoreEnvironment
     public var revocationDate: Date?
+    /// Apple's `appTransactionId`: one per Apple account and app download, the same on every purchase that account
+    /// makes in the app (support finds an account's purchases by it); `nil` when the source does not carry it.
+    public var appTransactionID: String?
 
     public init(
         transactionID: String, originalTransactionID: String, bundleID: String, productID: String, type: String?,
         quantity: Int, purchaseDate: Date, appAccountToken: OrderID?, environment: AppStoreEnvironment,
-        revocationDate: Date? = nil
+        revocationDate: Date? = nil, appTransactionID: String? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
@@ -29,5 +32,6 @@ public struct AppleTransaction: Hashable, Sendable, Codable {
         self.appAccountToken = appAccountToken
         self.environment = environment
         self.revocationDate = revocationDate
+        self.appTransactionID = appTransactionID
     }
 }

@@ -20,10 +20,12 @@ public struct LedgerTransaction: Hashable, Sendable {
     public var rejection: RejectionReason?
     public var grants: Grants
     public var recordedAt: Date
+    /// When Purser told Apple the transaction is finished (Finish Transaction); `nil` until it has.
+    public var finishedAtApple: Date?
 
     public init(
         transaction: AppleTransaction, state: State, ownerID: UserID?, orderID: OrderID?,
-        rejection: RejectionReason?, grants: Grants, recordedAt: Date
+        rejection: RejectionReason?, grants: Grants, recordedAt: Date, finishedAtApple: Date? = nil
     ) {
         self.transaction = transaction
         self.state = state
@@ -32,5 +34,6 @@ public struct LedgerTransaction: Hashable, Sendable {
         self.rejection = rejection
         self.grants = grants
         self.recordedAt = recordedAt
+        self.finishedAtApple = finishedAtApple
     }
 }

@@ -16,6 +16,10 @@ public struct LedgerPlan: Hashable, Sendable {
     public var audit: [AuditEvent]
     /// Where the submission came from: the credit's webhook event carries its `category` as the cause.
     public var source: Submission.Source?
+    /// The token to write to Apple's record of the transaction (Set App Account Token) because this plan binds it to
+    /// an account Apple's record does not name: the order's UUID, or for an operator's grant without an order the
+    /// account's token (`OrderID.accountToken(for:)`). `nil` when Apple's record already says it.
+    public var appAccountTokenForApple: OrderID?
 
     public init(
         decision: Decision, write: TransactionWrite, fulfilledOrder: OrderID? = nil, audit: [AuditEvent] = [],
@@ -26,6 +30,12 @@ public struct LedgerPlan: Hashable, Sendable {
         self.fulfilledOrder = fulfilledOrder
         self.audit = audit
         self.source = source
+    }
+
+    /// Who credits the transaction, when this plan credits it: its source's `category` (`client`, `notification`,
+    /// `reconciliation`, `support`); ledgers keep it to know which credits no app will finish.
+    public var creditedBy: String? {
+        written?.state == .credited ? source?.category : nil
     }
 
     /// The record after the plan is applied, when it writes one.

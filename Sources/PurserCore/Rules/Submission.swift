@@ -32,12 +32,15 @@ public struct Submission: Hashable, Sendable {
         /// `reconciliation` or `support`.
         public var category: String {
             switch self {
-            case .client: "client"
+            case .client: Self.clientCategory
             case .notification: "notification"
             case .reconciliation: "reconciliation"
             case .support: "support"
             }
         }
+
+        /// `category` of an app's own submission.
+        public static let clientCategory = "client"
 
         /// The account that submitted, if a client did.
         public var submitter: UserID? {

@@ -15,7 +15,17 @@ public enum SubmissionRules {
             existing.map { planRepeat(submission, existing: $0, order: order, now: now) }
             ?? planFirst(submission, order: order, now: now)
         plan.source = submission.source
+        plan.appAccountTokenForApple = tokenForApple(plan.written, existing: existing)
         return plan
+    }
+
+    /// The token Apple's record should carry after a credit that binds a transaction (see
+    /// `LedgerPlan.appAccountTokenForApple`): the order's id, or the account's token when no order binds it.
+    static func tokenForApple(_ written: LedgerTransaction?, existing: LedgerTransaction?) -> OrderID? {
+        guard let written, written.state == .credited, existing?.state != .credited, let owner = written.ownerID
+        else { return nil }
+        let token = written.orderID ?? OrderID.accountToken(for: owner)
+        return token == written.transaction.appAccountToken ? nil : token
     }
 
     /// A transaction the ledger has not seen: rejected, revoked, unbound or credited.

@@ -30,6 +30,9 @@ extension ServerConfiguration {
     ///   default `"UNDELIVERED_OTHER"`), `consumption.refundPreference.undelivered` / `.unspent` / `.partlySpent` /
     ///   `.spent` (strings, defaults `"GRANT_FULL"`, none, `"GRANT_PRORATED"`, `"DECLINE"`; `""` sends none).
     /// - `reconciliation.intervalSeconds` (double, default `600`).
+    /// - `finishing.enabled` (bool, default `true`), `finishing.afterSeconds` (double, default `86400`: when the
+    ///   server finishes an app-credited transaction at Apple itself), `finishing.intervalSeconds` (double, default
+    ///   `60`; 0 turns the periodic job off).
     /// - `admin.token` (string, optional, **secret**): the support API's bearer token.
     /// - `database.url` (string, optional, **secret**): `postgres://user@host:port/database`; without it, the
     ///   SQLite ledger in `dataDirectory`. `database.password` (string, optional, **secret**): when the URL has none.
@@ -45,6 +48,10 @@ extension ServerConfiguration {
     ///   `webhooks.retrySeconds` (double array, optional), `webhooks.timeoutSeconds` (double, default `10`),
     ///   `webhooks.concurrency` (int, default `16`), `webhooks.pollIntervalSeconds` (double, default `1`),
     ///   `webhooks.claimSeconds` (double, default `60`).
+    /// - `metrics.port` (int, optional): `GET /metrics` (Prometheus text format) on this port of `host`; none: no
+    ///   metrics endpoint. `metrics.token` (string, optional, **secret**): the bearer token that listener requires.
+    /// - `console.operators` (array of objects, default none): each `name` and `passwordHash` (from `purser console
+    ///   hash-password`); `console.secureCookies` (bool, default `false`), `console.sessionMinutes` (double, `480`).
     ///
     /// ## Environment variables
     /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
@@ -75,6 +82,10 @@ extension ServerConfiguration {
         receipts.verification = reader.string(forKey: "receipts.verification", as: ReceiptVerification.self)
         consumption = Consumption(reader: reader.scoped(to: "consumption"))
         reconciliation = Reconciliation(reader: reader.scoped(to: "reconciliation"))
+        finishing.enabled = reader.bool(forKey: "finishing.enabled", default: finishing.enabled)
+        finishing.afterSeconds = reader.double(forKey: "finishing.afterSeconds", default: finishing.afterSeconds)
+        finishing.intervalSeconds = reader.double(
+            forKey: "finishing.intervalSeconds", default: finishing.intervalSeconds)
         admin = Admin(reader: reader.scoped(to: "admin"))
         database.url = reader.string(forKey: "database.url", isSecret: true)
         database.password = reader.string(forKey: "database.password", isSecret: true)
@@ -85,11 +96,13 @@ extension ServerConfiguration {
         http.maxConnections = reader.int(forKey: "http.maxConnections", default: http.maxConnections)
         orderHint.maxAgeSeconds = reader.double(forKey: "orderHint.maxAgeSeconds", default: orderHint.maxAgeSeconds)
         webhooks = Webhooks(reader: reader.scoped(to: "webhooks"))
+        metrics = Metrics(reader: reader.scoped(to: "metrics"))
+        console = Console(reader: reader.scoped(to: "console"))
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.
     static var secretKeys: Set<String> {
-        ["sharedSecret", "auth.jwt.secret", "admin.token", "database.url", "database.password"]
+        ["sharedSecret", "auth.jwt.secret", "admin.token", "metrics.token", "database.url", "database.password"]
     }
 }
 

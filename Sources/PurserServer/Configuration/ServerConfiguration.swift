@@ -29,6 +29,7 @@ import PurserCore
 ///                   "refundPreference": {"undelivered": "GRANT_FULL", "unspent": null,
 ///                                        "partlySpent": "GRANT_PRORATED", "spent": "DECLINE"}},
 ///   "reconciliation": {"intervalSeconds": 600},                              // 0 turns the periodic run off
+///   "finishing": {"enabled": true, "afterSeconds": 86400, "intervalSeconds": 60},  // Finish Transaction at Apple
 ///   "admin": {"token": null},                                                // the support API's bearer token
 ///   "http": {"idleTimeoutSeconds": 30, "requestReadTimeoutSeconds": 30, "maxConnections": 1024},
 ///   "orderHint": {"maxAgeSeconds": 86400},   // how old an order may be and still bind a token-less transaction
@@ -37,10 +38,13 @@ import PurserCore
 ///   "webhooks": {"endpoints": [{"url": "https://game.example.com/purser", "secret": "whsec_…",
 ///                               "events": ["transaction.credited"]}],   // events: all types when absent
 ///                "retrySeconds": null, "timeoutSeconds": 10, "concurrency": 16, "pollIntervalSeconds": 1,
-///                "claimSeconds": 60}
+///                "claimSeconds": 60},
+///   "metrics": {"port": null, "token": null},  // GET /metrics (Prometheus) on its own port, optionally behind a token
+///   "console": {"operators": [{"name": "li", "passwordHash": "$scrypt$…"}], "secureCookies": false,
+///               "sessionMinutes": 480}          // the support console at /console, with admin.token
 /// }
 /// ```
-/// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `database.url`, `database.password` and the webhook
+/// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `metrics.token`, `database.url`, `database.password` and the webhook
 /// endpoints' `secret` / `secrets`; prefer the `PURSER_JWT_SECRET`, `PURSER_APPSTORE_SHARED_SECRET`,
 /// `PURSER_ADMIN_TOKEN` and `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET` environment variables, which override them.
 public struct ServerConfiguration: Sendable {
@@ -122,6 +126,19 @@ public struct ServerConfiguration: Sendable {
         public init() {}
     }
 
+    /// Telling Apple a credited transaction is finished (Finish Transaction) and writing the owner's token to Apple's
+    /// record (Set App Account Token), both best effort and retried by a periodic job (`AppleFollowUps`).
+    public struct Finishing: Sendable {
+        /// Off: Purser never calls Finish Transaction nor Set App Account Token.
+        public var enabled = true
+        /// How long after the app's own submission was credited the server finishes the transaction at Apple itself,
+        /// in case the app never did (credits by notifications, reconciliation and support are finished at once).
+        public var afterSeconds: Double = 86_400
+        /// Seconds between the periodic job's runs inside `serve`; 0 turns it off.
+        public var intervalSeconds: Double = 60
+        public init() {}
+    }
+
     /// Where the ledger lives: PostgreSQL when `url` is set (several replicas can share it), otherwise the embedded
     /// SQLite file `purser.sqlite` in `dataDirectory`.
     public struct Database: Sendable {
@@ -196,12 +213,15 @@ public struct ServerConfiguration: Sendable {
     public var receipts = Receipts()
     public var consumption = Consumption()
     public var reconciliation = Reconciliation()
+    public var finishing = Finishing()
     public var admin = Admin()
     public var http = HTTP()
     public var orderHint = OrderHint()
     public var database = Database()
     public var simulator = Simulator()
     public var webhooks = Webhooks()
+    public var metrics = Metrics()
+    public var console = Console()
 
     public init() {}
 }

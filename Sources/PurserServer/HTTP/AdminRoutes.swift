@@ -3,6 +3,7 @@ import PurserCore
 
 /// The support console's API under `/admin/v1`, behind its own bearer token:
 /// - `GET /orders/{appleOrderId}` → every transaction of the Apple order id, with ledger state and owner
+/// - `GET /app-transactions/{appTransactionId}` → every ledger transaction of that Apple account in this app
 /// - `GET /transactions/{id}` → one transaction
 /// - `POST /grants` `{transactionId, userId, reason}` → credit an unbound transaction once, audited
 /// - the webhook routes (`AdminRoutes+Webhooks.swift`)
@@ -23,6 +24,13 @@ struct AdminRoutes {
         admin.on(.get, "orders/{appleOrderId}", under: "/admin/v1", recordingIn: &endpoints) { _, context in
             try JSONResponse.make([
                 "transactions": try await support.lookUp(appleOrderID: try context.parameters.require("appleOrderId"))
+            ])
+        }
+        admin.on(.get, "app-transactions/{appTransactionId}", under: "/admin/v1", recordingIn: &endpoints) {
+            _, context in
+            try JSONResponse.make([
+                "transactions": try await support.lookUp(
+                    appTransactionID: try context.parameters.require("appTransactionId"))
             ])
         }
         admin.on(.get, "transactions/{id}", under: "/admin/v1", recordingIn: &endpoints) { _, context in

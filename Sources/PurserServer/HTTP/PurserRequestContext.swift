@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 import PurserCore
 
 /// The request context of Purser's routes: Hummingbird's core storage plus the authenticated user.
@@ -7,9 +8,12 @@ public struct PurserRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AuthenticationMiddleware` on `/v1` routes.
     public var user: UserID?
+    /// The client's address (the console's sign-in throttle counts failures per address).
+    public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
     }
 
     /// Bodies above this are refused with `body_too_large` before they are read in full.

@@ -1,6 +1,7 @@
 import AppStoreVerification
 import Foundation
 import Logging
+import Metrics
 import PurserCore
 import PurserStorage
 
@@ -48,7 +49,9 @@ public struct NotificationService: Sendable {
             uuid: notification.notificationUUID, type: notification.notificationType, subtype: notification.subtype,
             transactionID: verified.transaction?.transactionId, environment: notification.environment,
             signedDate: notification.signedDate.map(Date.init(appStoreMilliseconds:)), receivedAt: now())
-        if let earlier = try await submissions.store.recordNotification(record), earlier.processedAt != nil {
+        let earlier = try await submissions.store.recordNotification(record)
+        if earlier == nil { Self.recordIntake(record) }
+        if let earlier, earlier.processedAt != nil {
             return Outcome(notificationUUID: record.uuid, duplicate: true, result: earlier.outcome ?? "processed")
         }
         let result = try await act(on: notification, transaction: verified.transaction)

@@ -30,7 +30,7 @@ public struct Reconciler: Sendable {
     let firstLookBack: TimeInterval
     /// How many transactions of one history are settled at a time (each is a different transaction).
     let concurrency: Int
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     public init(
         api: AppStoreServerAPIClient, notifications: NotificationService, firstLookBack: TimeInterval = 30 * 86_400,
@@ -102,6 +102,7 @@ public struct Reconciler: Sendable {
                 progress("transaction history \(index + 1)/\(anchors.count): \(summary)")
             }
         }
+        try await remember(summary, in: store)
         return summary
     }
 

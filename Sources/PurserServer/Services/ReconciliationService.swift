@@ -1,4 +1,6 @@
+import Foundation
 import Logging
+import Metrics
 import ServiceLifecycle
 
 /// Runs the `Reconciler` every `interval` inside `purser serve`, logging each summary; a failed run is logged and
@@ -28,11 +30,13 @@ public struct ReconciliationService: Service {
                 }
                 if let summary {
                     logger.info("reconciliation", metadata: ["purser.summary": "\(summary)"])
+                    Self.record(summary, at: Date())
                 } else {
                     logger.debug("reconciliation runs on another replica", metadata: ["purser.lease": "\(lease.name)"])
                 }
             } catch {
                 logger.error("reconciliation failed", metadata: ["error": "\(error)"])
+                Counter(label: PurserMetrics.Name.reconciliationRuns, dimensions: [("outcome", "failed")]).increment()
             }
         }
     }

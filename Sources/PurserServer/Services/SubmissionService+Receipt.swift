@@ -25,7 +25,7 @@ extension SubmissionService {
             do {
                 receipt = try await local.verifier.verify(der: der)
             } catch {
-                Counter(label: "purser.verification.failures", dimensions: [("code", error.code.description)])
+                Counter(label: PurserMetrics.Name.verificationFailures, dimensions: [("code", error.code.description)])
                     .increment()
                 throw ServiceError(unverified: error)
             }

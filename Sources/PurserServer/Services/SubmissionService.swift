@@ -20,12 +20,15 @@ public struct SubmissionService: Sendable {
     public let localReceipts: LocalReceiptCheck?
     /// How old a hinted order may be, before the purchase, and still bind a transaction without a token.
     public let orderHintMaxAge: TimeInterval
+    /// Tells Apple what a credit by a notification, reconciliation or support owes it, right after the credit (an
+    /// app's own submission never waits for Apple: the periodic job does its part); `nil` without the Server API.
+    public let followUps: AppleFollowUps?
     private let now: @Sendable () -> Date
 
     public init(
         verifier: SignedDataVerifier, receipts: VerifyReceiptClient, localReceipts: LocalReceiptCheck? = nil,
         claims: ClaimsPolicy, catalog: ProductCatalog, store: any LedgerStore,
-        orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge,
+        orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge, followUps: AppleFollowUps? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.verifier = verifier
@@ -35,6 +38,7 @@ public struct SubmissionService: Sendable {
         self.catalog = catalog
         self.store = store
         self.orderHintMaxAge = orderHintMaxAge
+        self.followUps = followUps
         self.now = now
     }
 
@@ -63,7 +67,8 @@ public struct SubmissionService: Sendable {
         do {
             payload = try await verifier.verifySignature(jws, as: JWSTransaction.self)
         } catch {
-            Counter(label: "purser.verification.failures", dimensions: [("code", error.code.description)]).increment()
+            Counter(label: PurserMetrics.Name.verificationFailures, dimensions: [("code", error.code.description)])
+                .increment()
             throw ServiceError(unverified: error)
         }
         let settlement = try await settle(payload, source: .client(submitter), orderHint: orderHint)
@@ -91,8 +96,14 @@ public struct SubmissionService: Sendable {
         let submission = Submission(
             transaction: transaction, assessment: assessment, source: source, orderHint: orderHint,
             orderHintMaxAge: orderHintMaxAge)
+        let started = ContinuousClock.now
         let settlement = try await store.settle(submission, now: now())
-        Counter(label: "purser.decisions", dimensions: [("decision", settlement.decision.name)]).increment()
+        Timer(label: PurserMetrics.Name.ledgerWriteDuration, dimensions: [("operation", "settle")])
+            .record(duration: ContinuousClock.now - started)
+        Counter(label: PurserMetrics.Name.decisions, dimensions: [("decision", settlement.decision.name)]).increment()
+        if source.submitter == nil, let followUp = settlement.appleFollowUp, let followUps {
+            await followUps.perform(followUp)
+        }
         return settlement
     }
 

@@ -14,6 +14,23 @@ extension SupportService {
         else { throw ServiceError(.invalidTransactionID, "an App Store transaction id is 1 to 20 decimal digits") }
     }
 
+    /// Apple's `appTransactionId` is a string of digits today; 1 to 64 ASCII letters, digits and dashes are taken
+    /// (room for Apple to change its form), anything else is `invalid_transaction_id` before the ledger is asked.
+    static func requireAppTransactionID(_ id: String) throws {
+        guard (1...64).contains(id.utf8.count),
+            id.utf8.allSatisfy({ byte in
+                [
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-")...UInt8(ascii: "-"),
+                ]
+                .contains { $0.contains(byte) }
+            })
+        else {
+            throw ServiceError(
+                .invalidTransactionID, "an appTransactionId is 1 to 64 ASCII letters, digits and dashes")
+        }
+    }
+
     /// Runs one App Store Server API call and speaks of its failure in the domain's words: an unknown transaction is
     /// `not_found`, one that is not an Apple transaction id is `invalid_transaction_id`, and anything else (Apple
     /// unreachable, our credentials refused, an answer we cannot read) is `apple_unavailable`. None is a 500: the

@@ -20,6 +20,10 @@ public struct SupportService: Sendable {
         public var ownerId: UserID?
         public var orderId: OrderID?
         public var grants: Grants?
+        /// Apple's id of the app download the purchase was made from: the same on all of one Apple account's purchases.
+        public var appTransactionId: String?
+        /// When Purser told Apple the transaction is finished (Finish Transaction), if it did.
+        public var finishedAtApple: Date?
         public var audit: [AuditEvent]
     }
 
@@ -50,6 +54,18 @@ public struct SupportService: Sendable {
         var views: [TransactionView] = []
         for jws in try await Self.askingApple({ try await apple.transactionsOfOrder(appleOrderID) }) {
             views.append(try await view(of: try await verified(jws)))
+        }
+        return views
+    }
+
+    /// Every transaction the ledger holds of one Apple account in this app, by Apple's `appTransactionId` (on every
+    /// signed transaction since 2025, and in the app's `AppTransaction`), oldest first; empty when there are none.
+    /// Error: `invalid_transaction_id` (400) for anything but 1 to 64 ASCII letters, digits and dashes.
+    public func lookUp(appTransactionID: String) async throws -> [TransactionView] {
+        try Self.requireAppTransactionID(appTransactionID)
+        var views: [TransactionView] = []
+        for record in try await submissions.store.transactions(appTransactionID: appTransactionID) {
+            views.append(try await view(of: record.transaction, record: record))
         }
         return views
     }
@@ -124,7 +140,10 @@ public struct SupportService: Sendable {
             environment: transaction.environment.rawValue,
             apple: transaction.revocationDate == nil ? "charged" : "refunded",
             ledger: record?.state.rawValue ?? "not recorded", ownerId: record?.ownerID, orderId: record?.orderID,
-            grants: record?.grants, audit: try await submissions.store.auditTrail(of: transaction.transactionID))
+            grants: record?.grants,
+            appTransactionId: transaction.appTransactionID ?? record?.transaction.appTransactionID,
+            finishedAtApple: record?.finishedAtApple,
+            audit: try await submissions.store.auditTrail(of: transaction.transactionID))
     }
 
     static let notConfigured = ServiceError(

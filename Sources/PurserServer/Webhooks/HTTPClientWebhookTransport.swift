@@ -20,8 +20,15 @@ public struct HTTPClientWebhookTransport: WebhookTransport {
             connectionPool: .init(
                 idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connectionsPerEndpoint))
         configuration.redirectConfiguration = .disallow
+        // A refused connection fails the attempt at once: the retry schedule, not the pool, decides when to try again
+        // (the pool would keep reconnecting until the attempt's deadline).
+        configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
+
+    /// One process-wide client for operators' test events (`POST /admin/v1/webhooks/endpoints/test`), which answer
+    /// at once for an endpoint that refuses connections; like `HTTPClient.shared`, it lives as long as the process.
+    public static let operatorsClient = makeClient(connectionsPerEndpoint: 2, timeout: .seconds(10))
 
     public func post(_ body: [UInt8], headers: [(name: String, value: String)], to url: URL, timeout: Duration) async
         -> WebhookPostResult

@@ -36,7 +36,7 @@ extension WebhookDeliveryService {
         let headers = WebhookSignature.headers(id: claim.id, body: body, secrets: endpoint.secrets, now: now())
         let result = await transport.post(body, headers: headers, to: endpoint.url, timeout: timeout)
         if result.isSuccess {
-            Counter(label: "purser.webhooks.attempts", dimensions: [("outcome", "delivered")]).increment()
+            Counter(label: PurserMetrics.Name.webhookAttempts, dimensions: [("outcome", "delivered")]).increment()
             return WebhookDelivery.Attempt(deliveryId: claim.deliveryId, outcome: .delivered, result: "\(result)")
         }
         let at = now()
@@ -44,8 +44,10 @@ extension WebhookDeliveryService {
         if let scheduled = retryAt, case .answered(_, let retryAfter?) = result {
             retryAt = max(scheduled, at.addingTimeInterval(min(max(retryAfter, 0), 86_400)))
         }
-        Counter(label: "purser.webhooks.attempts", dimensions: [("outcome", retryAt == nil ? "dead" : "failed")])
-            .increment()
+        Counter(
+            label: PurserMetrics.Name.webhookAttempts, dimensions: [("outcome", retryAt == nil ? "dead" : "failed")]
+        )
+        .increment()
         if retryAt == nil {
             logger.warning(
                 "webhook event dead-lettered after \(claim.attempts + 1) attempts",

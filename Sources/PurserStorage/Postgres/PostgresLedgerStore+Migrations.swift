@@ -159,5 +159,6 @@ extension PostgresLedgerStore {
             ]
         ),
         (4, webhookOutbox),
+        (6, appleFollowUpMigration),
     ]
 }

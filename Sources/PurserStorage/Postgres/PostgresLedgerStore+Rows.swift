@@ -63,7 +63,8 @@ extension PostgresLedgerStore {
             type: try row.optionalText("type"), quantity: Int(try row.int64("quantity")),
             purchaseDate: Date(millis: try row.int64("purchase_date")),
             appAccountToken: try row.optionalText("app_account_token").flatMap(OrderID.init), environment: environment,
-            revocationDate: try row["revocation_date"].decode(Int64?.self).map { Date(millis: $0) })
+            revocationDate: try row["revocation_date"].decode(Int64?.self).map { Date(millis: $0) },
+            appTransactionID: try row.optionalText("app_transaction_id"))
         let rejection = try row.optionalText("rejection_code").map {
             RejectionReason(code: $0, message: try row.optionalText("rejection_message") ?? "")
         }
@@ -71,7 +72,8 @@ extension PostgresLedgerStore {
             transaction: transaction, state: state, ownerID: try row.optionalText("owner_id").map { UserID($0) },
             orderID: try row.optionalText("order_id").flatMap(OrderID.init), rejection: rejection,
             grants: Grants(Dictionary(zip(currencies, amounts), uniquingKeysWith: +)),
-            recordedAt: Date(millis: try row.int64("recorded_at")))
+            recordedAt: Date(millis: try row.int64("recorded_at")),
+            finishedAtApple: try row["finished_at_apple"].decode(Int64?.self).map { Date(millis: $0) })
     }
 }
 

@@ -18,7 +18,8 @@ extension PostgresLedgerStore {
             let existing = try await self.lockedTransaction(id, on: connection)
             let plan = SubmissionRules.plan(submission, existing: existing, order: order, now: now)
             if try await self.apply(plan, on: connection, now: now) {
-                return Settlement(decision: plan.decision, record: plan.written ?? existing)
+                return Settlement(
+                    decision: plan.decision, record: plan.written ?? existing, appleFollowUp: .owed(by: plan))
             }
             // Another connection recorded the transaction between our read and our insert, and committed.
             guard let winner = try await self.lockedTransaction(id, on: connection) else {
@@ -28,7 +29,8 @@ extension PostgresLedgerStore {
             guard try await self.apply(repeated, on: connection, now: now) else {
                 throw StorageError(.corrupt, "transaction \(id) conflicted twice")
             }
-            return Settlement(decision: repeated.decision, record: repeated.written ?? winner)
+            return Settlement(
+                decision: repeated.decision, record: repeated.written ?? winner, appleFollowUp: .owed(by: repeated))
         }
     }
 
@@ -51,12 +53,14 @@ extension PostgresLedgerStore {
                 """
                 INSERT INTO apple_transactions (transaction_id, original_transaction_id, bundle_id, product_id, type,
                     quantity, purchase_date, app_account_token, environment, revocation_date, state, owner_id, order_id,
-                    rejection_code, rejection_message, recorded_at, updated_at)
+                    rejection_code, rejection_message, recorded_at, updated_at, app_transaction_id, credited_by,
+                    app_account_token_for_apple)
                 VALUES (\(t.transactionID), \(t.originalTransactionID), \(t.bundleID), \(t.productID), \(t.type),
                     \(t.quantity), \(t.purchaseDate.millis), \(t.appAccountToken?.description),
                     \(t.environment.rawValue), \(t.revocationDate?.millis), \(record.state.rawValue),
                     \(record.ownerID?.rawValue), \(record.orderID?.description), \(record.rejection?.code),
-                    \(record.rejection?.message), \(at), \(at))
+                    \(record.rejection?.message), \(at), \(at), \(t.appTransactionID), \(plan.creditedBy),
+                    \(plan.appAccountTokenForApple?.description))
                 ON CONFLICT (transaction_id) DO NOTHING RETURNING transaction_id
                 """)
             guard !inserted.isEmpty else { return false }
@@ -66,7 +70,8 @@ extension PostgresLedgerStore {
                 connection,
                 """
                 UPDATE apple_transactions SET state = \(record.state.rawValue), owner_id = \(record.ownerID?.rawValue),
-                    order_id = \(record.orderID?.description), updated_at = \(at)
+                    order_id = \(record.orderID?.description), updated_at = \(at), credited_by = \(plan.creditedBy),
+                    app_account_token_for_apple = \(plan.appAccountTokenForApple?.description)
                 WHERE transaction_id = \(record.transaction.transactionID) AND state = 'unbound'
                 """)
             try await writeGrantsAndOutbox(record, cause: plan.source?.category, on: connection, at: at)

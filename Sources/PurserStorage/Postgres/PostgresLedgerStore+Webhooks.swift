@@ -15,14 +15,15 @@ extension PostgresLedgerStore {
                              FOR UPDATE SKIP LOCKED)
                 RETURNING id, topic
                 """)
-            var eventIDs: [Int64] = []
-            var endpoints: [String] = []
-            // RETURNING comes in no particular order: fan out in the outbox's order, so deliveries number as events do.
-            let dispatched = try events.map { row in
+            // RETURNING comes in no particular order: fan out in the outbox's order, so deliveries (claimed by their
+            // id among those due at the same moment) go out in the order the ledger recorded the events.
+            let recorded = try events.map { row in
                 let columns = row.makeRandomAccess()
                 return (id: try columns.int64("id"), topic: try columns.text("topic"))
-            }
-            for (id, topic) in dispatched.sorted(by: { $0.id < $1.id }) {
+            }.sorted { $0.id < $1.id }
+            var eventIDs: [Int64] = []
+            var endpoints: [String] = []
+            for (id, topic) in recorded {
                 for route in routes where route.takes(topic) {
                     eventIDs.append(id)
                     endpoints.append(route.endpoint)
@@ -111,6 +112,19 @@ extension PostgresLedgerStore {
                 """
                 \(unescaped: Self.deliveriesQuery) WHERE (\(status?.rawValue)::TEXT IS NULL OR d.status = \(status?.rawValue))
                 ORDER BY d.id DESC LIMIT \(limit)
+                """)
+        }
+        return try rows.map(Self.delivery)
+    }
+
+    public func webhookDeliveries(forTransaction transactionID: String) async throws -> [WebhookDelivery] {
+        let prefix = "evt_\(transactionID)_"
+        let rows = try await withConnection { connection in
+            try await self.rows(
+                connection,
+                """
+                \(unescaped: Self.deliveriesQuery) WHERE starts_with(o.webhook_id, \(prefix))
+                ORDER BY d.id
                 """)
         }
         return try rows.map(Self.delivery)

@@ -88,16 +88,20 @@ final class SQLiteGroupCommit: Sendable {
                     outcomes.append(.success(value))
                 } catch {
                     // This write alone is undone. If SQLite rolled back the whole transaction already (a full disk,
-                    // an I/O error), the savepoint is gone, this throws, and the whole batch fails below.
-                    try await execute("ROLLBACK TO grouped_write")
-                    try await execute("RELEASE grouped_write")
+                    // an I/O error), the savepoint is gone with it, and the whole batch fails with this write's error.
+                    do {
+                        try await execute("ROLLBACK TO grouped_write")
+                        try await execute("RELEASE grouped_write")
+                    } catch _ {
+                        throw error
+                    }
                     outcomes.append(.failure(error))
                 }
             }
             try await execute("COMMIT")
         } catch {
             _ = try? await writer.query("ROLLBACK")
-            let failure = StorageError(.queryFailed, "a ledger transaction failed", underlying: error)
+            let failure = StorageError(sqlite: error)
             for ticket in batch { ticket.outcome.withLock { $0 = .failure(failure) } }
             return
         }

@@ -119,5 +119,6 @@ extension SQLiteLedgerStore {
             ]
         ),
         (4, webhookOutbox),
+        (6, appleFollowUpMigration),
     ]
 }

@@ -35,14 +35,15 @@ extension SQLiteLedgerStore {
             bundleID: try row.text("bundle_id"), productID: try row.text("product_id"), type: row.optionalText("type"),
             quantity: try row.int("quantity"), purchaseDate: Date(millis: try row.int("purchase_date")),
             appAccountToken: row.optionalText("app_account_token").flatMap(OrderID.init), environment: environment,
-            revocationDate: revocation)
+            revocationDate: revocation, appTransactionID: row.optionalText("app_transaction_id"))
         let rejection = row.optionalText("rejection_code").map {
             RejectionReason(code: $0, message: row.optionalText("rejection_message") ?? "")
         }
         return LedgerTransaction(
             transaction: transaction, state: state, ownerID: row.optionalText("owner_id").map { UserID($0) },
             orderID: row.optionalText("order_id").flatMap(OrderID.init), rejection: rejection, grants: Grants(grants),
-            recordedAt: Date(millis: try row.int("recorded_at")))
+            recordedAt: Date(millis: try row.int("recorded_at")),
+            finishedAtApple: row.column("finished_at_apple")?.integer.map { Date(millis: $0) })
     }
 }
 

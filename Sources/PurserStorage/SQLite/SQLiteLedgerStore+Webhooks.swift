@@ -115,6 +115,14 @@ extension SQLiteLedgerStore {
         return try rows.map(Self.delivery)
     }
 
+    public func webhookDeliveries(forTransaction transactionID: String) async throws -> [WebhookDelivery] {
+        let prefix = "evt_\(transactionID)_"
+        return try await read(
+            Self.deliveriesQuery(where: "WHERE substr(o.webhook_id, 1, ?) = ?") + " ORDER BY d.id",
+            [.integer(prefix.count), .text(prefix)]
+        ).map(Self.delivery)
+    }
+
     public func replayWebhookEvent(_ webhookID: String, to routes: [WebhookRoute], operator name: String, now: Date)
         async throws -> [WebhookDelivery]?
     {

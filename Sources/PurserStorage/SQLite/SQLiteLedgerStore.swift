@@ -48,6 +48,14 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// Each migration runs in its own `BEGIN IMMEDIATE` transaction, which also reads whether it was applied: another
     /// store migrating the same file at the same moment waits for the write lock and then finds it done.
     public func migrate() async throws {
+        do {
+            try await migrateUnderLock()
+        } catch {
+            throw Self.classified(error)
+        }
+    }
+
+    private func migrateUnderLock() async throws {
         try await writeLock.withLock {
             _ = try await self.writer.query(
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)"
@@ -86,6 +94,8 @@ public final class SQLiteLedgerStore: LedgerStore {
                 where error.reason == .constraint || error.reason == .constraintPrimaryKeyFailed
             {
                 throw StorageError(.duplicateOrder, "order \(order.id) exists already")
+            } catch {
+                throw Self.classified(error)
             }
         }
     }
@@ -102,7 +112,8 @@ public final class SQLiteLedgerStore: LedgerStore {
                 try await submission.orderToLookUp.asyncMap { try await Self.order($0, on: self.writer) } ?? nil
             let plan = SubmissionRules.plan(submission, existing: existing, order: order, now: now)
             try await self.apply(plan, now: now)
-            return Settlement(decision: plan.decision, record: plan.written ?? existing)
+            return Settlement(
+                decision: plan.decision, record: plan.written ?? existing, appleFollowUp: .owed(by: plan))
         }
     }
 
@@ -167,7 +178,7 @@ public final class SQLiteLedgerStore: LedgerStore {
             return result
         } catch {
             _ = try? await writer.query("ROLLBACK")
-            throw error
+            throw Self.classified(error)
         }
     }
 
@@ -183,8 +194,9 @@ public final class SQLiteLedgerStore: LedgerStore {
                 """
                 INSERT INTO apple_transactions (transaction_id, original_transaction_id, bundle_id, product_id, type,
                     quantity, purchase_date, app_account_token, environment, revocation_date, state, owner_id, order_id,
-                    rejection_code, rejection_message, recorded_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    rejection_code, rejection_message, recorded_at, updated_at, app_transaction_id, credited_by,
+                    app_account_token_for_apple)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(t.transactionID), .text(t.originalTransactionID), .text(t.bundleID), .text(t.productID),
@@ -193,18 +205,22 @@ public final class SQLiteLedgerStore: LedgerStore {
                     t.revocationDate.map { .integer(Int($0.millis)) } ?? .null, .text(record.state.rawValue),
                     .optionalText(record.ownerID?.rawValue), .optionalText(record.orderID?.description),
                     .optionalText(record.rejection?.code), .optionalText(record.rejection?.message), at, at,
+                    .optionalText(t.appTransactionID), .optionalText(plan.creditedBy),
+                    .optionalText(plan.appAccountTokenForApple?.description),
                 ])
             try await writeGrantsAndOutbox(record, cause: plan.source?.category, at: at)
         case .bind(let record):
             _ = try await query(
                 writer,
                 """
-                UPDATE apple_transactions SET state = ?, owner_id = ?, order_id = ?, updated_at = ?
+                UPDATE apple_transactions SET state = ?, owner_id = ?, order_id = ?, updated_at = ?, credited_by = ?,
+                    app_account_token_for_apple = ?
                 WHERE transaction_id = ? AND state = 'unbound'
                 """,
                 [
                     .text(record.state.rawValue), .optionalText(record.ownerID?.rawValue),
-                    .optionalText(record.orderID?.description), at, .text(record.transaction.transactionID),
+                    .optionalText(record.orderID?.description), at, .optionalText(plan.creditedBy),
+                    .optionalText(plan.appAccountTokenForApple?.description), .text(record.transaction.transactionID),
                 ])
             try await writeGrantsAndOutbox(record, cause: plan.source?.category, at: at)
         }
@@ -240,7 +256,11 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     /// Runs `body` on the read connection, alone: no other read statement is active while it steps.
     func reading<T: Sendable>(_ body: @Sendable (SQLiteConnection) async throws -> T) async throws -> T {
-        try await readLock.withLock { try await body(self.reader) }
+        do {
+            return try await readLock.withLock { try await body(self.reader) }
+        } catch {
+            throw Self.classified(error)
+        }
     }
 
     /// A read query, run alone on the read connection (see `reading`).
@@ -253,8 +273,15 @@ public final class SQLiteLedgerStore: LedgerStore {
         do {
             return try await connection.query(sql, binds)
         } catch {
-            throw StorageError(.queryFailed, "a ledger query failed", underlying: error)
+            throw StorageError(sqlite: error)
         }
+    }
+}
+
+extension SQLiteLedgerStore {
+    /// SQLite's own errors as `StorageError` (see `init(sqlite:)`); any other error as it is.
+    static func classified(_ error: any Error) -> any Error {
+        error is SQLiteError ? StorageError(sqlite: error) : error
     }
 }
 

@@ -1,0 +1,58 @@
+import Configuration
+import Foundation
+
+extension ServerConfiguration {
+    /// The support console under `/console`, served when `admin.token` is set.
+    public struct Console: Sendable {
+        /// A support operator who signs in with a name and a password; only the password's scrypt hash is kept.
+        public struct Operator: Sendable, Hashable {
+            public var name: String
+            public var passwordHash: String
+
+            public init(name: String, passwordHash: String) {
+                self.name = name
+                self.passwordHash = passwordHash
+            }
+        }
+
+        public var operators: [Operator] = []
+        /// Marks the session cookie `Secure` (set it when Purser is reached over TLS, as in production).
+        public var secureCookies = false
+        /// How long a session lasts after sign-in.
+        public var sessionMinutes: Double = 480
+
+        public init() {}
+    }
+}
+
+extension ServerConfiguration.Console {
+    static let maxOperators = 100
+
+    /// `operators` (each `name`, `passwordHash`), `secureCookies`, `sessionMinutes`, scoped to `console`.
+    public init(reader: ConfigReader) {
+        self.init()
+        for index in 0..<Self.maxOperators {
+            let entry = reader.scoped(to: ConfigKey(["operators", String(index)]))
+            guard let name = entry.string(forKey: "name") else { break }
+            operators.append(Operator(name: name, passwordHash: entry.string(forKey: "passwordHash") ?? ""))
+        }
+        secureCookies = reader.bool(forKey: "secureCookies", default: secureCookies)
+        sessionMinutes = reader.double(forKey: "sessionMinutes", default: sessionMinutes)
+    }
+
+    /// The operators, each with a password hash that parses; a malformed one stops `serve` naming it.
+    func checkedOperators() throws(ConfigurationError) -> [String: PasswordHash] {
+        var checked: [String: PasswordHash] = [:]
+        for (index, entry) in operators.enumerated() {
+            guard !entry.name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ConfigurationError("console.operators.\(index).name is empty")
+            }
+            guard let hash = PasswordHash(encoded: entry.passwordHash) else {
+                throw ConfigurationError(
+                    "console.operators.\(index).passwordHash is not a hash made by purser console hash-password")
+            }
+            checked[entry.name] = hash
+        }
+        return checked
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import PurserCore
+import PurserStorage
+
+extension ConsoleRoutes {
+    /// One box: digits are a transaction id (its timeline), a UUID a Purser order (its transaction's timeline),
+    /// anything else Apple's order id from the customer's e-mail receipt (Look Up Order ID: every transaction in it).
+    func search(_ request: Request, signedIn: SignedIn) async throws -> Response {
+        let query = (request.uri.queryParameters.get("q") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let language = language(request)
+        var values: [String: Any] = ["query": query]
+        if query.count > 200 {
+            values["error"] = ConsoleText.table(language)["tooLong"]
+        } else if query.allSatisfy(\.isNumber), !query.isEmpty {
+            return ConsolePage.redirect(to: "/console/transactions/\(query)")
+        } else if let order = UUID(uuidString: query) {
+            values["searched"] = true
+            if let transactionID = try await store.order(OrderID(order))?.transactionID {
+                return ConsolePage.redirect(to: "/console/transactions/\(transactionID)")
+            }
+        } else if !query.isEmpty {
+            values["searched"] = true
+            do {
+                let views = try await support.lookUp(appleOrderID: query)
+                values["results"] = views.map {
+                    [
+                        "transactionId": $0.transactionId, "productId": $0.productId,
+                        "ledger": $0.ledger,
+                    ]
+                }
+                values["hasResults"] = !views.isEmpty
+            } catch let error as ServiceError where error.code == .notFound || error.code == .invalidOrderID {
+                values["hasResults"] = false
+            } catch let error as ServiceError {
+                values["error"] = error.message
+            }
+        }
+        return page("search", values).response(language: language, signedIn: signedIn, path: "/console/search")
+    }
+
+    /// A purchase's timeline: what Apple says, what the ledger says, the owner, the audit trail, and why it waits.
+    func transaction(
+        _ id: String, request: Request, signedIn: SignedIn, notice: String? = nil, error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let language = language(request)
+        let text = ConsoleText.table(language)
+        let path = "/console/transactions/\(id)"
+        let view: SupportService.TransactionView
+        do {
+            view = try await support.view(transactionID: id)
+        } catch let failure as ServiceError where failure.code == .notFound || failure.code == .invalidTransactionID {
+            return page("search", status: .notFound, ["query": id, "searched": true, "hasResults": false])
+                .response(language: language, signedIn: signedIn, path: path)
+        }
+        let why: String? =
+            switch view.ledger {
+            case "credited": text["whyCredited"]
+            case "unbound": text["whyUnbound"]
+            case "rejected": text["whyRejected"]
+            case "revoked": text["whyRevoked"]
+            default: text["whyUnknown"]
+            }
+        let dates = ISO8601DateFormatter()
+        var values: [String: Any] = [
+            "view": [
+                "transactionId": view.transactionId, "productId": view.productId, "environment": view.environment,
+                "apple": view.apple, "ledger": view.ledger,
+            ],
+            "why": why ?? "", "purchased": dates.string(from: view.purchaseDate),
+            "owner": view.ownerId?.rawValue ?? (text["nobody"] ?? ""), "order": view.orderId?.description ?? "—",
+            "grants": view.grants.map { $0.sorted.map { "\($0.0) \($0.1)" }.joined(separator: ", ") } ?? "—",
+            "audit": view.audit.map {
+                ["at": dates.string(from: $0.at), "event": $0.event, "cause": $0.cause, "detail": $0.detail]
+            },
+            "grantable": view.ledger != "credited" && view.ledger != "revoked" && view.apple != "refunded",
+        ]
+        let deliveries = try await store.webhookDeliveries(forTransaction: view.transactionId)
+        values["deliveries"] = deliveries.map {
+            [
+                "id": $0.id, "endpoint": $0.endpoint, "status": $0.status.rawValue, "attempts": $0.attempts,
+                "lastResult": $0.lastResult ?? "—",
+            ] as [String: Any]
+        }
+        values["hasDeliveries"] = !deliveries.isEmpty
+        // Only what is there: Mustache shows a section for any value, an empty string included.
+        if let notice = notice.flatMap({ text[$0] }) { values["notice"] = notice }
+        if let error { values["error"] = error }
+        return page("transaction", status: status, values).response(
+            language: language, signedIn: signedIn, path: path)
+    }
+
+    /// Make good: an audited grant of a verified transaction to a user, with the operator and a required reason.
+    /// The ledger's rule decides: it never credits a transaction twice, whatever the page sends.
+    func grant(_ id: String, request: Request, context: PurserRequestContext, _ signedIn: SignedIn) async throws
+        -> Response
+    {
+        let form = try await Self.form(request, context: context)
+        let text = ConsoleText.table(language(request))
+        guard keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+            return try await transaction(
+                id, request: request, signedIn: signedIn, error: text["formExpired"], status: .forbidden)
+        }
+        let user = (form["user"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let reason = (form["reason"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !user.isEmpty, !reason.isEmpty else {
+            return try await transaction(
+                id, request: request, signedIn: signedIn, error: text["missing"], status: .badRequest)
+        }
+        guard user.count <= 200, reason.count <= 500 else {
+            return try await transaction(
+                id, request: request, signedIn: signedIn, error: text["tooLong"], status: .badRequest)
+        }
+        do {
+            _ = try await support.grant(
+                transactionID: id, to: UserID(user), reason: reason, operator: signedIn.session.operatorName)
+        } catch let error as ServiceError {
+            return try await transaction(
+                id, request: request, signedIn: signedIn, error: error.message, status: error.code.status)
+        }
+        return ConsolePage.redirect(to: "/console/transactions/\(id)?granted=1")
+    }
+}

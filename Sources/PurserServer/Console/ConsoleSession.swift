@@ -1,0 +1,65 @@
+import Crypto
+import Foundation
+
+/// A console session as a signed cookie: `<operator>.<expiry>.<HMAC-SHA256>`, keyed from the admin token, so every
+/// replica that shares the token accepts it without shared state, and nothing in it can be changed unnoticed. The
+/// CSRF token of each form is an HMAC of the session too: a page of another origin can neither read nor make it.
+struct ConsoleSession: Sendable, Hashable {
+    static let cookieName = "purser_console"
+    let operatorName: String
+    let expires: Date
+
+    /// Signs and checks sessions and CSRF tokens with one key derived from the admin token.
+    struct Keys: Sendable {
+        let key: SymmetricKey
+
+        init(adminToken: String) {
+            key = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: Data(adminToken.utf8)),
+                info: Data("purser console session v1".utf8), outputByteCount: 32)
+        }
+
+        func cookieValue(for session: ConsoleSession) -> String {
+            let body = "\(Self.encode(Data(session.operatorName.utf8))).\(Int(session.expires.timeIntervalSince1970))"
+            return body + "." + mac(body)
+        }
+
+        /// The session in a cookie value, when it is signed by this key and not expired at `now`.
+        func session(fromCookie value: String, now: Date) -> ConsoleSession? {
+            let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, Self.equal(mac("\(parts[0]).\(parts[1])"), String(parts[2])),
+                let expiry = Int(parts[1]),
+                let name = Self.decode(parts[0]).flatMap({ String(data: $0, encoding: .utf8) })
+            else { return nil }
+            let expires = Date(timeIntervalSince1970: Double(expiry))
+            return expires > now ? ConsoleSession(operatorName: name, expires: expires) : nil
+        }
+
+        /// The CSRF token every form of this session carries.
+        func csrfToken(forCookie value: String) -> String { mac("csrf|" + value) }
+
+        func isValidCSRF(_ token: String?, forCookie value: String) -> Bool {
+            guard let token else { return false }
+            return Self.equal(csrfToken(forCookie: value), token)
+        }
+
+        private func mac(_ text: String) -> String {
+            Self.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key)))
+        }
+
+        static func encode(_ data: Data) -> String {
+            data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+
+        static func decode(_ text: Substring) -> Data? {
+            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            return Data(base64Encoded: base64)
+        }
+
+        static func equal(_ lhs: String, _ rhs: String) -> Bool {
+            AdminAuthenticationMiddleware.constantTimeEqual(Array(lhs.utf8), Array(rhs.utf8))
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Mustache
+
+/// The console's Mustache templates (swift-mustache), compiled once. `{{…}}` escapes HTML, so whatever a customer,
+/// an operator or Apple put into a field is shown as text, never as markup.
+enum ConsoleTemplates {
+    static let library: MustacheLibrary = {
+        var templates: [String: MustacheTemplate] = [:]
+        for (name, text) in sources {
+            // The sources are ours and fixed: a template that does not parse is a defect caught by every test.
+            templates[name] = try! MustacheTemplate(string: text)
+        }
+        return MustacheLibrary(templates: templates)
+    }()
+
+    static let sources: [String: String] = [
+        "head": """
+        <!doctype html>
+        <html lang="{{t.lang}}"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{t.title}}</title><link rel="stylesheet" href="/console/assets/console.css"></head>
+        <body><header><strong>{{t.title}}</strong>
+        {{#signedIn}}<a href="/console/dashboard">{{t.dashboard}}</a> <a href="/console/search">{{t.search}}</a>
+        <a href="/console/unbound">{{t.unbound}}</a> <a href="/console/webhooks">{{t.webhooks}}</a>
+        <form method="post" action="/console/sign-out" class="inline">
+        <input type="hidden" name="csrf" value="{{csrf}}"><button id="sign-out">{{t.signOut}} ({{operator}})</button>
+        </form>{{/signedIn}}
+        <span class="lang"><a href="/console/lang/en?back={{path}}">English</a> ·
+        <a href="/console/lang/zh-Hans?back={{path}}">简体中文</a></span></header><main>
+        {{#notice}}<p class="notice" id="notice">{{notice}}</p>{{/notice}}
+        {{#error}}<p class="error" id="error">{{error}}</p>{{/error}}
+        """,
+        "foot": "</main></body></html>",
+        "sign-in": """
+        {{> head}}
+        <h1>{{t.signIn}}</h1>
+        <form method="post" action="/console/sign-in" id="sign-in">
+        <label>{{t.operator}} <input name="operator" autocomplete="username" maxlength="100"></label>
+        <label>{{t.password}} <input name="password" type="password" autocomplete="current-password"
+          maxlength="200"></label>
+        <p>{{t.orToken}}</p>
+        <label>{{t.token}} <input name="token" type="password" maxlength="500"></label>
+        <button type="submit">{{t.signIn}}</button></form>
+        {{> foot}}
+        """,
+        "search": """
+        {{> head}}
+        <h1>{{t.search}}</h1>
+        <form method="get" action="/console/search" id="search">
+        <input name="q" value="{{query}}" placeholder="{{t.searchHint}}" size="60" maxlength="200" autofocus>
+        <button type="submit">{{t.search}}</button></form>
+        {{#searched}}{{^hasResults}}<p id="nothing">{{t.nothingFound}}</p>{{/hasResults}}{{/searched}}
+        {{#hasResults}}<h2>{{t.results}}</h2>{{/hasResults}}
+        <ul id="results">{{#results}}<li><a href="/console/transactions/{{transactionId}}">{{transactionId}}</a>
+          {{productId}} · {{ledger}}</li>{{/results}}</ul>
+        {{> foot}}
+        """,
+        "transaction": """
+        {{> head}}
+        <h1>{{t.transaction}} <span id="transaction-id">{{view.transactionId}}</span></h1>
+        <p class="why" id="why">{{why}}</p>
+        <dl>
+        <dt>{{t.product}}</dt><dd>{{view.productId}}</dd>
+        <dt>{{t.purchased}}</dt><dd>{{purchased}}</dd>
+        <dt>{{t.environment}}</dt><dd>{{view.environment}}</dd>
+        <dt>{{t.apple}}</dt><dd id="apple">{{view.apple}}</dd>
+        <dt>{{t.ledger}}</dt><dd id="ledger">{{view.ledger}}</dd>
+        <dt>{{t.owner}}</dt><dd id="owner">{{owner}}</dd>
+        <dt>{{t.order}}</dt><dd>{{order}}</dd>
+        <dt>{{t.grants}}</dt><dd>{{grants}}</dd>
+        </dl>
+        <h2>{{t.audit}}</h2>
+        <table id="audit"><tr><th>{{t.at}}</th><th>{{t.event}}</th><th>{{t.cause}}</th><th>{{t.detail}}</th></tr>
+        {{#audit}}<tr><td>{{at}}</td><td>{{event}}</td><td>{{cause}}</td><td>{{detail}}</td></tr>{{/audit}}
+        </table>
+        <h2>{{t.webhooks}}</h2>
+        {{^hasDeliveries}}<p>—</p>{{/hasDeliveries}}
+        <table id="deliveries">{{#deliveries}}<tr><td>{{id}}</td><td>{{endpoint}}</td><td>{{status}}</td>
+        <td>{{attempts}}</td><td>{{lastResult}}</td></tr>{{/deliveries}}</table>
+        {{#grantable}}
+        <h2>{{t.makeGood}}</h2><p>{{t.makeGoodHint}}</p>
+        <form method="post" action="/console/transactions/{{view.transactionId}}/grant" id="make-good">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label>{{t.user}} <input name="user" maxlength="200"></label>
+        <label>{{t.reason}} <input name="reason" size="60" maxlength="500"></label>
+        <button type="submit">{{t.grant}}</button></form>
+        {{/grantable}}
+        {{> foot}}
+        """,
+        "unbound": """
+        {{> head}}
+        <h1>{{t.unbound}}</h1><p>{{t.unboundHint}}</p>
+        {{^hasRows}}<p id="empty">{{t.queueEmpty}}</p>{{/hasRows}}
+        <table id="queue">{{#rows}}<tr><td><a href="/console/transactions/{{transactionId}}">{{transactionId}}</a>
+        <br>{{productId}} · {{purchased}} · {{environment}}</td><td>
+        {{^hasCandidates}}{{t.noCandidates}}{{/hasCandidates}}
+        {{#candidates}}<form method="post" action="/console/transactions/{{transactionId}}/grant" class="bind">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="user" value="{{user}}">
+        {{t.orderOf}} <strong>{{user}}</strong> ({{created}})
+        <input name="reason" placeholder="{{t.reason}}" maxlength="500" required>
+        <button type="submit">{{t.bindTo}} {{user}}</button></form>{{/candidates}}
+        </td></tr>{{/rows}}</table>
+        {{> foot}}
+        """,
+        "webhooks": """
+        {{> head}}
+        <h1>{{t.webhooks}}</h1>
+        {{^hasRows}}<p id="empty">{{t.noFailedEvents}}</p>{{/hasRows}}
+        <table id="events"><tr><th>{{t.event}}</th><th>{{t.user}}</th><th>{{t.status}}</th><th>{{t.attempts}}</th>
+        <th>{{t.lastResult}}</th><th></th></tr>
+        {{#rows}}<tr><td>{{id}}<br>{{type}}</td><td>{{userId}}</td><td>{{status}}</td><td>{{attempts}}</td>
+        <td>{{lastResult}}<br>{{lastAttempt}}</td><td>
+        <form method="post" action="/console/webhooks/{{id}}/replay"><input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit">{{t.replay}}</button></form></td></tr>{{/rows}}</table>
+        {{> foot}}
+        """,
+        "dashboard": """
+        {{> head}}
+        <h1>{{t.dashboard}}</h1>
+        <dl id="dashboard">
+        <dt>{{t.unbound}}</dt><dd id="unbound-count">{{unbound}} · {{t.oldest}} {{unboundOldest}}</dd>
+        <dt>{{t.waitingOrders}}</dt><dd>{{waiting}} · {{t.oldest}} {{waitingOldest}}</dd>
+        <dt>{{t.outbox}}</dt><dd>{{undelivered}} · {{t.oldest}} {{undeliveredOldest}}</dd>
+        <dt>{{t.deadEvents}}</dt><dd id="dead-count">{{dead}}</dd>
+        <dt>{{t.deliveredEvents}}</dt><dd>{{delivered}} ({{retries}} {{t.retries}})</dd>
+        <dt>{{t.lastNotification}}</dt><dd>{{lastNotification}} · {{t.intakeLag}} {{intakeLag}}</dd>
+        <dt>{{t.lastReconciliation}}</dt><dd id="last-reconciliation">{{lastReconciliation}} · {{reconciliationFound}}</dd>
+        </dl>
+        <h2>{{t.today}}</h2>
+        {{^hasToday}}<p>—</p>{{/hasToday}}
+        <table id="today">{{#today}}<tr><td>{{kind}}</td><td>{{count}}</td></tr>{{/today}}</table>
+        {{> foot}}
+        """,
+    ]
+
+    static let stylesheet = """
+        body { font: 15px/1.5 system-ui, "PingFang SC", "Noto Sans CJK SC", sans-serif; margin: 0; color: #1d1d1f; }
+        header { display: flex; gap: 1em; align-items: center; padding: .6em 1.2em; background: #f2f2f7; }
+        header .lang { margin-left: auto; } main { padding: 1em 1.2em; max-width: 60em; }
+        form.inline { display: inline; } label { display: block; margin: .4em 0; }
+        .notice { background: #e8f5e9; padding: .5em; } .error { background: #ffebee; padding: .5em; }
+        .why { font-weight: 600; } dl { display: grid; grid-template-columns: 10em 1fr; } dt { color: #6e6e73; }
+        table { border-collapse: collapse; } td, th { border-bottom: 1px solid #ddd; padding: .2em .6em; }
+        """
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The console's words in English and Simplified Chinese, by key. The language is the `purser_console_lang` cookie
+/// (set by the switch on every page), else the first of `Accept-Language` that the console speaks, else English.
+enum ConsoleText {
+    static let languages = ["en", "zh-Hans"]
+    static let cookieName = "purser_console_lang"
+
+    static func language(cookie: String?, acceptLanguage: String?) -> String {
+        if let cookie, languages.contains(cookie) { return cookie }
+        for range in (acceptLanguage ?? "").split(separator: ",") {
+            let tag = range.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if tag.lowercased().hasPrefix("zh") { return "zh-Hans" }
+            if tag.lowercased().hasPrefix("en") { return "en" }
+        }
+        return "en"
+    }
+
+    static func table(_ language: String) -> [String: String] { language == "zh-Hans" ? chinese : english }
+
+    static let english: [String: String] = [
+        "lang": "en", "title": "Purser support", "signIn": "Sign in", "signOut": "Sign out",
+        "operator": "Operator", "password": "Password", "orToken": "or the admin token", "token": "Admin token",
+        "badCredentials": "The name, password or token is not right.",
+        "tooManyAttempts": "Too many attempts. Wait five minutes and try again.",
+        "search": "Search", "searchHint": "Apple order ID (e.g. MK5TTTVWJH), transaction ID or Purser order ID",
+        "nothingFound": "Nothing found for this.", "transaction": "Transaction", "product": "Product",
+        "purchased": "Purchased", "environment": "Environment", "apple": "Apple says", "ledger": "Ledger says",
+        "owner": "Owner", "order": "Order", "grants": "Grants", "audit": "Audit trail", "at": "At",
+        "event": "Event", "cause": "Cause", "detail": "Detail", "nobody": "nobody yet",
+        "makeGood": "Make good", "makeGoodHint": "Credit this verified transaction to a user, with a reason.",
+        "user": "User ID", "reason": "Reason", "grant": "Grant", "granted": "Granted and recorded in the audit trail.",
+        "formExpired": "This form has expired. Reload the page and try again.", "missing": "Fill in every field.",
+        "tooLong": "A field is too long.",
+        "whyUnbound":
+            "Apple charged for it, but no order names its owner: find the customer and make good to them.",
+        "whyPending": "It is not decided yet.", "whyCredited": "It is credited to its owner.",
+        "whyRejected": "It was refused: see the audit trail.", "whyRevoked": "Apple refunded or revoked it.",
+        "whyUnknown": "The ledger has never seen it: the app has not sent it and no notification named it yet.",
+        "notInLedger": "not in the ledger", "results": "Transactions of this order",
+        "dashboard": "Dashboard", "unbound": "Unbound", "webhooks": "Webhooks", "oldest": "oldest",
+        "unboundHint": "Paid at Apple, owned by nobody yet, oldest first, with the orders of the same product made in "
+            + "the half hour before the charge.",
+        "queueEmpty": "No unbound transaction.", "noCandidates": "No waiting order of this product before it.",
+        "orderOf": "Order of", "bindTo": "Bind to", "noFailedEvents": "No failed or dead webhook event.",
+        "status": "Status", "attempts": "Attempts", "lastResult": "Last answer", "replay": "Replay",
+        "replayed": "Replayed: it goes out again from its first attempt (audited).",
+        "waitingOrders": "Waiting orders", "outbox": "Webhook events undelivered", "deadEvents": "Dead webhook events",
+        "deliveredEvents": "Webhook events delivered", "retries": "retries",
+        "lastNotification": "Last App Store notification", "intakeLag": "arrived after",
+        "lastReconciliation": "Last reconciliation", "today": "Today's ledger events (UTC)",
+    ]
+
+    static let chinese: [String: String] = [
+        "lang": "zh-Hans", "title": "Purser 客服", "signIn": "登录", "signOut": "退出",
+        "operator": "客服账号", "password": "密码", "orToken": "或使用管理令牌", "token": "管理令牌",
+        "badCredentials": "账号、密码或令牌不正确。", "tooManyAttempts": "尝试次数过多，请五分钟后再试。",
+        "search": "查询", "searchHint": "Apple 订单号（如 MK5TTTVWJH）、交易 ID 或 Purser 订单 ID",
+        "nothingFound": "没有找到相关记录。", "transaction": "交易", "product": "商品", "purchased": "购买时间",
+        "environment": "环境", "apple": "Apple 的记录", "ledger": "账本的记录", "owner": "归属用户", "order": "订单",
+        "grants": "发放内容", "audit": "审计记录", "at": "时间", "event": "事件", "cause": "原因", "detail": "详情",
+        "nobody": "尚无归属", "makeGood": "补发", "makeGoodHint": "将这笔已验证的交易发放给指定用户，并填写原因。",
+        "user": "用户 ID", "reason": "原因", "grant": "发放", "granted": "已发放，并已记入审计记录。",
+        "formExpired": "表单已过期，请刷新页面后重试。", "missing": "请填写所有字段。", "tooLong": "有字段过长。",
+        "whyUnbound": "Apple 已扣款，但没有订单指明归属用户：请找到这位用户并为其补发。",
+        "whyPending": "尚未处理完成。", "whyCredited": "已发放给归属用户。", "whyRejected": "已被拒绝：请查看审计记录。",
+        "whyRevoked": "Apple 已退款或撤销。", "whyUnknown": "账本中没有这笔交易：应用尚未提交，也没有通知提到它。",
+        "notInLedger": "不在账本中", "results": "该订单的交易",
+        "dashboard": "概览", "unbound": "未归属", "webhooks": "Webhook", "oldest": "最早",
+        "unboundHint": "Apple 已扣款但尚无归属的交易，最早的在前，并列出扣款前半小时内同一商品的订单。",
+        "queueEmpty": "没有未归属的交易。", "noCandidates": "扣款前没有同一商品的待支付订单。", "orderOf": "订单用户",
+        "bindTo": "归属给", "noFailedEvents": "没有失败或已放弃的 Webhook 事件。", "status": "状态",
+        "attempts": "尝试次数", "lastResult": "最近一次应答", "replay": "重新发送",
+        "replayed": "已重新发送：将从第一次尝试开始重新投递（已记入审计）。", "waitingOrders": "待支付订单",
+        "outbox": "未投递的 Webhook 事件", "deadEvents": "已放弃的 Webhook 事件", "deliveredEvents": "已投递的 Webhook 事件",
+        "retries": "次重试", "lastNotification": "最近的 App Store 通知", "intakeLag": "延迟",
+        "lastReconciliation": "最近一次对账", "today": "今日账本事件（UTC）",
+    ]
+}

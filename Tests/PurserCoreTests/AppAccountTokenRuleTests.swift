@@ -1,0 +1,74 @@
+import Foundation
+import PurserCore
+import Testing
+
+/// Which token a plan owes Apple's record (Set App Account Token) after it binds a transaction.
+@Suite struct AppAccountTokenRuleTests {
+    let now = Date(timeIntervalSince1970: 1_704_067_200)
+    let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+
+    func transaction(token: OrderID?) -> AppleTransaction {
+        AppleTransaction(
+            transactionID: "1000", originalTransactionID: "1000", bundleID: "b", productID: "gold60",
+            type: "Consumable", quantity: 1, purchaseDate: now, appAccountToken: token, environment: .sandbox)
+    }
+
+    func order(_ user: UserID) -> Order {
+        Order(id: .random(), userID: user, productID: "gold60", quantity: 1, createdAt: now.addingTimeInterval(-5))
+    }
+
+    @Test func aTokenBoundCreditOwesNothing() {
+        let order = order("alice")
+        let plan = SubmissionRules.plan(
+            Submission(
+                transaction: transaction(token: order.id), assessment: .creditable(gold), source: .client("alice")),
+            existing: nil, order: order, now: now)
+        #expect(plan.written?.state == .credited)
+        #expect(plan.appAccountTokenForApple == nil)
+        #expect(plan.creditedBy == "client")
+    }
+
+    @Test func anOrderHintBindOwesTheOrdersID() {
+        let order = order("alice")
+        let plan = SubmissionRules.plan(
+            Submission(
+                transaction: transaction(token: nil), assessment: .creditable(gold), source: .client("alice"),
+                orderHint: order.id),
+            existing: nil, order: order, now: now)
+        #expect(plan.written?.ownerID == "alice")
+        #expect(plan.appAccountTokenForApple == order.id)
+    }
+
+    @Test func aSupportBindOfAnUnboundTransactionOwesTheAccountsToken() {
+        let unbound = LedgerTransaction(
+            transaction: transaction(token: nil), state: .unbound, ownerID: nil, orderID: nil, rejection: nil,
+            grants: .none, recordedAt: now)
+        let plan = SubmissionRules.plan(
+            Submission(
+                transaction: transaction(token: nil), assessment: .creditable(gold),
+                source: .support(operator: "sam", user: "bob", reason: "ticket")),
+            existing: unbound, order: nil, now: now)
+        #expect(plan.written?.state == .credited)
+        #expect(plan.appAccountTokenForApple == OrderID.accountToken(for: "bob"))
+        #expect(plan.creditedBy == "support")
+        // Nothing is owed when the ledger holds nothing new: a repeat of the credited transaction.
+        let repeated = SubmissionRules.plan(
+            Submission(
+                transaction: transaction(token: nil), assessment: .creditable(gold),
+                source: .support(operator: "sam", user: "bob", reason: "ticket")),
+            existing: plan.written, order: nil, now: now)
+        #expect(repeated.appAccountTokenForApple == nil && repeated.creditedBy == nil)
+    }
+
+    @Test func anAccountsTokenIsStableDistinctAndNeverAnOrdersID() {
+        let bob = OrderID.accountToken(for: "bob")
+        #expect(bob == OrderID.accountToken(for: "bob"))
+        #expect(bob != OrderID.accountToken(for: "bob2"))
+        #expect(bob != OrderID.accountToken(for: "Bob"))
+        // Version 8 (RFC 9562), RFC 4122 variant; orders' ids are random version 4 UUIDs.
+        let text = bob.description
+        #expect(Array(text)[14] == "8")
+        #expect("89ab".contains(Array(text)[19]))
+        #expect(Array(OrderID.random().description)[14] == "4")
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PurserCore
+import PurserServer
+import PurserStorage
+import Testing
+
+/// The support console over live HTTP, as a browser without JavaScript uses it: sign-in and its throttle, the
+/// session cookie's flags, CSRF on forms, escaping of what operators type, and make-good audited with the operator.
+@Suite struct ConsoleTests {
+    static let password = "correct horse battery"
+
+    static func configure(_ configuration: inout ServerConfiguration) {
+        // A cheap hash for tests (2^10 rounds); `purser console hash-password` makes 2^15.
+        let hash = try! PasswordHash.make(password, logN: 10).encoded
+        configuration.console.operators = [.init(name: "li", passwordHash: hash)]
+    }
+
+    /// A form post, with the session cookie when given.
+    static func post(_ client: some TestClientProtocol, _ uri: String, form: [String: String], cookie: String? = nil)
+        async throws -> TestResponse
+    {
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        if let cookie { headers[.cookie] = cookie }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let body = form.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+            .joined(separator: "&")
+        return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+    }
+
+    static func get(_ client: some TestClientProtocol, _ uri: String, cookie: String? = nil, language: String? = nil)
+        async throws -> TestResponse
+    {
+        var headers: HTTPFields = [:]
+        if let cookie { headers[.cookie] = cookie }
+        if let language { headers[.acceptLanguage] = language }
+        return try await client.execute(uri: uri, method: .get, headers: headers)
+    }
+
+    /// Signs in as `li` and returns the `name=value` of the session cookie.
+    static func signIn(_ client: some TestClientProtocol) async throws -> String {
+        let response = try await post(client, "/console/sign-in", form: ["operator": "li", "password": password])
+        #expect(response.status == .seeOther)
+        let setCookie = try #require(response.headers[.setCookie])
+        return String(setCookie.prefix { $0 != ";" })
+    }
+
+    static func csrf(in page: TestResponse) throws -> String {
+        let html = String(buffer: page.body)
+        let match = try #require(html.firstMatch(of: /name="csrf" value="([^"]+)"/))
+        return String(match.1)
+    }
+
+    @Test func nothingAnswersWithoutASessionAndTheCookieIsHttpOnlyAndStrict() async throws {
+        try await TestServer.run(configure: Self.configure) { _, client in
+            for uri in ["/console/search", "/console/transactions/2000000000000001"] {
+                let response = try await Self.get(client, uri)
+                #expect(response.status == .seeOther, "\(uri)")
+                #expect(response.headers[.location] == "/console/sign-in")
+            }
+            let signIn = try await Self.post(
+                client, "/console/sign-in", form: ["operator": "li", "password": Self.password])
+            let cookie = try #require(signIn.headers[.setCookie])
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Max-Age="))
+            #expect(!cookie.contains("Secure"), "Secure only with console.secureCookies")
+            let session = String(cookie.prefix { $0 != ";" })
+            #expect(try await Self.get(client, "/console/search", cookie: session).status == .ok)
+            // A cookie changed by one character is no session.
+            let value = session.dropFirst("purser_console=".count).split(separator: ".")
+            #expect(value.first == "bGk", "the cookie names its operator, li, in base64url")
+            let forged = "purser_console=bGo." + value.dropFirst().joined(separator: ".")  // "lj", the same MAC
+            #expect(try await Self.get(client, "/console/search", cookie: forged).status == .seeOther)
+        }
+    }
+
+    @Test func aWrongPasswordIsRefusedAndRepeatedAttemptsAreThrottled() async throws {
+        try await TestServer.run(configure: Self.configure) { _, client in
+            for _ in 0..<5 {
+                let wrong = try await Self.post(
+                    client, "/console/sign-in", form: ["operator": "li", "password": "guess"])
+                #expect(wrong.status == .unauthorized)
+                #expect(wrong.headers[.setCookie] == nil)
+            }
+            let throttled = try await Self.post(
+                client, "/console/sign-in", form: ["operator": "li", "password": Self.password])
+            #expect(throttled.status == .tooManyRequests, "even the right password waits out the window")
+            let token = try await Self.post(client, "/console/sign-in", form: ["token": "not-the-token"])
+            #expect(token.status == .tooManyRequests || token.status == .unauthorized)
+        }
+    }
+
+    @Test func makeGoodNeedsTheCSRFTokenEscapesTheReasonAndAuditsTheOperator() async throws {
+        try await TestServer.run(configure: Self.configure) { server, client in
+            // Paid without an order: unbound, support's case.
+            let (id, jws) = try await server.pay("gold60", token: nil)
+            _ = try await client.submit(jws, user: "alice")
+            let session = try await Self.signIn(client)
+            let page = try await Self.get(client, "/console/transactions/\(id)", cookie: session)
+            #expect(page.status == .ok)
+            #expect(String(buffer: page.body).contains("unbound"))
+
+            let hostile = "<script>alert(1)</script> ticket 7"
+            let withoutToken = try await Self.post(
+                client, "/console/transactions/\(id)/grant", form: ["user": "alice", "reason": hostile],
+                cookie: session)
+            #expect(withoutToken.status == .forbidden)
+            #expect(try await client.wallet("alice") == [:], "a form without its CSRF token changes nothing")
+
+            let granted = try await Self.post(
+                client, "/console/transactions/\(id)/grant",
+                form: ["user": "alice", "reason": hostile, "csrf": try Self.csrf(in: page)], cookie: session)
+            #expect(granted.status == .seeOther)
+            #expect(try await client.wallet("alice") == ["gold": 60])
+            let after = String(buffer: try await Self.get(client, "/console/transactions/\(id)", cookie: session).body)
+            #expect(!after.contains("<script>alert(1)</script>"), "what an operator typed is shown as text")
+            #expect(after.contains("&lt;script&gt;"))
+            #expect(after.contains("li"), "the audit trail names the operator")
+            let audit = try await server.store.auditTrail(of: id)
+            #expect(audit.contains { $0.cause.contains("support by li") && $0.cause.contains(hostile) }, "\(audit)")
+        }
+    }
+
+    @Test func speaksChineseWhenTheBrowserAsks() async throws {
+        try await TestServer.run(configure: Self.configure) { _, client in
+            let page = try await Self.get(client, "/console/sign-in", language: "zh-CN,zh;q=0.9,en;q=0.8")
+            #expect(String(buffer: page.body).contains("登录"))
+            #expect(String(buffer: page.body).contains(#"lang="zh-Hans""#))
+            let english = try await Self.get(client, "/console/sign-in", language: "en-US")
+            #expect(String(buffer: english.body).contains("Sign in"))
+        }
+    }
+
+    @Test func missingOversizedAndHostileFieldsAnswerWithTheFormAndChangeNothing() async throws {
+        try await TestServer.run(configure: Self.configure) { server, client in
+            let (id, jws) = try await server.pay("gold60", token: nil)
+            _ = try await client.submit(jws, user: "alice")
+            let session = try await Self.signIn(client)
+            let page = try await Self.get(client, "/console/transactions/\(id)", cookie: session)
+            let csrf = try Self.csrf(in: page)
+            let cases: [([String: String], HTTPResponse.Status)] = [
+                (["user": "alice", "reason": "", "csrf": csrf], .badRequest),
+                (["user": "", "reason": "ticket", "csrf": csrf], .badRequest),
+                (["user": "alice", "reason": String(repeating: "x", count: 501), "csrf": csrf], .badRequest),
+                (["user": String(repeating: "u", count: 201), "reason": "ticket", "csrf": csrf], .badRequest),
+                (["user": "<img src=x onerror=alert(1)>", "reason": "ticket", "csrf": "forged"], .forbidden),
+            ]
+            for (form, status) in cases {
+                let response = try await Self.post(
+                    client, "/console/transactions/\(id)/grant", form: form, cookie: session)
+                #expect(response.status == status, "\(form.mapValues { $0.prefix(20) })")
+                let html = String(buffer: response.body)
+                #expect(html.contains(#"id="make-good""#), "the form again")
+                #expect(html.contains(#"id="error""#), "with a message")
+                #expect(!html.contains("<img src=x"), "nothing a visitor typed is markup")
+            }
+            #expect(try await server.store.transaction(id)?.state == .unbound, "nothing changed")
+            #expect(try await client.wallet("alice") == [:])
+
+            let search = try await Self.get(client, "/console/search?q=%3Cscript%3Ex%3C%2Fscript%3E", cookie: session)
+            #expect(search.status == .ok)
+            #expect(!String(buffer: search.body).contains("<script>x"), "the query is shown as text")
+            let unknown = try await Self.get(client, "/console/transactions/9999999", cookie: session)
+            #expect(unknown.status == .notFound)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The support console in a real browser: installs Debian's Chromium and its driver if they are missing (apt) and
+# Selenium into the project's venv (scripts/python-venv.sh), starts `purser serve` with the App Store simulator, a
+# console operator (its hash made by `purser console hash-password`) and the admin token, makes a purchase that no
+# order names (unbound: support's case), and drives the console through scripts/console/drive_console.py.
+# Screenshots go to docs/console/ (the README links them). Exits non-zero on any failure.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+purser="${PURSER_BIN:-$repo/.build/debug/purser}"
+[ -x "$purser" ] || { echo "console-browser.sh: build first (swift build), or set PURSER_BIN" >&2; exit 1; }
+
+# A CJK font (5 MB) so the Simplified Chinese pages render in the screenshots.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+  || [ ! -d /usr/share/fonts/truetype/wqy ]; then
+  echo "console-browser.sh: installing chromium, chromium-driver and fonts-wqy-microhei (apt)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null && apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei >/dev/null
+fi
+bash "$repo/scripts/python-venv.sh" >/dev/null
+py="${PURSER_VENV:-$repo/.venv}/bin/python"
+
+work="$(mktemp -d)"
+serve_pid=""
+cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+password="$("$py" -c 'import secrets; print(secrets.token_urlsafe(18))')"
+# An endpoint where nothing listens and no retries: every event is dead at once, for the webhooks page.
+hook_secret="$("$py" -c 'import base64, os; print("whsec_" + base64.b64encode(os.urandom(32)).decode())')"
+hash="$(printf '%s\n' "$password" | "$purser" console hash-password)"
+cat >"$work/serve.json" <<JSON
+{
+  "host": "127.0.0.1", "port": 0, "dataDirectory": "$work/data", "catalogFile": "$repo/examples/catalog.json",
+  "appStore": "simulator", "auth": {"mode": "development"}, "reconciliation": {"intervalSeconds": 0},
+  "console": {"operators": [{"name": "li", "passwordHash": "$hash"}]},
+  "webhooks": {"endpoints": [{"url": "http://127.0.0.1:9/nothing-listens", "secret": "$hook_secret"}],
+               "retrySeconds": [], "pollIntervalSeconds": 0.2}
+}
+JSON
+: >"$work/serve.log"
+PURSER_ADMIN_TOKEN="$("$py" -c 'import secrets; print(secrets.token_urlsafe(24))')" \
+  "$purser" serve --config "$work/serve.json" >"$work/serve.log" 2>&1 &
+serve_pid=$!
+port=""
+for _ in $(seq 1 300); do
+  port="$(sed -n 's/.*listening on [^ ]*:\([0-9][0-9]*\).*/\1/p' "$work/serve.log" 2>/dev/null | head -1 || true)"
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+[ -n "$port" ] || { cat "$work/serve.log"; exit 1; }
+base="http://127.0.0.1:$port"
+
+# A purchase made without an order (no appAccountToken): Apple's notification records it unbound.
+transaction="$(curl -sf -X POST "$base/simulator/v1/purchases" -H 'Content-Type: application/json' \
+  -d '{"productId": "com.example.purser.gold60"}' | "$py" -c 'import json, sys; print(json.load(sys.stdin)["transactionId"])')"
+apple_order="$(curl -sf "$base/simulator/v1/transactions/$transaction" \
+  | "$py" -c 'import json, sys; print(json.load(sys.stdin)["appleOrderId"])')"
+for _ in $(seq 1 100); do  # until the notification has recorded it
+  curl -sf "$base/simulator/v1/notifications" | grep -q "$transaction" && break
+  sleep 0.1
+done
+sleep 0.5
+
+# Dave orders the product, and a purchase of it comes without a token: the queue offers dave as its owner.
+curl -sf -X POST "$base/v1/orders" -H "X-Purser-User: dave" -H 'Content-Type: application/json' \
+  -d '{"productId": "com.example.purser.gold60"}' >/dev/null
+queued="$(curl -sf -X POST "$base/simulator/v1/purchases" -H 'Content-Type: application/json' \
+  -d '{"productId": "com.example.purser.gold60"}' | "$py" -c 'import json, sys; print(json.load(sys.stdin)["transactionId"])')"
+# And a credit, whose webhook event dies at the endpoint where nothing listens.
+order="$(curl -sf -X POST "$base/v1/orders" -H "X-Purser-User: erin" -H 'Content-Type: application/json' \
+  -d '{"productId": "com.example.purser.gold60"}' | "$py" -c 'import json, sys; print(json.load(sys.stdin)["appAccountToken"])')"
+curl -sf -X POST "$base/simulator/v1/purchases" -H 'Content-Type: application/json' \
+  -d "{\"productId\": \"com.example.purser.gold60\", \"appAccountToken\": \"$order\"}" >/dev/null
+sleep 1.5
+
+"$py" "$repo/scripts/console/drive_console.py" --base "$base" --operator li --password "$password" \
+  --apple-order-id "$apple_order" --transaction-id "$transaction" --queued-transaction-id "$queued" \
+  --screenshots "$repo/docs/console"
