@@ -1,0 +1,92 @@
+import AppStoreSimulator
+import ArgumentParser
+import Foundation
+import Logging
+import PurserCore
+import PurserServer
+import PurserStorage
+
+extension Purser.BenchSubmit {
+    /// The server settings every replica gets: the ledger (SQLite `purser.sqlite` in `directory`, or PostgreSQL at
+    /// `databaseURL`), development authentication, a free port, no periodic reconciliation.
+    static func settings(directory: URL, databaseURL: String?, bundleID: String) -> ServerConfiguration {
+        var settings = ServerConfiguration()
+        settings.port = 0
+        settings.bundleId = bundleID
+        settings.auth.mode = .development
+        settings.reconciliation.intervalSeconds = 0
+        settings.dataDirectory = directory.path
+        settings.database.url = databaseURL
+        return settings
+    }
+
+    /// Runs `body` with the database URL for this run: with `--storage postgres`, a fresh database made beside
+    /// `--database-url` for this run and dropped afterwards; with SQLite, `nil`.
+    func withDatabase<T: Sendable>(logger: Logger, _ body: (_ url: String?) async throws -> T) async throws -> T {
+        guard storage == "postgres", let server = databaseURL ?? Self.environmentDatabaseURL else {
+            return try await body(nil)
+        }
+        let name = "purser_bench_" + String(UInt64.random(in: .min ... .max), radix: 16)
+        let url = try await PostgresLedgerStore.createDatabase(name, besides: server, logger: logger)
+        do {
+            let result = try await body(url)
+            try? await PostgresLedgerStore.dropDatabase(name, besides: server, logger: logger)
+            return result
+        } catch {
+            try? await PostgresLedgerStore.dropDatabase(name, besides: server, logger: logger)
+            throw error
+        }
+    }
+
+    /// `PURSER_DATABASE_URL`, unless unset or empty.
+    static var environmentDatabaseURL: String? {
+        ProcessInfo.processInfo.environment["PURSER_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// What the ledger is called in the report.
+    var ledgerName: String {
+        let servers = replicas == 1 ? "one server" : "\(replicas) servers in this process"
+        return storage == "postgres"
+            ? "PostgreSQL (\(servers) on one database)" : "SQLite, synchronous=FULL (\(servers) on one file)"
+    }
+
+    /// Fills the ledger with `count` settled purchases, written through the store itself (no HTTP, no signatures):
+    /// for each, an order of one of 10,000 preload users and its credited transaction, exactly the rows a real
+    /// credit writes. Many settlements are in flight at once so the store can commit them in big batches. The
+    /// transaction ids sort before the App Store simulator's, as older purchases do. Progress goes to stderr.
+    static func fillLedger(
+        _ count: Int, into store: any LedgerStore, product: Product, bundleID: String,
+        environment: AppStoreEnvironment
+    ) async throws -> Double {
+        let progress = BenchProgress("preload", total: count)
+        let now = Date()
+        try await withThrowingTaskGroup(of: Void.self) { lanes in
+            for _ in 0..<256 {
+                lanes.addTask {
+                    while let index = progress.claim() {
+                        let user = UserID(rawValue: "preload-user-\(index % 10_000)")
+                        let order = Order(
+                            id: .random(), userID: user, productID: product.id, quantity: 1, createdAt: now)
+                        try await store.createOrder(order)
+                        let id = String(1_000_000_000_000_000_000 + Int64(index))
+                        let transaction = AppleTransaction(
+                            transactionID: id, originalTransactionID: id, bundleID: bundleID, productID: product.id,
+                            type: product.type.appleType, quantity: 1, purchaseDate: now, appAccountToken: order.id,
+                            environment: environment)
+                        let settlement = try await store.settle(
+                            Submission(
+                                transaction: transaction, assessment: .creditable(product), source: .client(user)),
+                            now: now)
+                        guard settlement.decision == .delivered else {
+                            throw ValidationError(
+                                "preload: transaction \(id) was not credited (\(settlement.decision))")
+                        }
+                        progress.complete()
+                    }
+                }
+            }
+            try await lanes.waitForAll()
+        }
+        return progress.elapsedSeconds
+    }
+}

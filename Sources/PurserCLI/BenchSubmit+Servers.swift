@@ -1,0 +1,58 @@
+import AppStoreSimulator
+import ArgumentParser
+import Foundation
+import Logging
+import PurserCore
+import PurserServer
+import PurserStorage
+import ServiceLifecycle
+
+extension Purser.BenchSubmit {
+    /// Runs `body` against `replicas` Purser servers in this process, each built by `PurserAssembly` (as
+    /// `purser serve` builds it) with its own ledger store opened from `settings` (so several servers share one
+    /// database, as replicas do) and the hosted simulator, each listening on a free loopback port; `body` gets the
+    /// ports. The servers shut down (and close their stores) when `body` returns or throws.
+    static func withServers<T: Sendable>(
+        _ replicas: Int, settings: ServerConfiguration, appStore: SimulatedAppStore, catalog: ProductCatalog,
+        logger: Logger, _ body: @escaping @Sendable (_ ports: [Int]) async throws -> T
+    ) async throws -> T {
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        var applications: [any Service] = []
+        for _ in 0..<replicas {
+            let assembly = try PurserAssembly(
+                configuration: settings, catalog: catalog, store: try await settings.openLedger(logger: logger),
+                appStore: try await .simulator(
+                    appStore, serverAPI: SimulatedServerAPI(store: appStore),
+                    configuration: settings, placement: .hosted(notifications: .kept)),
+                logger: logger)
+            applications.append(assembly.application(onServerRunning: { portContinuation.yield($0) }))
+        }
+        let group = ServiceGroup(configuration: .init(services: applications, logger: logger))
+        return try await withThrowingTaskGroup(of: T?.self) { tasks in
+            tasks.addTask {
+                defer { portContinuation.finish() }
+                try await group.run()
+                return nil
+            }
+            var listening: [Int] = []
+            for await port in ports {
+                listening.append(port)
+                if listening.count == replicas { break }
+            }
+            guard listening.count == replicas else {
+                try await tasks.waitForAll()  // the servers' own error, if they stopped with one
+                throw ValidationError("the servers did not start")
+            }
+            let result: T
+            do {
+                result = try await body(listening)
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return result
+        }
+    }
+}
