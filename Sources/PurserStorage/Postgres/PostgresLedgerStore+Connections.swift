@@ -12,6 +12,18 @@ extension PostgresLedgerStore {
     func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
+        try await OperationDeadline.run(operationDeadline) { try await self.withConnectionWaiting(body) }
+    }
+
+    /// The longest any operation may take, waiting included: three connection waits, at least 5 s (30 s with the
+    /// default wait). A query that postgres-nio never answers (seen when the server terminated the session mid-query
+    /// under load) ends with `storage_unavailable` instead of holding its caller for ever. Nothing was decided as far
+    /// as the caller knows, and the ledger's rules make the retry safe.
+    var operationDeadline: Duration { max(connectionWaitTimeout * 3, .seconds(5)) }
+
+    private func withConnectionWaiting<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let gate = ConnectionWait()
         let timeout = connectionWaitTimeout
         let waitStart = ContinuousClock.now
