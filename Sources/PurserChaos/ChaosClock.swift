@@ -7,6 +7,9 @@ import Synchronization
 public final class ChaosClock: Sendable {
     private let offset = Mutex<TimeInterval>(0)
 
+    /// How far the heal phase moves the clock at a time: a day, when Apple retries its notifications.
+    public static let healStep: TimeInterval = 86_400
+
     public init() {}
 
     public func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }

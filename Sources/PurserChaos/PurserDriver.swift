@@ -154,7 +154,7 @@ struct PurserDriver {
         }
         progress.note("heal: Apple's notifications")
         for _ in 0..<5 {
-            if server.sharesClock { server.clock.advance(by: 86_400) }
+            if server.sharesClock { server.clock.advance(by: ChaosClock.healStep) }
             if await server.appStore.deliverDueNotifications(force: true) == 0 { break }
         }
         var random = SeededGenerator(seed: configuration.seed ^ 0x5EED_A11)

@@ -7,13 +7,6 @@ extension WebhookEvent {
         public struct Cause: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
             public var rawValue: String
             public init(rawValue: String) { self.rawValue = rawValue }
-            public init(from decoder: any Decoder) throws {
-                rawValue = try decoder.singleValueContainer().decode(String.self)
-            }
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.singleValueContainer()
-                try container.encode(rawValue)
-            }
             public var description: String { rawValue }
 
             /// The app submitted it.

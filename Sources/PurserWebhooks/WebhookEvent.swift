@@ -9,13 +9,6 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
         public init(_ rawValue: String) { self.rawValue = rawValue }
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
         public var description: String { rawValue }
 
         /// Purchased goods were credited to `userId`.

@@ -66,8 +66,12 @@ struct StorageFaultTests {
         return (wallet["balances"] as? [String: Int])?["gold"]
     }
 
-    func occurrences(of line: String, in output: ServeCommandTests.Output) -> Int {
-        output.value.components(separatedBy: line).count - 1
+    /// How often `line` is in what `serve` printed, once its output has settled: the pipe is read on another thread,
+    /// so a line logged just before an answer may arrive after it (waits up to 2 s for at least one).
+    func occurrences(of line: String, in output: ServeCommandTests.Output) async throws -> Int {
+        for _ in 0..<40 where !output.value.contains(line) { try await Task.sleep(for: .milliseconds(50)) }
+        try await Task.sleep(for: .milliseconds(100))
+        return output.value.components(separatedBy: line).count - 1
     }
 
     /// Starts the simulator and `serve` on a new `kind` disk, credits one purchase, pays a second, breaks the disk
@@ -99,7 +103,7 @@ struct StorageFaultTests {
         }
         let (health, _) = try await serve.request("GET", "\(base)/health")
         #expect(health == 200 && server.isRunning, "the server stays up while its disk fails")
-        #expect(occurrences(of: "the ledger is unavailable", in: output) == 1, "logged once per episode")
+        #expect(try await occurrences(of: "the ledger is unavailable", in: output) == 1, "logged once per episode")
         running = try await recover(disk, servers, server, base, output, first, second)
     }
 
@@ -111,7 +115,7 @@ struct StorageFaultTests {
                 _, servers, server, base, output, first, second in
                 try FileManager.default.removeItem(at: try #require(filler))
                 #expect(try await submit(second, at: base) == (200, "delivered"), "served again once space is freed")
-                #expect(occurrences(of: "the ledger is back", in: output) == 1)
+                #expect(try await occurrences(of: "the ledger is back", in: output) == 1)
                 #expect(try await gold(at: base) == 120)
 
                 // Nothing acknowledged is lost: killed and restarted on the same disk, both credits are there, once each.

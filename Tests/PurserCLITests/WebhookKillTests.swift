@@ -48,26 +48,8 @@ import Testing
     }
 
     func launch(config: URL, secret: String) async throws -> (Process, Int) {
-        let process = Process()
-        process.executableURL = VerifyCommandTests.binary
-        process.arguments = ["serve", "--config", config.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["PURSER_WEBHOOKS_ENDPOINTS_0_SECRET": secret]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = ServeCommandTests.Output()
-        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
-        try process.run()
-        for _ in 0..<600 {
-            if let match = output.value.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/), let port = Int(match.1) {
-                return (process, port)
-            }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        process.terminate()
-        throw CancellationError()
+        try await serve.launch(
+            ["serve", "--config", config.path], environment: ["PURSER_WEBHOOKS_ENDPOINTS_0_SECRET": secret])
     }
 
     @Test func aKilledServersClaimedDeliveryIsTakenOverAfterARestart() async throws {

@@ -22,23 +22,7 @@ struct PostgresRestartUnderLoadTests {
 
     @Test func submissionsDuringARestartAreDecidedOnceOrRefusedWith503() async throws {
         try await PostgresTestDatabase.withFreshDatabase(connectionWaitTimeout: .seconds(2)) { configuration, name in
-            var settings = ServerConfiguration()
-            settings.port = 0
-            settings.bundleId = "com.example.app"
-            settings.auth.mode = .development
-            settings.reconciliation.intervalSeconds = 0
-            let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
-            let appStore = try SimulatedAppStore(
-                signer: JWSSigner(authority: authority), configuration: .init(defaultBundleID: settings.bundleId))
-            let store = PostgresLedgerStore(configuration: configuration, logger: PostgresTestDatabase.logger)
-            let assembly = try PurserAssembly(
-                configuration: settings,
-                catalog: ProductCatalog([Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))]),
-                store: store,
-                appStore: try await .simulator(
-                    appStore, serverAPI: SimulatedServerAPI(store: appStore), configuration: settings,
-                    placement: .hosted(notifications: .kept)),
-                logger: PostgresTestDatabase.logger)
+            let (assembly, appStore) = try await PostgresTestDatabase.server(on: configuration)
             let tally = Tally()
             try await assembly.application().test(.live) { client in
                 // Alice's orders, paid at the simulated App Store with each order's token.

@@ -17,22 +17,7 @@ import Testing
 struct PostgresServerOutageTests {
     @Test func theServerAnswers503WhileItsDatabaseIsGoneAndServesAgainAfter() async throws {
         try await PostgresTestDatabase.withFreshDatabase(connectionWaitTimeout: .seconds(2)) { configuration, name in
-            var settings = ServerConfiguration()
-            settings.port = 0
-            settings.bundleId = "com.example.app"
-            settings.auth.mode = .development
-            settings.reconciliation.intervalSeconds = 0
-            let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
-            let appStore = try SimulatedAppStore(
-                signer: JWSSigner(authority: authority), configuration: .init(defaultBundleID: settings.bundleId))
-            let assembly = try PurserAssembly(
-                configuration: settings,
-                catalog: ProductCatalog([Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))]),
-                store: PostgresLedgerStore(configuration: configuration, logger: PostgresTestDatabase.logger),
-                appStore: try await .simulator(
-                    appStore, serverAPI: SimulatedServerAPI(store: appStore), configuration: settings,
-                    placement: .hosted(notifications: .kept)),
-                logger: PostgresTestDatabase.logger)
+            let (assembly, _) = try await PostgresTestDatabase.server(on: configuration)
             try await assembly.application().test(.live) { client in
                 let order: HTTPFields = [.contentType: "application/json", HTTPField.Name("X-Purser-User")!: "alice"]
                 let body = ByteBuffer(string: #"{"productId": "gold60"}"#)

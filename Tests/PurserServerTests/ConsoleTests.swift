@@ -117,7 +117,7 @@ import Testing
             let after = String(buffer: try await Self.get(client, "/console/transactions/\(id)", cookie: session).body)
             #expect(!after.contains("<script>alert(1)</script>"), "what an operator typed is shown as text")
             #expect(after.contains("&lt;script&gt;"))
-            #expect(after.contains("li"), "the audit trail names the operator")
+            #expect(after.contains("support by li for alice: &lt;script&gt;"), "the audit trail names the operator")
             let audit = try await server.store.auditTrail(of: id)
             #expect(audit.contains { $0.cause.contains("support by li") && $0.cause.contains(hostile) }, "\(audit)")
         }

@@ -17,6 +17,9 @@ def fail(message: str) -> None:
     if value("purser_reconciliation_last_success_timestamp_seconds", "gauge") < time.time() - 60:
         fail("purser_reconciliation_last_success_timestamp_seconds is not recent")
     family("purser_reconciliation_findings", "counter")
+    lag_bounds = {s.labels.get("le") for s in family("purser_notifications_intake_lag_seconds", "histogram").samples}
+    if "86400.0" not in lag_bounds:
+        fail(f"the intake lag histogram lacks its one-day bucket: {sorted(lag_bounds)}")
     if value("purser_notifications_intake_lag_seconds", "histogram", "_count") < args.delivered:
         fail("the simulator's notifications are not timed in purser_notifications_intake_lag_seconds")
     if value("purser_notifications_last_received_timestamp_seconds", "gauge") < time.time() - 300:
@@ -99,6 +102,9 @@ def main() -> None:
     if value("purser_reconciliation_last_success_timestamp_seconds", "gauge") < time.time() - 60:
         fail("purser_reconciliation_last_success_timestamp_seconds is not recent")
     family("purser_reconciliation_findings", "counter")
+    lag_bounds = {s.labels.get("le") for s in family("purser_notifications_intake_lag_seconds", "histogram").samples}
+    if "86400.0" not in lag_bounds:
+        fail(f"the intake lag histogram lacks its one-day bucket: {sorted(lag_bounds)}")
     if value("purser_notifications_intake_lag_seconds", "histogram", "_count") < args.delivered:
         fail("the simulator's notifications are not timed in purser_notifications_intake_lag_seconds")
     if value("purser_notifications_last_received_timestamp_seconds", "gauge") < time.time() - 300:

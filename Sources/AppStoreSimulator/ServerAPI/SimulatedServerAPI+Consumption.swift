@@ -40,30 +40,42 @@ extension SimulatedServerAPI {
     static func consumptionRequest(from body: Data) throws(AppStoreServerAPIError)
         -> AppStoreServerAPI.ConsumptionRequest
     {
-        guard let present = try? JSONDecoder().decode(Presence.self, from: body) else {
-            throw badRequest(.generalBadRequest, "Invalid request. The body is not a consumption request.")
-        }
-        let missing: [(Bool, AppStoreServerAPIError.Code)] = [
-            (present.customerConsented == nil, .invalidCustomerConsented),
-            (present.consumptionStatus == nil, .invalidConsumptionStatus),
-            (present.platform == nil, .invalidPlatform),
-            (present.sampleContentProvided == nil, .invalidSampleContentProvided),
-            (present.deliveryStatus == nil, .invalidDeliveryStatus),
-            (present.appAccountToken == nil, .invalidAppAccountToken),
-            (present.accountTenure == nil, .invalidAccountTenure),
-            (present.playTime == nil, .invalidPlayTime),
-            (present.lifetimeDollarsRefunded == nil, .invalidLifetimeDollarsRefunded),
-            (present.lifetimeDollarsPurchased == nil, .invalidLifetimeDollarsPurchased),
-            (present.userStatus == nil, .invalidUserStatus),
-        ]
-        if let (_, code) = missing.first(where: { $0.0 }) {
-            throw badRequest(code, "Invalid request. A required field is missing (\(code)).")
-        }
-        guard let request = try? JSONDecoder().decode(AppStoreServerAPI.ConsumptionRequest.self, from: body) else {
-            throw badRequest(.generalBadRequest, "Invalid request. The body is not a consumption request.")
+        let request = try decodeRequiring(AppStoreServerAPI.ConsumptionRequest.self, from: body, Presence.self) {
+            [
+                ($0.customerConsented == nil, .invalidCustomerConsented),
+                ($0.consumptionStatus == nil, .invalidConsumptionStatus),
+                ($0.platform == nil, .invalidPlatform),
+                ($0.sampleContentProvided == nil, .invalidSampleContentProvided),
+                ($0.deliveryStatus == nil, .invalidDeliveryStatus),
+                ($0.appAccountToken == nil, .invalidAppAccountToken),
+                ($0.accountTenure == nil, .invalidAccountTenure),
+                ($0.playTime == nil, .invalidPlayTime),
+                ($0.lifetimeDollarsRefunded == nil, .invalidLifetimeDollarsRefunded),
+                ($0.lifetimeDollarsPurchased == nil, .invalidLifetimeDollarsPurchased),
+                ($0.userStatus == nil, .invalidUserStatus),
+            ]
         }
         if let code = request.invalidField {
             throw badRequest(code, "Invalid request. A field has a value Apple does not accept (\(code)).")
+        }
+        return request
+    }
+
+    /// Decodes a consumption request as Apple checks one: a body that is not the request's shape is a general bad
+    /// request; otherwise the first required field that is missing (`missing`, over `presence`, every field optional)
+    /// is named by its own error code.
+    static func decodeRequiring<Request: Decodable, Presence: Decodable>(
+        _ type: Request.Type, from body: Data, _ presence: Presence.Type,
+        missing: (Presence) -> [(Bool, AppStoreServerAPIError.Code)]
+    ) throws(AppStoreServerAPIError) -> Request {
+        guard let present = try? JSONDecoder().decode(Presence.self, from: body) else {
+            throw badRequest(.generalBadRequest, "Invalid request. The body is not a consumption request.")
+        }
+        if let (_, code) = missing(present).first(where: { $0.0 }) {
+            throw badRequest(code, "Invalid request. A required field is missing (\(code)).")
+        }
+        guard let request = try? JSONDecoder().decode(Request.self, from: body) else {
+            throw badRequest(.generalBadRequest, "Invalid request. The body is not a consumption request.")
         }
         return request
     }

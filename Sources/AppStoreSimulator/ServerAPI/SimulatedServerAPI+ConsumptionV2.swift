@@ -41,20 +41,12 @@ extension SimulatedServerAPI {
     static func consumptionRequestV2(from body: Data) throws(AppStoreServerAPIError)
         -> AppStoreServerAPI.ConsumptionRequestV2
     {
-        guard let present = try? JSONDecoder().decode(PresenceV2.self, from: body) else {
-            throw badRequest(.generalBadRequest, "Invalid request. The body is not a consumption request.")
+        try decodeRequiring(AppStoreServerAPI.ConsumptionRequestV2.self, from: body, PresenceV2.self) {
+            [
+                ($0.customerConsented == nil, .invalidCustomerConsented),
+                ($0.deliveryStatus == nil, .invalidDeliveryStatus),
+                ($0.sampleContentProvided == nil, .invalidSampleContentProvided),
+            ]
         }
-        let missing: [(Bool, AppStoreServerAPIError.Code)] = [
-            (present.customerConsented == nil, .invalidCustomerConsented),
-            (present.deliveryStatus == nil, .invalidDeliveryStatus),
-            (present.sampleContentProvided == nil, .invalidSampleContentProvided),
-        ]
-        if let (_, code) = missing.first(where: { $0.0 }) {
-            throw badRequest(code, "Invalid request. A required field is missing (\(code)).")
-        }
-        guard let request = try? JSONDecoder().decode(AppStoreServerAPI.ConsumptionRequestV2.self, from: body) else {
-            throw badRequest(.generalBadRequest, "Invalid request. The body is not a consumption request.")
-        }
-        return request
     }
 }

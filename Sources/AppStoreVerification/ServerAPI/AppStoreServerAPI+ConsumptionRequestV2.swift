@@ -68,14 +68,6 @@ extension AppStoreServerAPI {
         public var isKnown: Bool { Self.known.contains(self) }
         public var description: String { rawValue }
 
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
     }
 
     /// The outcome the app would prefer (v2's `refundPreference`); unknown values decode as themselves.
@@ -92,13 +84,5 @@ extension AppStoreServerAPI {
         public var isKnown: Bool { Self.known.contains(self) }
         public var description: String { rawValue }
 
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
     }
 }

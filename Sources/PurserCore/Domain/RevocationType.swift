@@ -4,15 +4,6 @@ public struct RevocationType: RawRepresentable, Hashable, Sendable, Codable, Cus
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     public var description: String { rawValue }
 
     /// The whole purchase was refunded.

@@ -15,17 +15,12 @@ struct AdminAuthenticationMiddleware: RouterMiddleware {
         -> Response
     {
         guard let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer "),
-            Self.constantTimeEqual(Array(authorization.dropFirst(7).utf8), Array(token.utf8))
+            ConstantTime.equal(String(authorization.dropFirst(7)), token)
         else {
             throw APIError(.unauthorized, code: "unauthenticated", "the admin API needs its bearer token")
         }
         var context = context
         context.user = .init(request.headers[Self.operatorHeader] ?? "admin")
         return try await next(request, context)
-    }
-
-    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

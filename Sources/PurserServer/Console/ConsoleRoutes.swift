@@ -19,7 +19,7 @@ struct ConsoleRoutes: Sendable {
     let throttle: SignInThrottle
     let now: @Sendable () -> Date
 
-    /// A request's valid session, its cookie's CSRF token, and the language it reads.
+    /// A request's valid session, the cookie that carries it, and that cookie's CSRF token.
     struct SignedIn: Sendable {
         let session: ConsoleSession
         let csrf: String
@@ -116,7 +116,7 @@ struct ConsoleRoutes: Sendable {
         }
         var operatorName: String?
         if let token = form["token"], !token.isEmpty {
-            operatorName = ConsoleSession.Keys.equal(token, adminToken) ? (name.isEmpty ? "admin" : name) : nil
+            operatorName = ConstantTime.equal(token, adminToken) ? (name.isEmpty ? "admin" : name) : nil
         } else if let hash = operators[name], let password = form["password"], password.count <= 200,
             hash.matches(password)
         {
@@ -134,16 +134,10 @@ struct ConsoleRoutes: Sendable {
             setting: [cookie(value: self.keys.cookieValue(for: session), maxAge: Int(sessionLength))])
     }
 
-    /// A form body (`application/x-www-form-urlencoded`) as a dictionary; anything else is an empty form.
+    /// A form body (`application/x-www-form-urlencoded`, Hummingbird's decoder) as a dictionary; anything else,
+    /// a field given twice included, is an empty form (which fails its CSRF check and required fields).
     static func form(_ request: Request, context: PurserRequestContext) async throws -> [String: String] {
         let body = try await request.body.collect(upTo: 64 * 1024)
-        var fields: [String: String] = [:]
-        for pair in String(buffer: body).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            if let key = parts.first, fields[key] == nil { fields[key] = parts.count > 1 ? parts[1] : "" }
-        }
-        return fields
+        return (try? URLEncodedFormDecoder().decode([String: String].self, from: String(buffer: body))) ?? [:]
     }
 }

@@ -27,7 +27,7 @@ struct ConsoleSession: Sendable, Hashable {
         /// The session in a cookie value, when it is signed by this key and not expired at `now`.
         func session(fromCookie value: String, now: Date) -> ConsoleSession? {
             let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 3, Self.equal(mac("\(parts[0]).\(parts[1])"), String(parts[2])),
+            guard parts.count == 3, ConstantTime.equal(mac("\(parts[0]).\(parts[1])"), String(parts[2])),
                 let expiry = Int(parts[1]),
                 let name = Self.decode(parts[0]).flatMap({ String(data: $0, encoding: .utf8) })
             else { return nil }
@@ -40,7 +40,7 @@ struct ConsoleSession: Sendable, Hashable {
 
         func isValidCSRF(_ token: String?, forCookie value: String) -> Bool {
             guard let token else { return false }
-            return Self.equal(csrfToken(forCookie: value), token)
+            return ConstantTime.equal(csrfToken(forCookie: value), token)
         }
 
         private func mac(_ text: String) -> String {
@@ -56,10 +56,6 @@ struct ConsoleSession: Sendable, Hashable {
             var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
             return Data(base64Encoded: base64)
-        }
-
-        static func equal(_ lhs: String, _ rhs: String) -> Bool {
-            AdminAuthenticationMiddleware.constantTimeEqual(Array(lhs.utf8), Array(rhs.utf8))
         }
     }
 }

@@ -54,7 +54,7 @@ public struct PasswordHash: Sendable, Hashable {
                 password, salt: salt, logN: logN, blockSize: blockSize, parallelism: parallelism,
                 length: hash.count)
         else { return false }
-        return zip(derived, hash).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0 && derived.count == hash.count
+        return ConstantTime.equal(derived, hash)
     }
 
     static func derive(

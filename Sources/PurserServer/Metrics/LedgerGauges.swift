@@ -19,10 +19,11 @@ struct LedgerGauges: Sendable {
         Gauge(label: "purser.orders.waiting").record(health.waitingOrders.count)
         Gauge(label: "purser.orders.waiting.oldest.age.seconds").record(health.waitingOrders.oldestAge(at: at))
         let undispatched = webhooksConfigured ? health.undispatchedEvents : .init(count: 0, oldest: nil)
-        let oldest = [undispatched.oldest, health.undeliveredEvents.oldest].compactMap { $0 }.min()
-        Gauge(label: "purser.webhooks.backlog.events").record(undispatched.count + health.undeliveredEvents.count)
-        Gauge(label: "purser.webhooks.backlog.oldest.age.seconds").record(
-            LedgerHealth.Backlog(count: 0, oldest: oldest).oldestAge(at: at))
+        let backlog = LedgerHealth.Backlog(
+            count: undispatched.count + health.undeliveredEvents.count,
+            oldest: [undispatched.oldest, health.undeliveredEvents.oldest].compactMap { $0 }.min())
+        Gauge(label: "purser.webhooks.backlog.events").record(backlog.count)
+        Gauge(label: "purser.webhooks.backlog.oldest.age.seconds").record(backlog.oldestAge(at: at))
         Gauge(label: "purser.webhooks.dead.events").record(health.deadEvents)
     }
 }

@@ -19,8 +19,7 @@ struct MetricsListener: Sendable {
         let (registry, gauges, token, logger) = (registry, gauges, token, logger)
         router.get("metrics") { request, _ -> Response in
             if let token {
-                let given = request.headers[.authorization].map { Array($0.utf8) } ?? []
-                guard AdminAuthenticationMiddleware.constantTimeEqual(given, Array("Bearer \(token)".utf8)) else {
+                guard ConstantTime.equal(request.headers[.authorization] ?? "", "Bearer \(token)") else {
                     return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer"])
                 }
             }

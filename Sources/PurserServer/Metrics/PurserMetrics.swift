@@ -15,7 +15,8 @@ public enum PurserMetrics {
         factory.nameAndLabelSanitizer = { name, labels in
             (prometheusName(name), labels.map { (prometheusName($0.0), $0.1) })
         }
-        factory.durationHistogramBuckets[Name.notificationIntakeLag] = [
+        // swift-prometheus looks the buckets up by the name after `nameAndLabelSanitizer`.
+        factory.durationHistogramBuckets[prometheusName(Name.notificationIntakeLag)] = [
             .seconds(1), .seconds(5), .seconds(15), .seconds(60), .seconds(300), .seconds(900), .seconds(3600),
             .seconds(6 * 3600), .seconds(24 * 3600),
         ]
