@@ -72,6 +72,32 @@ check "Apple's library refuses a simulator transaction for another bundle" \
   fails "$py" "$repo/scripts/referee/verify_with_apple.py" --root "$work/sim-root.der" --bundle-id com.example.other \
   --environment Sandbox "$work/Sandbox.jws"
 
+# 1a. App transactions (StoreKit's AppTransaction, sent with StoreKit 1 receipts): Apple's library verifies the
+#     simulator's in both environments, and their appTransactionId is the one the same device's purchases carry.
+for env in Sandbox Production; do
+  curl -sf "$base/devices/device-1/app-transaction?environment=$env" \
+    | "$py" -c 'import json, sys; open(sys.argv[1], "w").write(json.load(sys.stdin)["signedAppTransaction"])' \
+      "$work/app-$env.jws"
+done
+app_transaction_matches_purchase() {
+  "$py" "$repo/scripts/referee/verify_with_apple.py" --root "$work/sim-root.der" --bundle-id "$bundle" \
+    --environment "$1" ${2:+--app-apple-id "$2"} --kind app-transaction "$work/app-$1.jws" >"$work/app.json" || return 1
+  "$py" - "$work/app.json" "$work/Sandbox.jws" <<'PY'
+import base64, json, sys
+verified = json.loads(open(sys.argv[1]).read())
+payload = open(sys.argv[2]).read().strip().split(".")[1]
+purchase = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+if verified["appTransactionId"] != purchase.get("appTransactionId"):
+    sys.exit(f"app transaction {verified['appTransactionId']} but the purchase says {purchase.get('appTransactionId')}")
+PY
+}
+check "Apple's library verifies a simulator Sandbox app transaction; its id is the purchases'" \
+  app_transaction_matches_purchase Sandbox
+check "Apple's library verifies a simulator Production app transaction (app Apple id checked)" \
+  app_transaction_matches_purchase Production "$app_id"
+check "Apple's library refuses a simulator Production app transaction for another app Apple id" \
+  fails app_transaction_matches_purchase Production 42
+
 # 1b. App receipts: Apple's ReceiptUtility reads a transaction id from a simulator receipt, and Purser's parser lists it.
 for product in com.example.purser.gold60 com.example.purser.gold120; do
   curl -sf -X POST "$base/purchases" -H 'Content-Type: application/json' \

@@ -15,6 +15,8 @@ import PurserCore
 /// - `GET /products` → the catalog loaded from a `.storekit` file (`{"products": [...]}`, empty without one)
 /// - `POST /transactions/{id}/finish` → the device finished it (a consumable leaves its receipt)
 /// - `GET /devices/{deviceId}/receipt` → the device's app receipt, base64
+/// - `GET /devices/{deviceId}/app-transaction?environment=&bundleId=` → the app's signed app transaction on that
+///   device (StoreKit's `AppTransaction.shared`), with its `appTransactionId`
 /// - `POST /transactions/{id}/refund-reversal`, `/refund-decline`, `/consumption-request` → the matching notification
 /// - `GET /notifications`; `POST /notifications/deliver` (everything pending, now); `POST /notifications/faults`
 ///   `{"lose": N, "pause": true|false}`
@@ -51,6 +53,13 @@ public struct SimulatorRoutes: Sendable {
         /// Base64 of the DER PKCS#7 receipt, as the app would send it.
         public var receipt: String
         public var transactionIds: [String]
+    }
+
+    /// The answer to an app transaction request: what `AppTransaction.shared` holds on that device.
+    public struct DeviceAppTransaction: ResponseEncodable, Decodable, Sendable {
+        public var deviceId: String
+        public var appTransactionId: String?
+        public var signedAppTransaction: String
     }
 
     struct FaultsRequest: Decodable {
@@ -130,6 +139,21 @@ public struct SimulatorRoutes: Sendable {
             let device = try context.parameters.require("deviceId")
             let (der, ids) = try await store.receipt(deviceId: device)
             return DeviceReceipt(deviceId: device, receipt: Data(der).base64EncodedString(), transactionIds: ids)
+        }
+        group.get("devices/{deviceId}/app-transaction") { request, context -> DeviceAppTransaction in
+            let device = try context.parameters.require("deviceId")
+            var environment: AppStoreEnvironment?
+            if let spelled = request.uri.queryParameters.get("environment") {
+                guard let known = AppStoreEnvironment(rawValue: spelled) else {
+                    let known = AppStoreEnvironment.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw SimulatorError(.invalidRequest, "environment must be one of \(known)")
+                }
+                environment = known
+            }
+            let (payload, signed) = try await store.appTransaction(
+                deviceId: device, bundleID: request.uri.queryParameters.get("bundleId"), environment: environment)
+            return DeviceAppTransaction(
+                deviceId: device, appTransactionId: payload.appTransactionId, signedAppTransaction: signed)
         }
         group.post("verify-receipt/faults") { request, context -> HTTPResponse.Status in
             let body = try await ControlRequestBody.decode(FaultsRequest.self, from: request)

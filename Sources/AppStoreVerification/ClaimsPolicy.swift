@@ -20,6 +20,19 @@ public struct ClaimsPolicy: Sendable, Hashable {
         try check(bundleID: transaction.bundleId, environment: transaction.environment)
     }
 
+    /// An app transaction: its bundle id and environment, and in production its app Apple id when one is required.
+    public func check(_ appTransaction: JWSAppTransaction) throws(VerificationError) {
+        try check(bundleID: appTransaction.bundleId, environment: appTransaction.receiptType)
+        if let appAppleID, appTransaction.receiptType == AppStoreEnvironment.production.rawValue,
+            appTransaction.appAppleId != appAppleID
+        {
+            throw VerificationError(
+                .wrongApp,
+                "the app transaction is for app \(appTransaction.appAppleId.map(String.init) ?? "(none)"), not \(appAppleID)"
+            )
+        }
+    }
+
     /// A notification that names no app at all (no `data`, `summary` or `appData`: a shape newer than this code) is
     /// not refused for it: Apple sends it to this app's URL, and any transaction inside is checked on its own.
     public func check(_ notification: JWSNotification) throws(VerificationError) {

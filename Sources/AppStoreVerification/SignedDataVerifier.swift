@@ -57,6 +57,14 @@ public struct SignedDataVerifier: Sendable {
         return VerifiedNotification(notification: notification, transaction: transaction)
     }
 
+    /// Verifies a signed app transaction (StoreKit's `AppTransaction`), signature and claims: its bundle id and
+    /// environment (`receiptType`), and in production its app Apple id, as Apple's libraries check them.
+    public func verifyAppTransaction(_ jws: String) async throws(VerificationError) -> JWSAppTransaction {
+        let appTransaction = try await verifySignature(jws, as: JWSAppTransaction.self)
+        try configuration.claims.check(appTransaction)
+        return appTransaction
+    }
+
     /// Verifies either kind, telling them apart by the payload (a notification has `notificationType`).
     public func verify(_ jws: String) async throws(VerificationError) -> VerifiedPayload {
         struct Probe: Decodable { var notificationType: String? }
@@ -87,7 +95,7 @@ public struct SignedDataVerifier: Sendable {
         } catch {
             throw VerificationError(.malformed, "the payload is not a valid \(Payload.self)")
         }
-        let signedAt = payload.signedDate.map(Date.init(appStoreMilliseconds:)) ?? now()
+        let signedAt = payload.signingDate.map(Date.init(appStoreMilliseconds:)) ?? now()
         let chain = try await trustedChain(for: parts, at: signedAt)
         guard signedAt >= chain.validFrom, signedAt <= chain.validUntil else {
             throw VerificationError(.expired, "the certificate chain was not valid at the signing time \(signedAt)")

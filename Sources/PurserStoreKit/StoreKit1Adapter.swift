@@ -29,6 +29,8 @@
         var native: [String: SKPaymentTransaction] = [:]
         /// Finished by this run; StoreKit may list them a moment longer.
         var finished: Set<String> = []
+        /// The signed app transaction, once StoreKit handed it over (`signedAppTransaction()`).
+        var appTransactionJWS: String?
 
         /// - Parameters:
         ///   - receiptURL: where the app receipt is; `Bundle.main.appStoreReceiptURL` in an app.
@@ -120,8 +122,9 @@
             queue.finishTransaction(native)
         }
 
-        /// The app receipt, refreshed once when missing. A restored transaction is submitted under the purchase it
-        /// restores: that is the one the receipt and the server know.
+        /// The app receipt, refreshed once when missing, with the signed app transaction when StoreKit has one. A
+        /// restored transaction is submitted under the purchase it restores: that is the one the receipt and the
+        /// server know.
         public func evidence(for transaction: StoreTransaction) async throws(StoreFailure) -> SubmitTransactionRequest {
             var receipt = readReceipt()
             if receipt == nil {
@@ -133,7 +136,8 @@
             }
             let original = lock.withLock { native[transaction.id]?.original?.transactionIdentifier }
             return SubmitTransactionRequest(
-                receipt: receipt.base64EncodedString(), transactionId: original ?? transaction.id)
+                receipt: receipt.base64EncodedString(), transactionId: original ?? transaction.id,
+                appTransaction: await signedAppTransaction())
         }
 
         public func products(_ ids: Set<String>) async throws(StoreFailure) -> [StoreProduct] {

@@ -60,6 +60,7 @@ final class FaultyNetwork: Sendable {
     private let faults = Mutex<[Fault]>([])
     private let submissions = Mutex<Int>(0)
     private let statuses = Mutex<[String: [Int]]>([:])
+    private let bodies = Mutex<[ByteBuffer]>([])
 
     init(upstream: URL) { self.upstream = upstream }
 
@@ -67,6 +68,14 @@ final class FaultyNetwork: Sendable {
     func inject(_ faults: [Fault]) { self.faults.withLock { $0.append(contentsOf: faults) } }
     /// Submissions that passed through (faulted or not).
     var submissionCount: Int { submissions.withLock { $0 } }
+    /// What the SDK submitted (`POST /v1/transactions` bodies), in order.
+    var submitted: [SubmitTransactionRequest] {
+        get throws {
+            try bodies.withLock { $0 }.map {
+                try JSONDecoder().decode(SubmitTransactionRequest.self, from: Data($0.readableBytesView))
+            }
+        }
+    }
     /// The HTTP statuses the server answered to requests for `path`, in order.
     func answers(to path: String) -> [Int] { statuses.withLock { $0[path] ?? [] } }
 
@@ -98,6 +107,7 @@ final class FaultyNetwork: Sendable {
             outbound.headers.add(name: field.name.rawName, value: field.value)
         }
         let body = try await request.body.collect(upTo: 1 << 22)
+        if request.method == .post, request.uri.path == "/v1/transactions" { bodies.withLock { $0.append(body) } }
         outbound.body = .bytes(body)
         let response = try await client.execute(outbound, timeout: .seconds(10))
         let answer = try await response.body.collect(upTo: 1 << 22)

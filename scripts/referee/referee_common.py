@@ -106,6 +106,20 @@ def verify_transaction(verifier: SignedDataVerifier, jws: str) -> dict[str, Any]
     }
 
 
+def verify_app_transaction(verifier: SignedDataVerifier, jws: str) -> dict[str, Any]:
+    app = verifier.verify_and_decode_app_transaction(jws)
+    if not app.appTransactionId:
+        raise RefereeError("decoded app transaction has no appTransactionId")
+    return {
+        "appTransactionId": app.appTransactionId,
+        "bundleId": app.bundleId,
+        "receiptType": app.rawReceiptType,
+        "appAppleId": app.appAppleId,
+        "receiptCreationDate": app.receiptCreationDate,
+        "originalPlatform": app.rawOriginalPlatform,
+    }
+
+
 def verify_notification(verifier: SignedDataVerifier, jws: str) -> dict[str, Any]:
     note = verifier.verify_and_decode_notification(jws)
     if note.data is None or not note.data.signedTransactionInfo:
@@ -138,13 +152,16 @@ def unverified_payload(jws: str) -> dict[str, Any]:
 
 
 def verify_jws(verifier: SignedDataVerifier, jws: str, kind: str) -> dict[str, Any]:
-    """kind: 'transaction', 'notification' or 'auto' (decided from the unverified payload)."""
+    """kind: 'transaction', 'notification', 'app-transaction' or 'auto' (transaction or notification, decided from
+    the unverified payload)."""
     if kind == "auto":
         kind = "notification" if "notificationType" in unverified_payload(jws) else "transaction"
     if kind == "transaction":
         return {"kind": kind, **verify_transaction(verifier, jws)}
     if kind == "notification":
         return {"kind": kind, **verify_notification(verifier, jws)}
+    if kind == "app-transaction":
+        return {"kind": kind, **verify_app_transaction(verifier, jws)}
     raise RefereeError(f"unknown kind {kind!r}")
 
 

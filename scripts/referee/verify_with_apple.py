@@ -4,7 +4,7 @@
 Usage:
   verify_with_apple.py --root ROOT.der [--root ...] --bundle-id ID
       --environment Sandbox|Production [--app-apple-id N]
-      [--kind auto|transaction|notification] FILE...
+      [--kind auto|transaction|notification|app-transaction] FILE...
 
 Prints one JSON line per verified file; on any failure prints
 "FAIL <file>: <status/exception>" to stderr. Exit 0 only if every file verifies.
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bundle-id", required=True)
     ap.add_argument("--environment", required=True, type=environment_arg, metavar="Sandbox|Production")
     ap.add_argument("--app-apple-id", type=int, default=None)
-    ap.add_argument("--kind", choices=["auto", "transaction", "notification"], default="auto",
+    ap.add_argument("--kind", choices=["auto", "transaction", "notification", "app-transaction"], default="auto",
                     help="default: decide from the payload (notificationType present => notification)")
     ap.add_argument("files", nargs="+", type=Path, metavar="FILE")
     args = ap.parse_args(argv)

@@ -45,7 +45,7 @@ public struct DeviceTransaction: Sendable, Hashable {
 }
 
 /// Why a simulated payment failed, in the categories StoreKit's errors fall into.
-public enum DeviceFailure: String, Sendable, Hashable, Codable {
+public enum DeviceFailure: String, Error, Sendable, Hashable, Codable {
     case cancelled
     case notAllowed
     case productUnavailable

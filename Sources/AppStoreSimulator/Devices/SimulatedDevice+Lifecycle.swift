@@ -32,7 +32,10 @@ extension SimulatedDevice {
     public func uninstall() {
         kill()
         try? FileManager.default.removeItem(at: containerDirectory)
-        state.withLock { $0.receiptPresent = false }
+        state.withLock { state in
+            state.receiptPresent = false
+            state.appTransaction = nil
+        }
     }
 
     /// Whether `process` is the app's running process (a killed one's calls are ignored).

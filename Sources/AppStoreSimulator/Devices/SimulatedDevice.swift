@@ -16,7 +16,7 @@ import Synchronization
 /// kill, uninstall), `+PaymentSheet` (what the user does with a payment), `+Charging` (Apple charges, payment
 /// labels), `+AskToBuy`, `+StoreKit1` (the payment queue and its observers), `+StoreKit2` (`Product.purchase`,
 /// `Transaction.updates`), `+Finishing` (finishing and what stays unfinished), `+Receipt`, `+Redelivery` (what a
-/// transaction loses when redelivered), `+Restore` and `+Network` (offline).
+/// transaction loses when redelivered), `+Restore`, `+AppTransaction` and `+Network` (offline).
 public final class SimulatedDevice: Sendable {
     public struct Configuration: Sendable {
         /// How often `applicationUsername` / the account token goes missing.
@@ -82,6 +82,8 @@ public final class SimulatedDevice: Sendable {
         var chargeAttempts = 0
         var offline = false
         var receiptPresent = false
+        /// StoreKit's cached signed app transaction (`AppTransaction.shared`); deleted with the app.
+        var appTransaction: String?
         var finishCount: [String: Int] = [:]
         var finishHook: FinishHook?
         /// Every transaction Apple charged on this device, oldest first.

@@ -31,10 +31,11 @@ extension SubmissionService {
     }
 
     /// Every transaction of a receipt whose signature held, confirmed with the App Store Server API and settled as a
-    /// StoreKit 2 transaction would be; the named one first.
+    /// StoreKit 2 transaction would be; the named one first. `appTransactionID` (from the app's signed app
+    /// transaction) is given to those Apple's record leaves without one.
     func confirmLocally(
         _ receipt: AppReceipt, with check: LocalReceiptCheck, named: String?, orderHint: OrderID?,
-        by submitter: UserID
+        appTransactionID: String?, by submitter: UserID
     ) async throws -> DecisionResponse {
         var decisions: [DecisionResponse] = []
         let entries = Self.settlementOrder(receipt.inAppPurchases, named: named, id: \.transactionId) {
@@ -55,7 +56,11 @@ extension SubmissionService {
             switch try await confirm(entry.transactionId, with: check) {
             case .confirmed(let payload):
                 let hint = named == nil || entry.transactionId == named ? orderHint : nil
-                let settlement = try await settle(payload, source: .client(submitter), orderHint: hint)
+                var transaction = payload.appleTransaction()
+                transaction.appTransactionID = transaction.appTransactionID ?? appTransactionID
+                let settlement = try await settle(
+                    transaction, claimedEnvironment: payload.environment, source: .client(submitter),
+                    orderHint: hint)
                 decisions.append(answer(settlement, transactionID: payload.transactionId, to: submitter))
             case .pending(let reason):
                 decisions.append(DecisionResponse(transactionId: entry.transactionId, decision: .pending(reason)))

@@ -9,10 +9,11 @@ extension SubmissionService {
     /// Transaction Info and settled as a StoreKit 2 transaction; with `verifyReceipt` (alone, or after the local
     /// check), Apple's answer lists the transactions. Either way every transaction is settled on its own, so none is
     /// credited twice and none is skipped because it was not `in_app[0]`. The client's `orderId` counts for the
-    /// transaction it names; `finish` at the top refers to that transaction.
-    func submit(receipt base64: String, named: String?, orderHint: OrderID?, by submitter: UserID) async throws
-        -> DecisionResponse
-    {
+    /// transaction it names; `finish` at the top refers to that transaction. A signed `appTransaction` from the same
+    /// app and environment gives every transaction without Apple's own `appTransactionId` that id.
+    func submit(
+        receipt base64: String, named: String?, orderHint: OrderID?, appTransaction: String?, by submitter: UserID
+    ) async throws -> DecisionResponse {
         let der: [UInt8]
         do {
             der = try AppReceiptParser.decodeBase64(base64.utf8)
@@ -30,15 +31,19 @@ extension SubmissionService {
                 throw ServiceError(unverified: error)
             }
             if local.serverAPI != nil {
-                return try await confirmLocally(receipt, with: local, named: named, orderHint: orderHint, by: submitter)
+                let account = await appTransactionID(
+                    from: appTransaction, bundleID: receipt.bundleId, environment: Self.environment(of: receipt))
+                return try await confirmLocally(
+                    receipt, with: local, named: named, orderHint: orderHint, appTransactionID: account, by: submitter)
             }
         }
-        return try await confirmWithVerifyReceipt(base64, named: named, orderHint: orderHint, by: submitter)
+        return try await confirmWithVerifyReceipt(
+            base64, named: named, orderHint: orderHint, appTransaction: appTransaction, by: submitter)
     }
 
     /// Apple's `verifyReceipt` confirms the receipt and lists its transactions.
     private func confirmWithVerifyReceipt(
-        _ base64: String, named: String?, orderHint: OrderID?, by submitter: UserID
+        _ base64: String, named: String?, orderHint: OrderID?, appTransaction: String?, by submitter: UserID
     ) async throws -> DecisionResponse {
         switch await receipts.verify(receipt: base64) {
         case .retryLater(let reason, let detail):
@@ -53,8 +58,11 @@ extension SubmissionService {
             let entries = Self.settlementOrder(receipt.inApp, named: named, id: \.transactionId) {
                 Int64($0.purchaseDateMs ?? "") ?? 0
             }
+            let account = await appTransactionID(
+                from: appTransaction, bundleID: receipt.bundleId, environment: environment)
             for entry in entries {
-                let transaction = entry.appleTransaction(bundleID: receipt.bundleId, environment: environment)
+                var transaction = entry.appleTransaction(bundleID: receipt.bundleId, environment: environment)
+                transaction.appTransactionID = transaction.appTransactionID ?? account
                 let hint = named == nil || entry.transactionId == named ? orderHint : nil
                 let settlement = try await settle(
                     transaction, claimedEnvironment: environment.rawValue,

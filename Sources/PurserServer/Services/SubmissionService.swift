@@ -59,7 +59,9 @@ public struct SubmissionService: Sendable {
             return try await submit(signedTransaction: jws, orderHint: orderHint, by: submitter)
         }
         if let receipt = request.receipt, !receipt.isEmpty {
-            return try await submit(receipt: receipt, named: request.transactionId, orderHint: orderHint, by: submitter)
+            return try await submit(
+                receipt: receipt, named: request.transactionId, orderHint: orderHint,
+                appTransaction: request.appTransaction, by: submitter)
         }
         throw ServiceError(.missingTransaction, "send signedTransaction (StoreKit 2) or receipt (StoreKit 1)")
     }
