@@ -7,7 +7,8 @@ import SwiftASN1
 /// Verifies and decodes JWS payloads signed by the App Store: ES256, an `x5c` chain of exactly three certificates
 /// to a trusted root with Apple's OIDs, every certificate valid at the payload's `signedDate`, then the claims.
 /// Verified chains are cached (keyed by the exact certificate bytes) and payloads decoded once, so a warm call
-/// costs about one signature verification.
+/// costs about one signature verification. For development, `xcodeCertificate` also trusts what Xcode's StoreKit
+/// testing signs on one Mac: an `x5c` of exactly that certificate, for environment `Xcode` only.
 public struct SignedDataVerifier: Sendable {
     public struct Configuration: Sendable {
         /// Trust anchors. Apple Root CA - G3 by default; add the simulator's root only outside production.
@@ -15,14 +16,19 @@ public struct SignedDataVerifier: Sendable {
         public var claims: ClaimsPolicy
         /// How many verified chains to remember.
         public var chainCacheCapacity: Int
+        /// Xcode's StoreKit testing certificate (Xcode: Editor > Save Public Certificate), trusted for payloads that
+        /// carry exactly it as their one-certificate `x5c` and say environment `Xcode`; `nil` (the default) trusts
+        /// nothing Xcode signs. Development only: whoever holds that Mac's key can sign such payloads.
+        public var xcodeCertificate: Certificate?
 
         public init(
             trustedRoots: [Certificate] = [AppleRootCertificates.rootCAG3], claims: ClaimsPolicy = .none,
-            chainCacheCapacity: Int = 64
+            chainCacheCapacity: Int = 64, xcodeCertificate: Certificate? = nil
         ) {
             self.trustedRoots = trustedRoots
             self.claims = claims
             self.chainCacheCapacity = chainCacheCapacity
+            self.xcodeCertificate = xcodeCertificate
         }
     }
 
@@ -96,7 +102,16 @@ public struct SignedDataVerifier: Sendable {
             throw VerificationError(.malformed, "the payload is not a valid \(Payload.self)")
         }
         let signedAt = payload.signingDate.map(Date.init(appStoreMilliseconds:)) ?? now()
-        let chain = try await trustedChain(for: parts, at: signedAt)
+        let chain: JWSChainCache.Entry
+        if let xcode = try xcodeChain(for: parts) {
+            guard payload.claimedEnvironment == AppStoreEnvironment.xcode.rawValue else {
+                throw VerificationError(
+                    .wrongEnvironment, "Xcode's StoreKit testing certificate signs only environment Xcode")
+            }
+            chain = xcode
+        } else {
+            chain = try await trustedChain(for: parts, at: signedAt)
+        }
         guard signedAt >= chain.validFrom, signedAt <= chain.validUntil else {
             throw VerificationError(.expired, "the certificate chain was not valid at the signing time \(signedAt)")
         }
@@ -107,6 +122,19 @@ public struct SignedDataVerifier: Sendable {
             throw VerificationError(.badSignature, "the signature does not match the signed data")
         }
         return payload
+    }
+
+    /// The configured Xcode certificate as the chain, when `x5c` is exactly that one certificate; nil otherwise.
+    private func xcodeChain(for parts: CompactJWS) throws(VerificationError) -> JWSChainCache.Entry? {
+        guard let xcode = configuration.xcodeCertificate else { return nil }
+        let header = try parts.decodeHeader()
+        guard header.alg == "ES256", let x5c = header.x5c, x5c.count == 1,
+            let der = Data(base64Encoded: x5c[0]), (try? Certificate(derEncoded: Array(der))) == xcode
+        else { return nil }
+        guard let key = P256.Signing.PublicKey(xcode.publicKey) else {
+            throw VerificationError(.untrustedChain, "the Xcode certificate's key is not a P-256 key")
+        }
+        return JWSChainCache.Entry(leafKey: key, validFrom: xcode.notValidBefore, validUntil: xcode.notValidAfter)
     }
 
     /// The cached chain for this header, or a full verification of it at `date` on a miss.

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PurserCore
 import PurserStorage
+import X509
 
 /// One Purser server, assembled in one place: the services over the ledger and the App Store, and (through
 /// `application(…)`) the HTTP application that serves them with every long-lived worker. `purser serve`, `chaos`,
@@ -32,6 +33,8 @@ public struct PurserAssembly: Sendable {
     let webhookJitter: WebhookJitter
     let webhookTransport: (any WebhookTransport)?
     let consoleOperators: [String: PasswordHash]
+    /// Xcode's StoreKit testing certificate, when `xcode.certificateFile` trusts it (development only).
+    let xcodeCertificate: Certificate?
 
     /// Builds every service. `now` is the clock of every decision, order and audit record (a chaos run moves it).
     /// - Parameters:
@@ -55,6 +58,7 @@ public struct PurserAssembly: Sendable {
         webhookJitter = WebhookJitter(seed: webhookSeed)
         self.webhookTransport = webhookTransport
         consoleOperators = try configuration.console.checkedOperators()
+        xcodeCertificate = try configuration.xcodeCertificate()
         webhooks = WebhookService(
             store: store, endpoints: try configuration.webhooks.checkedEndpoints(),
             transport: webhookTransport
@@ -87,7 +91,8 @@ public struct PurserAssembly: Sendable {
             } : nil
         appleFollowUps = followUps
         let submissions = SubmissionService(
-            verifier: SignedDataVerifier(configuration: .init(trustedRoots: appStore.trustedRoots)),
+            verifier: SignedDataVerifier(
+                configuration: .init(trustedRoots: appStore.trustedRoots, xcodeCertificate: xcodeCertificate)),
             receipts: appStore.receipts, localReceipts: localReceipts,
             claims: ClaimsPolicy(
                 bundleID: configuration.bundleId, environments: Set(configuration.environments),
@@ -125,9 +130,10 @@ public struct PurserAssembly: Sendable {
     /// The admin API's bearer token, when one is configured (a secret).
     var adminToken: String? { configuration.admin.token.flatMap { $0.isEmpty ? nil : $0 } }
 
-    /// Lines logged as warnings at start: a hosted App Store, development authentication.
+    /// Lines logged as warnings at start: a hosted App Store, development authentication, Xcode's certificate.
     var startupWarnings: [String] {
         (appStore.hosted.map { [$0.warning] } ?? [])
             + (authenticator is DevelopmentAuthenticator ? [authenticator.announcement] : [])
+            + (xcodeCertificate.map { [configuration.xcodeWarning($0)] } ?? [])
     }
 }

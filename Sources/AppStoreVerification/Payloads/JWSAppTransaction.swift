@@ -33,4 +33,5 @@ public struct JWSAppTransaction: Codable, Hashable, Sendable {
 extension JWSAppTransaction: SignedPayload {
     /// The moment the chain must have been valid: `signedDate`, else `receiptCreationDate` (as Apple's libraries do).
     public var signingDate: Int64? { signedDate ?? receiptCreationDate }
+    public var claimedEnvironment: String? { receiptType }
 }

@@ -54,6 +54,8 @@ extension ServerConfiguration {
     ///   hash-password`); `console.secureCookies` (bool, default `false`), `console.sessionMinutes` (double, `480`).
     /// - `refunds.allowNegativeBalance` (bool, default `true`): whether a refund may take a balance below zero; when
     ///   false it revokes down to zero and records the shortfall.
+    /// - `xcode.certificateFile` (string, optional): Xcode's StoreKit testing certificate (DER), for development:
+    ///   payloads it signs for environment `Xcode` are trusted; needs `Xcode` in `environments`.
     ///
     /// ## Environment variables
     /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
@@ -101,6 +103,7 @@ extension ServerConfiguration {
         metrics = Metrics(reader: reader.scoped(to: "metrics"))
         console = Console(reader: reader.scoped(to: "console"))
         refunds = Refunds(reader: reader.scoped(to: "refunds"))
+        xcode = Xcode(reader: reader.scoped(to: "xcode"))
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.

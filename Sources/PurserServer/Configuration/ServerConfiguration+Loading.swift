@@ -108,6 +108,7 @@ extension ServerConfiguration {
         if fromFile("dataDirectory") { dataDirectory = resolve(dataDirectory) }
         if fromFile("catalogFile") { catalogFile = catalogFile.map(resolve) }
         if overrides.stringArray(forKey: "trustedRootFiles") == nil { trustedRootFiles = trustedRootFiles.map(resolve) }
+        if fromFile("xcode.certificateFile") { xcode.certificateFile = xcode.certificateFile.map(resolve) }
         if fromFile("auth.jwt.publicKeyFile") { auth.jwt.publicKeyFile = auth.jwt.publicKeyFile.map(resolve) }
         if fromFile("appStoreServerAPI.privateKeyFile") {
             appStoreServerAPI.privateKeyFile = appStoreServerAPI.privateKeyFile.map(resolve)

@@ -42,7 +42,8 @@ import PurserCore
 ///   "metrics": {"port": null, "token": null},  // GET /metrics (Prometheus) on its own port, optionally behind a token
 ///   "console": {"operators": [{"name": "li", "passwordHash": "$scrypt$…"}], "secureCookies": false,
 ///               "sessionMinutes": 480},         // the support console at /console, with admin.token
-///   "refunds": {"allowNegativeBalance": true}   // false: a refund takes a balance down to zero, not below
+///   "refunds": {"allowNegativeBalance": true},  // false: a refund takes a balance down to zero, not below
+///   "xcode": {"certificateFile": null}     // development: trust Xcode's StoreKit testing (needs "Xcode" in environments)
 /// }
 /// ```
 /// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `metrics.token`, `database.url`, `database.password` and the webhook
@@ -224,6 +225,7 @@ public struct ServerConfiguration: Sendable {
     public var metrics = Metrics()
     public var console = Console()
     public var refunds = Refunds()
+    public var xcode = Xcode()
 
     public init() {}
 }
