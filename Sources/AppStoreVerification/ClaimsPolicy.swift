@@ -23,14 +23,7 @@ public struct ClaimsPolicy: Sendable, Hashable {
     /// An app transaction: its bundle id and environment, and in production its app Apple id when one is required.
     public func check(_ appTransaction: JWSAppTransaction) throws(VerificationError) {
         try check(bundleID: appTransaction.bundleId, environment: appTransaction.receiptType)
-        if let appAppleID, appTransaction.receiptType == AppStoreEnvironment.production.rawValue,
-            appTransaction.appAppleId != appAppleID
-        {
-            throw VerificationError(
-                .wrongApp,
-                "the app transaction is for app \(appTransaction.appAppleId.map(String.init) ?? "(none)"), not \(appAppleID)"
-            )
-        }
+        try check(appAppleID: appTransaction.appAppleId, environment: appTransaction.receiptType, of: "app transaction")
     }
 
     /// A notification that names no app at all (no `data`, `summary` or `appData`: a shape newer than this code) is
@@ -38,14 +31,7 @@ public struct ClaimsPolicy: Sendable, Hashable {
     public func check(_ notification: JWSNotification) throws(VerificationError) {
         guard notification.namesApp else { return }
         try check(bundleID: notification.bundleId, environment: notification.environment)
-        if let appAppleID, notification.environment == AppStoreEnvironment.production.rawValue,
-            notification.appAppleId != appAppleID
-        {
-            throw VerificationError(
-                .wrongApp,
-                "the notification is for app \(notification.appAppleId.map(String.init) ?? "(none)"), not \(appAppleID)"
-            )
-        }
+        try check(appAppleID: notification.appAppleId, environment: notification.environment, of: "notification")
     }
 
     /// Checks a bundle id and an environment however they were learnt (a JWS, a verified receipt).
@@ -61,5 +47,14 @@ public struct ClaimsPolicy: Sendable, Hashable {
                     .wrongEnvironment, "environment \(claimedEnvironment ?? "(none)") is not accepted")
             }
         }
+    }
+
+    /// In production, when an app Apple id is required, the one the payload names must be it.
+    private func check(appAppleID claimed: Int64?, environment: String?, of kind: String) throws(VerificationError) {
+        guard let appAppleID, environment == AppStoreEnvironment.production.rawValue, claimed != appAppleID else {
+            return
+        }
+        throw VerificationError(
+            .wrongApp, "the \(kind) is for app \(claimed.map(String.init) ?? "(none)"), not \(appAppleID)")
     }
 }

@@ -118,9 +118,4 @@ final class TestGameBackend: Sendable {
     func balance(_ user: String, _ currency: String = "gold") -> Int64 {
         state.withLock { $0.balances[currency + ":" + user] ?? 0 }
     }
-
-    /// A loopback port nothing listens on now: a backend's, started and stopped.
-    static func freePort() async throws -> Int {
-        try await TestGameBackend().serving { $0.port ?? 0 }
-    }
 }

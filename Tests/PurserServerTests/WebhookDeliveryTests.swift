@@ -57,7 +57,8 @@ import Testing
     @Test func aReceiverDownForAnHourGetsEveryEventOnceItIsBack() async throws {
         let clock = TestClock()
         let backend = TestGameBackend(now: { clock.now() })  // the server's and the backend's clocks agree
-        let port = try await TestGameBackend.freePort()
+        let reserved = try ReservedPort()  // refused until the backend starts on it
+        let port = reserved.port
         let url = URL(string: "http://127.0.0.1:\(port)/hooks")!
         let now: @Sendable () -> Date = { clock.now() }
         let configure: (inout ServerConfiguration) -> Void = { Self.configure(&$0, url: url, secret: backend.secret) }
@@ -71,6 +72,7 @@ import Testing
             let failed = try await server.store.webhookDeliveries(status: .failed, limit: 10)
             #expect(failed.allSatisfy { $0.lastResult?.hasPrefix("unreachable") == true })
             clock.advance(by: 3_600)
+            reserved.release()
             try await backend.serving(port: port) { _ in
                 try await Self.eventually { try await server.store.webhookSummary().delivered == 4 }
             }
