@@ -5,6 +5,7 @@
 # order names (unbound: support's case), and drives the console through scripts/console/drive_console.py.
 # Screenshots go to docs/console/ (the README links them). Exits non-zero on any failure.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/serve-port.sh"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 purser="${PURSER_BIN:-$repo/.build/debug/purser}"
 [ -x "$purser" ] || { echo "console-browser.sh: build first (swift build), or set PURSER_BIN" >&2; exit 1; }
@@ -41,13 +42,7 @@ JSON
 PURSER_ADMIN_TOKEN="$("$py" -c 'import secrets; print(secrets.token_urlsafe(24))')" \
   "$purser" serve --config "$work/serve.json" >"$work/serve.log" 2>&1 &
 serve_pid=$!
-port=""
-for _ in $(seq 1 300); do
-  port="$(sed -n 's/.*listening on [^ ]*:\([0-9][0-9]*\).*/\1/p' "$work/serve.log" 2>/dev/null | head -1 || true)"
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { cat "$work/serve.log"; exit 1; }
+port="$(wait_for_serve_port "$work/serve.log" "$serve_pid")" || { cat "$work/serve.log"; exit 1; }
 base="http://127.0.0.1:$port"
 
 # A purchase made without an order (no appAccountToken): Apple's notification records it unbound.
@@ -73,6 +68,6 @@ curl -sf -X POST "$base/simulator/v1/purchases" -H 'Content-Type: application/js
   -d "{\"productId\": \"com.example.purser.gold60\", \"appAccountToken\": \"$order\"}" >/dev/null
 sleep 1.5
 
-"$py" "$repo/scripts/console/drive_console.py" --base "$base" --operator li --password "$password" \
+"$py" "$repo/scripts/console/drive_console.py" --base "$base" --operator li --password="$password" \
   --apple-order-id "$apple_order" --transaction-id "$transaction" --queued-transaction-id "$queued" \
   --screenshots "$repo/docs/console"

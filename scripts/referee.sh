@@ -8,6 +8,7 @@
 #      tampered with).
 # Needs a built `purser` (PURSER_BIN, default .build/debug/purser); makes its own venv via python-venv.sh.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/serve-port.sh"
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 purser="${PURSER_BIN:-$repo/.build/debug/purser}"
@@ -178,12 +179,7 @@ cat >"$work/serve.json" <<JSON
 JSON
 PURSER_WEBHOOKS_ENDPOINTS_0_SECRET="$hook_secret" PURSER_METRICS_TOKEN="$metrics_token" "$purser" serve --config "$work/serve.json" >"$work/serve.log" 2>&1 &
 serve_pid=$!
-serve_port=""
-for _ in $(seq 1 300); do
-  serve_port="$(sed -n 's/.*listening on [^ ]*:\([0-9][0-9]*\).*/\1/p' "$work/serve.log" | head -1)"
-  [ -n "$serve_port" ] && break
-  sleep 0.1
-done
+serve_port="$(wait_for_serve_port "$work/serve.log" "$serve_pid")" || true  # webhooks_verified reports a missing one
 credit() {  # credit USER: an order, a simulator purchase with its token, the submission; prints the decision
   local order token jws
   order="$(curl -sf -X POST "http://127.0.0.1:$serve_port/v1/orders" -H "X-Purser-User: $1" \
@@ -213,14 +209,22 @@ check "standardwebhooks verifies every event purser serve posted (receiver down 
   webhooks_verified
 
 # 4. Metrics: prometheus_client's own parser reads GET /metrics (its own port, behind its token) after the two
-#    credits above, an order left waiting and a forged submission; the series operators alert on are there.
+#    credits above, an order left waiting, a forged submission, and a StoreKit 1 receipt sent with an app transaction
+#    for another app (ignored, counted as wrong_bundle); the series operators alert on are there.
 metrics_parsed() {
+  local sim="http://127.0.0.1:$serve_port/simulator/v1" receipt app_transaction
   curl -sf -X POST "http://127.0.0.1:$serve_port/v1/orders" -H "X-Purser-User: carol" \
     -H 'Content-Type: application/json' -d '{"productId": "com.example.purser.gold60"}' >/dev/null || return 1
   curl -s -X POST "http://127.0.0.1:$serve_port/v1/transactions" -H "X-Purser-User: carol" \
     -H 'Content-Type: application/json' -d '{"signedTransaction": "eyJhbGciOiJFUzI1NiJ9.e30.c2ln"}' >/dev/null
+  receipt="$(curl -sf "$sim/devices/device-1/receipt" | "$py" -c 'import json, sys; print(json.load(sys.stdin)["receipt"])')"
+  app_transaction="$(curl -sf "$sim/devices/device-1/app-transaction?bundleId=com.example.other" \
+    | "$py" -c 'import json, sys; print(json.load(sys.stdin)["signedAppTransaction"])')"
+  curl -sf -X POST "http://127.0.0.1:$serve_port/v1/transactions" -H "X-Purser-User: carol" \
+    -H 'Content-Type: application/json' \
+    -d "{\"receipt\": \"$receipt\", \"appTransaction\": \"$app_transaction\"}" >/dev/null || return 1
   "$py" "$repo/scripts/referee/check_metrics.py" --url "http://127.0.0.1:$metrics_port/metrics" \
-    --token "$metrics_token" --delivered 2
+    --token="$metrics_token" --delivered 2
 }
 check "prometheus_client parses purser serve's /metrics and finds the alerting series; no token, 401" metrics_parsed
 kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null || true

@@ -13,6 +13,7 @@
 #   SCHEMATHESIS_MAX_EXAMPLES  examples per operation (default 100)
 #   SCHEMATHESIS_SEED   a seed to repeat a run (default: random, printed)
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/serve-port.sh"
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 purser="${PURSER_BIN:-$repo/.build/debug/purser}"
@@ -49,14 +50,8 @@ JSON
 PURSER_AUTH_JWT_SECRET="$secret" PURSER_ADMIN_TOKEN="$admin_token" \
   "$purser" serve --config "$work/purser.json" >"$work/serve.log" 2>&1 &
 server_pid=$!
-port=""
-for _ in $(seq 1 300); do
-  port="$(sed -n 's/.*listening on [^ ]*:\([0-9][0-9]*\).*/\1/p' "$work/serve.log" | head -1)"
-  [ -n "$port" ] && break
-  kill -0 "$server_pid" 2>/dev/null || break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "schemathesis.sh: purser serve did not start"; cat "$work/serve.log"; exit 1; }
+port="$(wait_for_serve_port "$work/serve.log" "$server_pid")" \
+  || { echo "schemathesis.sh: purser serve did not start"; cat "$work/serve.log"; exit 1; }
 
 # A user's token: HS256 over {"sub", "exp"} with the server's secret (the standard library is enough).
 user_token="$("$venv/bin/python" - "$secret" <<'PY'

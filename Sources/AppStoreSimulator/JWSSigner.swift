@@ -11,20 +11,26 @@ public struct JWSSigner: Sendable {
 
     public init(authority: SimulatorCertificateAuthority) {
         self.authority = authority
-        let x5c = [authority.leaf, authority.intermediate, authority.root].map {
-            Data(SimulatorCertificateAuthority.der($0)).base64EncodedString()
-        }
-        let header = #"{"alg":"ES256","x5c":["# + x5c.map { "\"\($0)\"" }.joined(separator: ",") + "]}"
-        self.headerSegment = Base64URL.encode(Data(header.utf8))
+        self.headerSegment = Self.headerSegment(x5c: [authority.leaf, authority.intermediate, authority.root])
     }
 
     /// The compact JWS of `payload`.
     public func sign(_ payload: some Encodable) throws -> String {
+        try Self.sign(payload, headerSegment: headerSegment, key: authority.leafKey)
+    }
+
+    /// The base64url header `{"alg":"ES256","x5c":[…]}` naming `x5c` (standard base64 DER, leaf first).
+    static func headerSegment(x5c: [Certificate]) -> String {
+        let chain = x5c.map { "\"" + Data(SimulatorCertificateAuthority.der($0)).base64EncodedString() + "\"" }
+        return Base64URL.encode(Data((#"{"alg":"ES256","x5c":["# + chain.joined(separator: ",") + "]}").utf8))
+    }
+
+    /// `headerSegment.payload.signature`: the payload as sorted-key JSON, signed ES256 by `key` (raw r‖s).
+    static func sign(_ payload: some Encodable, headerSegment: String, key: P256.Signing.PrivateKey) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = Base64URL.encode(try encoder.encode(payload))
-        let signingInput = headerSegment + "." + body
-        let signature = try authority.leafKey.signature(for: Data(signingInput.utf8))
+        let signingInput = headerSegment + "." + Base64URL.encode(try encoder.encode(payload))
+        let signature = try key.signature(for: Data(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
     }
 }

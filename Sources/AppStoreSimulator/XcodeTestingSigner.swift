@@ -32,10 +32,6 @@ public struct XcodeTestingSigner: Sendable {
 
     /// The compact JWS of `payload`, its header `{"alg":"ES256","x5c":[certificate]}`.
     public func sign(_ payload: some Encodable) throws -> String {
-        let header = #"{"alg":"ES256","x5c":[""# + Data(certificateDER).base64EncodedString() + #""]}"#
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let input = Base64URL.encode(Data(header.utf8)) + "." + Base64URL.encode(try encoder.encode(payload))
-        return input + "." + Base64URL.encode(try key.signature(for: Data(input.utf8)).rawRepresentation)
+        try JWSSigner.sign(payload, headerSegment: JWSSigner.headerSegment(x5c: [certificate]), key: key)
     }
 }

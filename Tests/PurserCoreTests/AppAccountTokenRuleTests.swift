@@ -7,10 +7,10 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_704_067_200)
     let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
 
-    func transaction(token: OrderID?) -> AppleTransaction {
+    func transaction(token: OrderID?, environment: AppStoreEnvironment = .sandbox) -> AppleTransaction {
         AppleTransaction(
             transactionID: "1000", originalTransactionID: "1000", bundleID: "b", productID: "gold60",
-            type: "Consumable", quantity: 1, purchaseDate: now, appAccountToken: token, environment: .sandbox)
+            type: "Consumable", quantity: 1, purchaseDate: now, appAccountToken: token, environment: environment)
     }
 
     func order(_ user: UserID) -> Order {
@@ -37,6 +37,19 @@ import Testing
             existing: nil, order: order, now: now)
         #expect(plan.written?.ownerID == "alice")
         #expect(plan.appAccountTokenForApple == order.id)
+    }
+
+    /// Xcode and local testing sign on the developer's Mac: Apple never saw the purchase, so nothing is owed to it.
+    @Test(arguments: [AppStoreEnvironment.xcode, .localTesting])
+    func aTransactionAppleNeverSawOwesAppleNothing(_ environment: AppStoreEnvironment) {
+        let order = order("alice")
+        let plan = SubmissionRules.plan(
+            Submission(
+                transaction: transaction(token: nil, environment: environment), assessment: .creditable(gold),
+                source: .client("alice"), orderHint: order.id),
+            existing: nil, order: order, now: now)
+        #expect(plan.written?.ownerID == "alice")
+        #expect(plan.appAccountTokenForApple == nil && plan.creditedBy == nil)
     }
 
     @Test func aSupportBindOfAnUnboundTransactionOwesTheAccountsToken() {

@@ -18,7 +18,8 @@ public struct LedgerPlan: Hashable, Sendable {
     public var source: Submission.Source?
     /// The token to write to Apple's record of the transaction (Set App Account Token) because this plan binds it to
     /// an account Apple's record does not name: the order's UUID, or for an operator's grant without an order the
-    /// account's token (`OrderID.accountToken(for:)`). `nil` when Apple's record already says it.
+    /// account's token (`OrderID.accountToken(for:)`). `nil` when Apple's record already says it, or when Apple's
+    /// servers never saw the transaction.
     public var appAccountTokenForApple: OrderID?
 
     public init(
@@ -33,9 +34,13 @@ public struct LedgerPlan: Hashable, Sendable {
     }
 
     /// Who credits the transaction, when this plan credits it: its source's `category` (`client`, `notification`,
-    /// `reconciliation`, `support`); ledgers keep it to know which credits no app will finish.
+    /// `reconciliation`, `support`); ledgers keep it to know which credits to finish at Apple. `nil` for a
+    /// transaction Apple's servers never saw (`AppStoreEnvironment.isKnownToApple`).
     public var creditedBy: String? {
-        written?.state == .credited ? source?.category : nil
+        guard let written, written.state == .credited, written.transaction.environment.isKnownToApple else {
+            return nil
+        }
+        return source?.category
     }
 
     /// The record after the plan is applied, when it writes one.

@@ -22,7 +22,8 @@ public enum SubmissionRules {
     /// The token Apple's record should carry after a credit that binds a transaction (see
     /// `LedgerPlan.appAccountTokenForApple`): the order's id, or the account's token when no order binds it.
     static func tokenForApple(_ written: LedgerTransaction?, existing: LedgerTransaction?) -> OrderID? {
-        guard let written, written.state == .credited, existing?.state != .credited, let owner = written.ownerID
+        guard let written, written.state == .credited, existing?.state != .credited, let owner = written.ownerID,
+            written.transaction.environment.isKnownToApple
         else { return nil }
         let token = written.orderID ?? OrderID.accountToken(for: owner)
         return token == written.transaction.appAccountToken ? nil : token

@@ -68,16 +68,8 @@ public struct AppleFollowUps: Sendable {
     /// Tells Apple what `followUp` owes and records what Apple took. Never throws: a failure stays owed.
     @discardableResult
     public func perform(_ followUp: AppleFollowUp) async -> Summary {
-        var summary = Summary()
-        guard followUp.environment == .production || followUp.environment == .sandbox else {
-            // Xcode and local testing sign on the developer's Mac: Apple's servers never saw the transaction, so
-            // there is nothing to tell them. Recorded as told, so it is not owed for ever.
-            try? await store.recordAppleFollowUp(
-                transactionID: followUp.transactionID, finished: followUp.finish,
-                tokenWritten: followUp.appAccountToken, now: now())
-            return summary
-        }
         let client = followUp.environment == .sandbox ? (sandboxAPI ?? api) : api
+        var summary = Summary()
         var written: OrderID?
         if let token = followUp.appAccountToken {
             let done = await call("set_app_account_token", followUp, into: &summary) {
