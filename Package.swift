@@ -51,7 +51,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -80,12 +79,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The system's SQLite (libsqlite3-dev on Debian and Ubuntu; in the SDK on Apple platforms), which the ledger drives
+        // synchronously on its writer's own thread (SQLiteWriter).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // The ledger behind one protocol; SQLite is the embedded default, PostgreSQL the one replicas share.
         .target(
             name: "PurserStorage",
             dependencies: [
-                "PurserCore", "PurserWebhooks",
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                "PurserCore", "PurserWebhooks", "CSQLite",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -229,7 +231,6 @@ let package = Package(
             name: "PurserStorageTests",
             dependencies: [
                 "PurserStorage", "PurserStorageTesting", "PurserCore", .product(name: "Logging", package: "swift-log"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: strict
         ),
@@ -262,7 +263,6 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: strict
         ),
@@ -300,7 +300,8 @@ let package = Package(
         .testTarget(
             name: "PurserCLITests",
             dependencies: [
-                "PurserCLI", "AppStoreSimulator", "AppStoreVerification", "PurserStorage", "PurserWebhooks",
+                "PurserCLI", "PurserCore", "AppStoreSimulator", "AppStoreVerification", "PurserStorage",
+                "PurserWebhooks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

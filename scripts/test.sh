@@ -10,11 +10,13 @@
 #      console in Chromium driven by Selenium; each fuzz target in Fuzz/ for 30 seconds;
 #   3. short chaos runs (every fault family): a fixed seed in process; random seeds (printed) against a real
 #      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted.
-# Installs what it needs itself (a Python venv with app-store-server-library, schemathesis, selenium; Chromium from
+# Installs what it needs itself (libsqlite3-dev when its header is missing, a Python venv with app-store-server-library, schemathesis, selenium; Chromium from
 # Debian's packages). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+echo "== system libraries (libsqlite3-dev)"
+bash scripts/system-libraries.sh
 echo "== layout"
 bash scripts/check-layout.sh
 echo "== swift format lint (.swift-format)"

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import PurserStorage
 
 #if canImport(Glibc)
     import Glibc
@@ -17,6 +18,13 @@ struct BenchLoad: Sendable {
     let host: String
     let ports: [Int]
     let clients: Int
+    /// The servers' own ledger stores, whose write counts say what each phase cost the database.
+    let ledgers: [any LedgerStore]
+
+    /// The servers' write counts so far, added up.
+    func writeCounts() -> LedgerWriteCounts {
+        ledgers.map { $0.writeCounts() }.reduce(LedgerWriteCounts(settlements: 0, statements: 0, commits: 0), +)
+    }
 
     /// One phase's figures: its results in item order, the wall time it took and the CPU time this process (server
     /// and client together) spent meanwhile. The CPU time per item hardly depends on what else runs on the machine.

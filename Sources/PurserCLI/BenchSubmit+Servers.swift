@@ -11,16 +11,21 @@ extension Purser.BenchSubmit {
     /// Runs `body` against `replicas` Purser servers in this process, each built by `PurserAssembly` (as
     /// `purser serve` builds it) with its own ledger store opened from `settings` (so several servers share one
     /// database, as replicas do) and the hosted simulator, each listening on a free loopback port; `body` gets the
-    /// ports. The servers shut down (and close their stores) when `body` returns or throws.
+    /// ports and the servers' own ledger stores (for their write counts). The servers shut down (and close their
+    /// stores) when `body` returns or throws.
     static func withServers<T: Sendable>(
         _ replicas: Int, settings: ServerConfiguration, appStore: SimulatedAppStore, catalog: ProductCatalog,
-        logger: Logger, _ body: @escaping @Sendable (_ ports: [Int]) async throws -> T
+        logger: Logger,
+        _ body: @escaping @Sendable (_ ports: [Int], _ ledgers: [any LedgerStore]) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         var applications: [any Service] = []
+        var ledgers: [any LedgerStore] = []
         for _ in 0..<replicas {
+            let ledger = try await settings.openLedger(logger: logger)
+            ledgers.append(ledger)
             let assembly = try PurserAssembly(
-                configuration: settings, catalog: catalog, store: try await settings.openLedger(logger: logger),
+                configuration: settings, catalog: catalog, store: ledger,
                 appStore: try await .simulator(
                     appStore, serverAPI: SimulatedServerAPI(store: appStore),
                     configuration: settings, placement: .hosted(notifications: .kept)),
@@ -45,7 +50,7 @@ extension Purser.BenchSubmit {
             }
             let result: T
             do {
-                result = try await body(listening)
+                result = try await body(listening, ledgers)
             } catch {
                 await group.triggerGracefulShutdown()
                 throw error

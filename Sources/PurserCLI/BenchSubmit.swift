@@ -69,8 +69,8 @@ extension Purser {
                     try await Self.withServers(
                         plan.replicas, settings: settings, appStore: appStore, catalog: ProductCatalog([product]),
                         logger: logger
-                    ) { ports in
-                        let load = BenchLoad(host: "127.0.0.1", ports: ports, clients: plan.clients)
+                    ) { ports, ledgers in
+                        let load = BenchLoad(host: "127.0.0.1", ports: ports, clients: plan.clients, ledgers: ledgers)
                         try await plan.measureRounds(load, appStore: appStore, product: product, store: store)
                     }
                 }
@@ -126,6 +126,7 @@ extension Purser {
             let before = try await load.run("GET /health", count: healthRequests / 2) { connection, _ in
                 try await connection.get("/health")
             }
+            let written = load.writeCounts()
             let submitted = try await load.run("POST /v1/transactions", count: purchases) { connection, index in
                 let decision: DecisionResponse = try await connection.post(
                     "/v1/transactions", user: Self.user(index), json: prepared[index])
@@ -157,6 +158,7 @@ extension Purser {
                         + "%.0f µs per GET /health; %.2f of %d cores busy while submitting",
                     submitted.cpuMicrosecondsPerItem, healthCPU, submitted.cpuSeconds / submitted.seconds,
                     ProcessInfo.processInfo.activeProcessorCount))
+            print(Self.describe(load.writeCounts().since(written), perCredited: delivered))
             try await checkExactlyOnce(delivered: delivered, store: store, round: round)
             return (credited, credited / health, submitted.cpuMicrosecondsPerItem)
         }

@@ -142,6 +142,10 @@ struct PurserDriver {
         let started = Date()
         server.network.stop()
         server.gameBackend.heal()
+        // A user still looking at a slow payment sheet pays first: Apple charges before anything heals.
+        for app in apps {
+            while app.device.openPaymentSheets > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        }
         progress.note("heal: devices relaunch")
         try await apps.filter(\.plan.returnsAfterFaults).concurrentForEach(limit: configuration.concurrency) { app in
             for user in app.plan.users { try await app.ensureRunning(as: user) }

@@ -126,6 +126,8 @@ public protocol LedgerStore: Sendable {
     /// What happened since `since`: audit events counted by kind, and the last notification received.
     func activity(since: Date) async throws -> LedgerActivity
     func waitingOrderIDs(productID: String, createdFrom from: Date, to: Date, limit: Int) async throws -> [OrderID]
+    /// What the write path has done since the store opened (statements, commits, round trips, hops to the writer).
+    func writeCounts() -> LedgerWriteCounts
     func close() async throws
 }
 

@@ -126,6 +126,7 @@ extension ForwardingLedgerStore {
         try await inner.replayWebhookEvent(webhookID, to: routes, operator: name, now: now)
     }
     func webhookSummary() async throws -> WebhookSummary { try await inner.webhookSummary() }
+    func writeCounts() -> LedgerWriteCounts { inner.writeCounts() }
     func close() async throws { try await inner.close() }
 }
 

@@ -6,7 +6,6 @@ import HummingbirdTesting
 import PurserCore
 import PurserServer
 import PurserWebhooks
-import SQLiteNIO
 import Testing
 
 @testable import PurserStorage
@@ -115,9 +114,8 @@ import Testing
             let id = try await credited("gold120", to: "dave", server: server, client: client)
             // Dave's balance is 20 when Apple refunds 75% of the purchase: 100 went elsewhere (a debit Purser does
             // not make itself, written straight to the ledger).
-            try await server.store.writeLock.withLock {
-                _ = try await server.store.query(
-                    server.store.writer,
+            try await server.store.write { database in
+                _ = try database.query(
                     """
                     INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at)
                     VALUES (?, 'dave', 'gold', -100, 'debit', 0)

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PurserCore
 import PurserStorageTesting
-import SQLiteNIO
 import Testing
 
 @testable import PurserStorage
@@ -26,9 +25,8 @@ import Testing
     /// A `debit` grant row written straight to the ledger (LedgerStoreConformance.Debit).
     static func debit(_ store: SQLiteLedgerStore) -> LedgerStoreConformance.Debit {
         { transactionID, user, currency, amount in
-            try await store.writeLock.withLock {
-                _ = try await store.query(
-                    store.writer,
+            try await store.write { database in
+                _ = try database.query(
                     """
                     INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at)
                     VALUES (?, ?, ?, ?, 'debit', 0)

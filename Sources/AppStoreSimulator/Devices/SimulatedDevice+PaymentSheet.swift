@@ -13,12 +13,24 @@ extension SimulatedDevice {
         state.withLock { $0.outcomes = [] }
     }
 
-    /// What the user does with the payment sheet; a slow sheet (`payAfter`) stays open that long, then pays.
+    /// Slow payment sheets open now, whose charge has not landed yet (the chaos harness waits for them before it
+    /// heals: a user who is still paying has not been charged).
+    public var openPaymentSheets: Int { state.withLock { $0.openSheets } }
+
+    /// What the user does with the payment sheet; a slow sheet (`payAfter`) stays open that long, then pays. A slow
+    /// sheet counts in `openPaymentSheets` until its caller's charge is done (`chargeLanded`).
     func paymentSheet() async -> PaymentOutcome {
         let outcome = nextOutcome()
         guard case .payAfter(let delay) = outcome else { return outcome }
+        state.withLock { $0.openSheets += 1 }
         try? await Task.sleep(for: delay)
-        return .pay
+        return outcome
+    }
+
+    /// The charge after `outcome` landed (or failed): a slow sheet is closed now.
+    func chargeLanded(after outcome: PaymentOutcome) {
+        guard case .payAfter = outcome else { return }
+        state.withLock { $0.openSheets -= 1 }
     }
 
     private func nextOutcome() -> PaymentOutcome {

@@ -51,8 +51,10 @@ extension SimulatedDevice {
         guard catalog[productID] != nil else {
             return fail(purchasing, .productUnavailable)
         }
-        switch await paymentSheet() {
+        let outcome = await paymentSheet()
+        switch outcome {
         case .pay, .payAfter:
+            defer { chargeLanded(after: outcome) }
             let token = applicationUsername.flatMap(UUID.init(uuidString:)).map(\.uuidString)
             guard
                 let entry = try? await charge(

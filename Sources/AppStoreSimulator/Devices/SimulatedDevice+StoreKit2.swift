@@ -20,8 +20,10 @@ extension SimulatedDevice {
         guard isRunning(process) else { return .failed(.unknown) }
         guard !isOffline else { return .failed(.network) }
         guard catalog[productID] != nil else { return .failed(.productUnavailable) }
-        switch await paymentSheet() {
+        let outcome = await paymentSheet()
+        switch outcome {
         case .pay, .payAfter:
+            defer { chargeLanded(after: outcome) }
             guard
                 let entry = try? await charge(
                     productID, quantity: quantity, username: nil,

@@ -74,6 +74,8 @@ public final class SimulatedDevice: Sendable {
         var restored: [DeviceTransaction] = []
         var deferred: [Deferred] = []
         var outcomes: [PaymentOutcome] = []
+        /// Slow payment sheets open now: the user has not paid yet, and Apple has charged nothing for them.
+        var openSheets = 0
         /// The run of the app (generation) each purchase was paid in, by queue id.
         var paidGeneration: [String: Int] = [:]
         /// How often each entry was shown in a callback, by queue id (a key of the seeded draws).

@@ -11,10 +11,22 @@ extension PostgresLedgerStore {
         /// other operation) before it fails with `storage_unavailable`. While the database is unreachable the pool
         /// keeps reconnecting in the background; callers get an answer within this time. A busy pool is waited for.
         public var connectionWaitTimeout: Duration
+        /// Settlement batches in flight at once, each on a pooled connection of its own (`PostgresSettler`). Fewer
+        /// make bigger batches (fewer commits and round trips per settlement); more overlap their round trips.
+        public var settlementWorkers: Int
 
-        public init(client: PostgresClient.Configuration, connectionWaitTimeout: Duration = .seconds(10)) {
+        public init(
+            client: PostgresClient.Configuration, connectionWaitTimeout: Duration = .seconds(10),
+            settlementWorkers: Int = Configuration.defaultSettlementWorkers
+        ) {
             self.client = client
             self.connectionWaitTimeout = connectionWaitTimeout
+            self.settlementWorkers = max(1, settlementWorkers)
+        }
+
+        /// `PURSER_SETTLEMENT_WORKERS` when set (for benchmarks), else 2.
+        public static var defaultSettlementWorkers: Int {
+            ProcessInfo.processInfo.environment["PURSER_SETTLEMENT_WORKERS"].flatMap { Int($0) } ?? 2
         }
 
         /// Reads `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]` (also

@@ -73,6 +73,7 @@ extension PostgresLedgerStore {
             do {
                 let result = try await body(connection)
                 try await self.execute(connection, "COMMIT")
+                self.tally.committed()
                 return result
             } catch {
                 if connection.isClosed || PostgresSQLState.sessionLost(error) {
@@ -89,11 +90,13 @@ extension PostgresLedgerStore {
 
     /// The rows of `query`, all of them.
     func rows(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await connection.query(query, logger: logger).collect()
+        tally.sent(statements: 1, roundTrips: 1)
+        return try await connection.query(query, logger: logger).collect()
     }
 
     /// Runs `query` for its effect.
     func execute(_ connection: PostgresConnection, _ query: PostgresQuery) async throws {
+        tally.sent(statements: 1, roundTrips: 1)
         _ = try await connection.query(query, logger: logger).collect()
     }
 }

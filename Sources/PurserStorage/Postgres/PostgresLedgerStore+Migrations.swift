@@ -161,5 +161,6 @@ extension PostgresLedgerStore {
         (4, webhookOutbox),
         (5, partialRefunds),
         (6, appleFollowUpMigration),
+        (7, settlementFunctions),
     ]
 }

@@ -16,14 +16,25 @@ extension PostgresLedgerStore {
             """, logger: logger
         ).collect()
         guard let row = rows.first?.makeRandomAccess() else { return nil }
+        return try order(from: row)
+    }
+
+    /// The order in `row`, which has the columns of the `orders` table.
+    static func order(from row: PostgresRandomAccessRow) throws -> Order {
         guard let state = Order.State(rawValue: try row.text("state")), let orderID = OrderID(try row.text("id")) else {
-            throw StorageError(.corrupt, "order \(id) does not decode")
+            throw StorageError(.corrupt, "an order does not decode")
         }
         return Order(
             id: orderID, userID: UserID(try row.text("user_id")), productID: try row.text("product_id"),
             quantity: Int(try row.int64("quantity")), state: state,
             transactionID: try row.optionalText("transaction_id"),
             createdAt: Date(millis: try row.int64("created_at")), updatedAt: Date(millis: try row.int64("updated_at")))
+    }
+
+    /// The record of `id`, locked for the rest of the transaction, or nil.
+    func lockedTransaction(_ id: String, on connection: PostgresConnection) async throws -> LedgerTransaction? {
+        guard try await Self.lockTransaction(id, on: connection, logger: logger) else { return nil }
+        return try await Self.transaction(id, on: connection, logger: logger)
     }
 
     /// Locks the ledger's record of `id` (`FOR UPDATE`) until the surrounding transaction ends; false when there is
@@ -50,6 +61,12 @@ extension PostgresLedgerStore {
             """, logger: logger
         ).collect()
         guard let row = rows.first?.makeRandomAccess() else { return nil }
+        return try transaction(from: row, id: id)
+    }
+
+    /// The transaction `id` in `row`, which has the columns of `apple_transactions` and the credit grants' currencies
+    /// and amounts as `grant_currencies` and `grant_amounts`.
+    static func transaction(from row: PostgresRandomAccessRow, id: String) throws -> LedgerTransaction {
         guard let state = LedgerTransaction.State(rawValue: try row.text("state")),
             let environment = AppStoreEnvironment(rawValue: try row.text("environment"))
         else {

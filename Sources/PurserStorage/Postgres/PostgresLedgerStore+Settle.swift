@@ -3,111 +3,75 @@ import PostgresNIO
 import PurserCore
 
 extension PostgresLedgerStore {
-    /// One database transaction: lock the order (if the submission names one), lock and read the transaction's
-    /// record, plan with `SubmissionRules`, write. Two replicas settling one transaction at once: the order lock
-    /// queues them when there is an order; otherwise the unique `transaction_id` does. The insert that loses waits for
-    /// the winner's commit (`ON CONFLICT DO NOTHING`), and the loser decides again against the winner's record,
-    /// answering exactly what a second submission after it would get.
+    /// Queues the submission for the next settlement batch (`PostgresSettler`) and returns its settlement once that
+    /// batch has committed. Two replicas settling one transaction at once: the advisory lock on its id (and the row
+    /// lock on its order) queues them, and the second decides against the first's committed record, answering exactly
+    /// what a second submission after it would get. The unique `transaction_id` stays the last word.
     public func settle(_ submission: Submission, now: Date) async throws -> Settlement {
-        try await inTransaction { connection in
-            let id = submission.transaction.transactionID
-            let order =
-                try await submission.orderToLookUp.asyncMap {
-                    try await Self.order($0, on: connection, lock: true, logger: self.logger)
-                } ?? nil
-            let existing = try await self.lockedTransaction(id, on: connection)
-            let plan = SubmissionRules.plan(submission, existing: existing, order: order, now: now)
-            if try await self.apply(plan, on: connection, now: now) {
-                return Settlement(
-                    decision: plan.decision, record: plan.written ?? existing, appleFollowUp: .owed(by: plan))
+        try await settler.settle(submission, now: now)
+    }
+
+    /// Settles `items` in one database transaction: `BEGIN`, `purser_settle_lock`, the rules in Swift,
+    /// `purser_settle_write`, `COMMIT`: four round trips for the whole batch. A batch that fails for any reason but
+    /// the database being unavailable is settled again one submission at a time, so that one bad settlement sinks no
+    /// other.
+    func settleBatch(_ items: [PostgresSettler.Item]) async {
+        do {
+            let settlements = try await inTransaction { connection in try await self.settle(items, on: connection) }
+            tally.settled(items.count)
+            for (item, settlement) in zip(items, settlements) { item.caller.resume(returning: settlement) }
+        } catch {
+            let unavailable = (error as? StorageError)?.code == .unavailable
+            guard items.count > 1, !unavailable else {
+                tally.settled(items.count)
+                for item in items { item.caller.resume(throwing: error) }
+                return
             }
-            // Another connection recorded the transaction between our read and our insert, and committed.
-            guard let winner = try await self.lockedTransaction(id, on: connection) else {
-                throw StorageError(.corrupt, "transaction \(id) conflicted on insert but cannot be read")
-            }
-            let repeated = SubmissionRules.plan(submission, existing: winner, order: order, now: now)
-            guard try await self.apply(repeated, on: connection, now: now) else {
-                throw StorageError(.corrupt, "transaction \(id) conflicted twice")
-            }
-            return Settlement(
-                decision: repeated.decision, record: repeated.written ?? winner, appleFollowUp: .owed(by: repeated))
+            logger.debug(
+                "a settlement batch failed; settling its submissions one by one",
+                metadata: ["purser.batch": "\(items.count)", "purser.error": "\(error)"])
+            for item in items { await settleBatch([item]) }
         }
     }
 
-    /// The record of `id`, locked for the rest of the transaction, or nil.
-    func lockedTransaction(_ id: String, on connection: PostgresConnection) async throws -> LedgerTransaction? {
-        guard try await Self.lockTransaction(id, on: connection, logger: logger) else { return nil }
-        return try await Self.transaction(id, on: connection, logger: logger)
-    }
-
-    /// Writes `plan`; false (having written nothing) when its insert met a record another connection committed.
-    private func apply(_ plan: LedgerPlan, on connection: PostgresConnection, now: Date) async throws -> Bool {
-        let at = now.millis
-        switch plan.write {
-        case .none:
-            break
-        case .insert(let record):
-            let t = record.transaction
-            let inserted = try await rows(
-                connection,
-                """
-                INSERT INTO apple_transactions (transaction_id, original_transaction_id, bundle_id, product_id, type,
-                    quantity, purchase_date, app_account_token, environment, revocation_date, state, owner_id, order_id,
-                    rejection_code, rejection_message, recorded_at, updated_at, revocation_type, revocation_percentage,
-                    app_transaction_id, credited_by,
-                    app_account_token_for_apple)
-                VALUES (\(t.transactionID), \(t.originalTransactionID), \(t.bundleID), \(t.productID), \(t.type),
-                    \(t.quantity), \(t.purchaseDate.millis), \(t.appAccountToken?.description),
-                    \(t.environment.rawValue), \(t.revocationDate?.millis), \(record.state.rawValue),
-                    \(record.ownerID?.rawValue), \(record.orderID?.description), \(record.rejection?.code),
-                    \(record.rejection?.message), \(at), \(at), \(t.revocationType?.rawValue),
-                    \(t.revocationPercentage.map(Int64.init)), \(t.appTransactionID), \(plan.creditedBy),
-                    \(plan.appAccountTokenForApple?.description))
-                ON CONFLICT (transaction_id) DO NOTHING RETURNING transaction_id
-                """)
-            guard !inserted.isEmpty else { return false }
-            try await writeGrantsAndOutbox(record, cause: plan.source?.category, on: connection, at: at)
-        case .bind(let record):
-            try await execute(
-                connection,
-                """
-                UPDATE apple_transactions SET state = \(record.state.rawValue), owner_id = \(record.ownerID?.rawValue),
-                    order_id = \(record.orderID?.description), updated_at = \(at), credited_by = \(plan.creditedBy),
-                    app_account_token_for_apple = \(plan.appAccountTokenForApple?.description)
-                WHERE transaction_id = \(record.transaction.transactionID) AND state = 'unbound'
-                """)
-            try await writeGrantsAndOutbox(record, cause: plan.source?.category, on: connection, at: at)
+    private func settle(_ items: [PostgresSettler.Item], on connection: PostgresConnection) async throws
+        -> [Settlement]
+    {
+        let lock = PostgresSettleLock(
+            orderIDs: items.compactMap { $0.submission.orderToLookUp?.description },
+            transactionIDs: items.map { $0.submission.transaction.transactionID },
+            users: items.compactMap { item in
+                guard case .support(_, let user, _) = item.submission.source else { return nil }
+                return user.rawValue
+            })
+        tally.sent(statements: 1, roundTrips: 1)
+        var orders: [String: Order] = [:]
+        var records: [String: LedgerTransaction] = [:]
+        var sequences: [String: Int64] = [:]
+        for try await row in try await connection.execute(lock, logger: logger) {
+            let columns = row.makeRandomAccess()
+            let id = try columns.text("id")
+            switch try columns.text("kind") {
+            case "order": orders[id] = try Self.order(from: columns)
+            case "transaction": records[id] = try Self.transaction(from: columns, id: id)
+            case "sequence": sequences[id] = try columns.int64("last")
+            default: throw StorageError(.corrupt, "purser_settle_lock returned a row of an unknown kind")
+            }
         }
-        if let orderID = plan.fulfilledOrder, let transactionID = plan.written?.transaction.transactionID {
-            try await execute(
-                connection,
-                """
-                UPDATE orders SET state = 'delivered', transaction_id = \(transactionID), updated_at = \(at)
-                WHERE id = \(orderID.description) AND state IN ('created', 'cancelled')
-                """)
+        var writes = PostgresSettlementWrites(sequences: sequences)
+        var settlements: [Settlement] = []
+        settlements.reserveCapacity(items.count)
+        for item in items {
+            let existing = records[item.submission.transaction.transactionID]
+            let order = item.submission.orderToLookUp.flatMap { orders[$0.description] }
+            let plan = SubmissionRules.plan(item.submission, existing: existing, order: order, now: item.now)
+            try writes.add(plan, now: item.now)
+            settlements.append(
+                Settlement(decision: plan.decision, record: plan.written ?? existing, appleFollowUp: .owed(by: plan)))
         }
-        for event in plan.audit {
-            try await insertAudit(event, on: connection)
-        }
-        return true
-    }
-
-    /// The credit's grants and its outbox event (for the game's backend), for a record that is credited.
-    private func writeGrantsAndOutbox(
-        _ record: LedgerTransaction, cause: String?, on connection: PostgresConnection, at: Int64
-    ) async throws {
-        guard record.state == .credited, let owner = record.ownerID else { return }
-        let id = record.transaction.transactionID
-        for (currency, amount) in record.grants.sorted {
-            try await execute(
-                connection,
-                """
-                INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at)
-                VALUES (\(id), \(owner.rawValue), \(currency), \(amount), 'credit', \(at))
-                """)
-        }
-        try await writeOutboxEvent(
-            .credited(record, owner: owner, cause: cause, at: Date(millis: at)), on: connection)
+        tally.sent(statements: 1, roundTrips: 1)
+        _ = try await connection.execute(PostgresSettleWrite(writes: writes), logger: logger)
+        return settlements
     }
 
     /// One audit record.

@@ -23,6 +23,8 @@ public final class PostgresLedgerStore: LedgerStore, Service {
     let client: PostgresClient
     let logger: Logger
     let connectionWaitTimeout: Duration
+    let tally = LedgerWriteTally()
+    let settler: PostgresSettler
     /// When the pool last handed a connection to an operation: a pool that serves is busy, not unreachable.
     let lastConnectionHandedOut = Mutex(ContinuousClock.now)
     private let closed: AsyncStream<Void>
@@ -33,6 +35,7 @@ public final class PostgresLedgerStore: LedgerStore, Service {
         self.client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
         self.logger = logger
         self.connectionWaitTimeout = configuration.connectionWaitTimeout
+        self.settler = PostgresSettler(workers: configuration.settlementWorkers)
         (closed, closing) = AsyncStream<Void>.makeStream()
     }
 
@@ -40,10 +43,17 @@ public final class PostgresLedgerStore: LedgerStore, Service {
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.client.run() }
+            group.addTask { await self.settler.run { await self.settleBatch($0) } }
             group.addTask { for await _ in self.closed {} }
             await group.next()
             group.cancelAll()
         }
+    }
+
+    public func writeCounts() -> LedgerWriteCounts {
+        LedgerWriteCounts(
+            settlements: tally.settlements, statements: tally.statements, commits: tally.commits,
+            roundTrips: tally.roundTrips)
     }
 
     /// Ends `run()`, closing the pool; later operations throw `storage_unavailable`.

@@ -1,6 +1,5 @@
 import Foundation
 import PurserCore
-import SQLiteNIO
 
 extension SQLiteLedgerStore {
     /// Migration 6: Apple's `appTransactionId` on every transaction (support finds an account's purchases by it),
@@ -21,16 +20,15 @@ extension SQLiteLedgerStore {
     ]
 
     public func transactions(appTransactionID: String) async throws -> [LedgerTransaction] {
-        try await reading { connection in
-            let ids = try await self.query(
-                connection,
+        try await reading { database in
+            let ids = try database.query(
                 """
                 SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = ?
                 ORDER BY recorded_at, transaction_id LIMIT 500
                 """, [.text(appTransactionID)])
             var records: [LedgerTransaction] = []
             for row in ids {
-                if let record = try await Self.transaction(try row.text("transaction_id"), on: connection) {
+                if let record = try Self.transaction(try row.text("transaction_id"), on: database) {
                     records.append(record)
                 }
             }
@@ -65,18 +63,16 @@ extension SQLiteLedgerStore {
     public func recordAppleFollowUp(transactionID: String, finished: Bool, tokenWritten: OrderID?, now: Date)
         async throws
     {
-        try await writeLock.withLock {
+        try await write { database in
             if finished {
-                _ = try await self.query(
-                    self.writer,
+                try database.query(
                     """
                     UPDATE apple_transactions SET finished_at_apple = ?
                     WHERE transaction_id = ? AND finished_at_apple IS NULL
                     """, [.integer(Int(now.millis)), .text(transactionID)])
             }
             if let tokenWritten {
-                _ = try await self.query(
-                    self.writer,
+                try database.query(
                     """
                     UPDATE apple_transactions SET app_account_token_for_apple = NULL
                     WHERE transaction_id = ? AND app_account_token_for_apple = ?

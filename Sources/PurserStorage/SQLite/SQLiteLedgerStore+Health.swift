@@ -1,5 +1,4 @@
 import Foundation
-import SQLiteNIO
 
 extension SQLiteLedgerStore {
     public func health() async throws -> LedgerHealth {

@@ -1,14 +1,12 @@
 import Foundation
 import PurserCore
-import SQLiteNIO
 
 extension SQLiteLedgerStore {
     /// One conditional upsert on the writer (LedgerStore+Leases.swift): the write lock and SQLite's file lock make it
     /// atomic, also against other stores on the same file.
     public func acquireLease(_ name: String, holder: String, until: Date, now: Date) async throws -> Bool {
-        try await writeLock.withLock {
-            let rows = try await self.query(
-                self.writer,
+        try await write { database in
+            let rows = try database.query(
                 """
                 INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)
                 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
@@ -20,9 +18,9 @@ extension SQLiteLedgerStore {
     }
 
     public func releaseLease(_ name: String, holder: String) async throws {
-        try await writeLock.withLock {
-            _ = try await self.query(
-                self.writer, "DELETE FROM leases WHERE name = ? AND holder = ?", [.text(name), .text(holder)])
+        try await write { database in
+            try database.query(
+                "DELETE FROM leases WHERE name = ? AND holder = ?", [.text(name), .text(holder)])
         }
     }
 }

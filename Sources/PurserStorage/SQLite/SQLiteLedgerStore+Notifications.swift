@@ -1,12 +1,10 @@
 import Foundation
 import PurserCore
-import SQLiteNIO
 
 extension SQLiteLedgerStore {
     public func recordNotification(_ record: NotificationRecord) async throws -> NotificationRecord? {
-        try await writeLock.withLock {
-            let inserted = try await self.query(
-                self.writer,
+        try await write { database in
+            let inserted = try database.query(
                 """
                 INSERT INTO notifications (notification_uuid, notification_type, subtype, transaction_id, environment,
                     signed_date, received_at)
@@ -19,8 +17,8 @@ extension SQLiteLedgerStore {
                     .integer(Int(record.receivedAt.millis)),
                 ])
             guard inserted.isEmpty else { return nil }
-            let rows = try await self.query(
-                self.writer, "SELECT * FROM notifications WHERE notification_uuid = ?", [.text(record.uuid)])
+            let rows = try database.query(
+                "SELECT * FROM notifications WHERE notification_uuid = ?", [.text(record.uuid)])
             guard let row = rows.first else { throw StorageError(.corrupt, "notification \(record.uuid) vanished") }
             return NotificationRecord(
                 uuid: record.uuid, type: try row.text("notification_type"), subtype: row.optionalText("subtype"),
@@ -33,9 +31,8 @@ extension SQLiteLedgerStore {
     }
 
     public func markNotificationProcessed(uuid: String, outcome: String, at: Date) async throws {
-        try await writeLock.withLock {
-            _ = try await self.query(
-                self.writer,
+        try await write { database in
+            try database.query(
                 "UPDATE notifications SET processed_at = ?, outcome = ? WHERE notification_uuid = ?",
                 [.integer(Int(at.millis)), .text(outcome), .text(uuid)])
         }

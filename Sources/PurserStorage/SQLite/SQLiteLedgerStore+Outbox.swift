@@ -1,18 +1,16 @@
 import Foundation
 import PurserCore
 import PurserWebhooks
-import SQLiteNIO
 
 extension SQLiteLedgerStore {
     /// Writes `event` to the outbox on the writer, inside the caller's transaction, as the owner's next event: its
     /// `sequence` is one more than the owner's last (one writer at a time, so no other transaction can take it).
-    func writeOutboxEvent(_ event: OutboxEvent) async throws {
+    static func writeOutboxEvent(_ event: OutboxEvent, on database: SQLiteDatabase) throws {
         let user = SQLiteData.text(event.owner.rawValue)
-        let last = try await query(
-            writer, "SELECT COALESCE(MAX(sequence), 0) AS last FROM outbox WHERE user_id = ?", [user])
+        let last = try database.query(
+            "SELECT COALESCE(MAX(sequence), 0) AS last FROM outbox WHERE user_id = ?", [user])
         let sequence = Int64(last.first?.column("last")?.integer ?? 0) + 1
-        _ = try await query(
-            writer,
+        try database.query(
             """
             INSERT INTO outbox (idempotency_key, webhook_id, topic, user_id, sequence, payload, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)

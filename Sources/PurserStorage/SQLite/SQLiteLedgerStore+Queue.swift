@@ -1,6 +1,5 @@
 import Foundation
 import PurserCore
-import SQLiteNIO
 
 extension SQLiteLedgerStore {
     public func transactionIDs(ownedBy user: UserID, limit: Int) async throws -> [String] {

@@ -1,6 +1,5 @@
 import Foundation
 import PurserCore
-import SQLiteNIO
 
 extension SQLiteLedgerStore {
     public func cursor(_ name: String) async throws -> String? {
@@ -9,9 +8,8 @@ extension SQLiteLedgerStore {
     }
 
     public func setCursor(_ name: String, to value: String, now: Date) async throws {
-        try await writeLock.withLock {
-            _ = try await self.query(
-                self.writer,
+        try await write { database in
+            try database.query(
                 """
                 INSERT INTO reconciliation_cursors (name, value, updated_at) VALUES (?, ?, ?)
                 ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at

@@ -1,10 +1,9 @@
 import Foundation
 import PurserCore
-import SQLiteNIO
 
 extension SQLiteLedgerStore {
-    static func order(_ id: OrderID, on connection: SQLiteConnection) async throws -> Order? {
-        let rows = try await connection.query(
+    static func order(_ id: OrderID, on database: SQLiteDatabase) throws -> Order? {
+        let rows = try database.query(
             "SELECT id, user_id, product_id, quantity, state, transaction_id, created_at, updated_at FROM orders WHERE id = ?",
             [.text(id.description)])
         guard let row = rows.first else { return nil }
@@ -17,15 +16,15 @@ extension SQLiteLedgerStore {
             createdAt: Date(millis: try row.int("created_at")), updatedAt: Date(millis: try row.int("updated_at")))
     }
 
-    static func transaction(_ id: String, on connection: SQLiteConnection) async throws -> LedgerTransaction? {
-        let rows = try await connection.query("SELECT * FROM apple_transactions WHERE transaction_id = ?", [.text(id)])
+    static func transaction(_ id: String, on database: SQLiteDatabase) throws -> LedgerTransaction? {
+        let rows = try database.query(Self.transactionQuery, [.text(id)])
         guard let row = rows.first else { return nil }
         guard let state = LedgerTransaction.State(rawValue: try row.text("state")),
             let environment = AppStoreEnvironment(rawValue: try row.text("environment"))
         else {
             throw StorageError(.corrupt, "transaction \(id) does not decode")
         }
-        let grantRows = try await connection.query(
+        let grantRows = try database.query(
             "SELECT currency, amount FROM grants WHERE transaction_id = ? AND kind = 'credit'", [.text(id)])
         var grants: [String: Int64] = [:]
         for grant in grantRows { grants[try grant.text("currency")] = Int64(try grant.int("amount")) }
@@ -49,27 +48,15 @@ extension SQLiteLedgerStore {
     }
 }
 
-extension SQLiteRow {
-    func text(_ name: String) throws -> String {
-        guard let value = column(name)?.string else { throw StorageError(.corrupt, "column \(name) is missing") }
-        return value
-    }
-
-    func int(_ name: String) throws -> Int {
-        guard let value = column(name)?.integer else { throw StorageError(.corrupt, "column \(name) is missing") }
-        return value
-    }
-
-    func optionalText(_ name: String) -> String? {
-        guard let data = column(name), data != .null else { return nil }
-        return data.string
-    }
-}
-
-extension SQLiteData {
-    static func optionalText(_ value: String?) -> SQLiteData {
-        value.map { .text($0) } ?? .null
-    }
+extension SQLiteLedgerStore {
+    /// A transaction's row by id, its columns named (a kept statement's columns are fixed when it is prepared).
+    static let transactionQuery = """
+        SELECT transaction_id, original_transaction_id, bundle_id, product_id, type, quantity, purchase_date,
+            app_account_token, environment, revocation_date, state, owner_id, order_id, rejection_code,
+            rejection_message, recorded_at, revocation_type, revocation_percentage, app_transaction_id,
+            finished_at_apple
+        FROM apple_transactions WHERE transaction_id = ?
+        """
 }
 
 extension Date {

@@ -1,108 +1,95 @@
 import Foundation
 import PurserCore
-import SQLiteNIO
 
 /// The webhook outbox on SQLite: one writer at a time, so a claim is exclusive without row locks.
 extension SQLiteLedgerStore {
     public func dispatchWebhookEvents(to routes: [WebhookRoute], limit: Int, now: Date) async throws -> Int {
-        try await writeLock.withLock {
-            try await self.inTransaction {
-                let at = SQLiteData.integer(Int(now.millis))
-                let events = try await self.query(
-                    self.writer,
-                    """
-                    UPDATE outbox SET dispatched_at = ?
-                    WHERE id IN (SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT ?)
-                    RETURNING id, topic
-                    """, [at, .integer(limit)])
-                var rows: [[SQLiteData]] = []
-                for event in events {
-                    let (id, topic) = (try event.int("id"), try event.text("topic"))
-                    for route in routes where route.takes(topic) {
-                        rows.append([.integer(id), .text(route.endpoint), at, at])
-                    }
+        try await write { database in
+            let at = SQLiteData.integer(Int(now.millis))
+            let events = try database.query(
+                """
+                UPDATE outbox SET dispatched_at = ?
+                WHERE id IN (SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT ?)
+                RETURNING id, topic
+                """, [at, .integer(limit)])
+            var rows: [[SQLiteData]] = []
+            for event in events {
+                let (id, topic) = (try event.int("id"), try event.text("topic"))
+                for route in routes where route.takes(topic) {
+                    rows.append([.integer(id), .text(route.endpoint), at, at])
                 }
-                for chunk in rows.chunks(of: 200) {
-                    _ = try await self.query(
-                        self.writer,
-                        """
-                        INSERT INTO webhook_deliveries (event_id, endpoint, status, attempts, next_attempt_at, created_at)
-                        VALUES \(Array(repeating: "(?, ?, 'pending', 0, ?, ?)", count: chunk.count).joined(separator: ", "))
-                        ON CONFLICT (event_id, endpoint) DO NOTHING
-                        """, chunk.flatMap { $0 })
-                }
-                return events.count
             }
+            for chunk in rows.chunks(of: 200) {
+                try database.query(
+                    """
+                    INSERT INTO webhook_deliveries (event_id, endpoint, status, attempts, next_attempt_at, created_at)
+                    VALUES \(Array(repeating: "(?, ?, 'pending', 0, ?, ?)", count: chunk.count).joined(separator: ", "))
+                    ON CONFLICT (event_id, endpoint) DO NOTHING
+                    """, chunk.flatMap { $0 })
+            }
+            return events.count
         }
     }
 
     public func claimWebhookDeliveries(endpoint: String, holder: String, until: Date, limit: Int, now: Date)
         async throws -> [WebhookDelivery.Claim]
     {
-        try await writeLock.withLock {
-            try await self.inTransaction {
-                let at = SQLiteData.integer(Int(now.millis))
-                let claimed = try await self.query(
-                    self.writer,
-                    """
-                    UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ?
-                    WHERE id IN (SELECT id FROM webhook_deliveries
-                                 WHERE endpoint = ? AND status IN ('pending', 'failed') AND next_attempt_at <= ?
-                                   AND (claimed_until IS NULL OR claimed_until <= ?)
-                                 ORDER BY next_attempt_at, id LIMIT ?)
-                    RETURNING id
-                    """,
-                    [.text(holder), .integer(Int(until.millis)), .text(endpoint), at, at, .integer(limit)])
-                guard !claimed.isEmpty else { return [] }
-                let ids = try claimed.map { SQLiteData.integer(try $0.int("id")) }
-                let rows = try await self.query(
-                    self.writer,
-                    """
-                    SELECT d.id, d.endpoint, d.attempts, o.webhook_id, o.topic, o.payload
-                    FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
-                    WHERE d.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))
-                    ORDER BY d.next_attempt_at, d.id
-                    """, ids)
-                return try rows.map { row in
-                    WebhookDelivery.Claim(
-                        deliveryId: Int64(try row.int("id")), id: try row.text("webhook_id"),
-                        type: try row.text("topic"), endpoint: try row.text("endpoint"),
-                        body: try row.text("payload"), attempts: try row.int("attempts"))
-                }
+        try await write { database in
+            let at = SQLiteData.integer(Int(now.millis))
+            let claimed = try database.query(
+                """
+                UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ?
+                WHERE id IN (SELECT id FROM webhook_deliveries
+                             WHERE endpoint = ? AND status IN ('pending', 'failed') AND next_attempt_at <= ?
+                               AND (claimed_until IS NULL OR claimed_until <= ?)
+                             ORDER BY next_attempt_at, id LIMIT ?)
+                RETURNING id
+                """,
+                [.text(holder), .integer(Int(until.millis)), .text(endpoint), at, at, .integer(limit)])
+            guard !claimed.isEmpty else { return [] }
+            let ids = try claimed.map { SQLiteData.integer(try $0.int("id")) }
+            let rows = try database.query(
+                """
+                SELECT d.id, d.endpoint, d.attempts, o.webhook_id, o.topic, o.payload
+                FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
+                WHERE d.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))
+                ORDER BY d.next_attempt_at, d.id
+                """, ids)
+            return try rows.map { row in
+                WebhookDelivery.Claim(
+                    deliveryId: Int64(try row.int("id")), id: try row.text("webhook_id"),
+                    type: try row.text("topic"), endpoint: try row.text("endpoint"),
+                    body: try row.text("payload"), attempts: try row.int("attempts"))
             }
         }
     }
 
     public func finishWebhookAttempts(_ attempts: [WebhookDelivery.Attempt], holder: String, now: Date) async throws {
         guard !attempts.isEmpty else { return }
-        try await writeLock.withLock {
-            try await self.inTransaction {
-                let at = SQLiteData.integer(Int(now.millis))
-                for attempt in attempts {
-                    let id = SQLiteData.integer(Int(attempt.deliveryId))
-                    switch attempt.outcome {
-                    case .delivered:
-                        _ = try await self.query(
-                            self.writer,
-                            """
-                            UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?,
-                                last_attempt_at = ?, last_result = ?, next_attempt_at = ?, claimed_by = NULL,
-                                claimed_until = NULL
-                            WHERE id = ? AND status <> 'delivered'
-                            """, [at, at, .text(attempt.result), at, id])
-                    case .failed(let retryAt):
-                        _ = try await self.query(
-                            self.writer,
-                            """
-                            UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?,
-                                last_attempt_at = ?, last_result = ?, claimed_by = NULL, claimed_until = NULL
-                            WHERE id = ? AND claimed_by = ? AND status IN ('pending', 'failed')
-                            """,
-                            [
-                                .text(retryAt == nil ? "dead" : "failed"), .integer(Int((retryAt ?? now).millis)), at,
-                                .text(attempt.result), id, .text(holder),
-                            ])
-                    }
+        try await write { database in
+            let at = SQLiteData.integer(Int(now.millis))
+            for attempt in attempts {
+                let id = SQLiteData.integer(Int(attempt.deliveryId))
+                switch attempt.outcome {
+                case .delivered:
+                    try database.query(
+                        """
+                        UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?,
+                            last_attempt_at = ?, last_result = ?, next_attempt_at = ?, claimed_by = NULL,
+                            claimed_until = NULL
+                        WHERE id = ? AND status <> 'delivered'
+                        """, [at, at, .text(attempt.result), at, id])
+                case .failed(let retryAt):
+                    try database.query(
+                        """
+                        UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?,
+                            last_attempt_at = ?, last_result = ?, claimed_by = NULL, claimed_until = NULL
+                        WHERE id = ? AND claimed_by = ? AND status IN ('pending', 'failed')
+                        """,
+                        [
+                            .text(retryAt == nil ? "dead" : "failed"), .integer(Int((retryAt ?? now).millis)), at,
+                            .text(attempt.result), id, .text(holder),
+                        ])
                 }
             }
         }
@@ -126,44 +113,40 @@ extension SQLiteLedgerStore {
     public func replayWebhookEvent(_ webhookID: String, to routes: [WebhookRoute], operator name: String, now: Date)
         async throws -> [WebhookDelivery]?
     {
-        try await writeLock.withLock {
-            try await self.inTransaction { () async throws -> [WebhookDelivery]? in
-                let at = SQLiteData.integer(Int(now.millis))
-                let events = try await self.query(
-                    self.writer, "SELECT id, topic FROM outbox WHERE webhook_id = ?", [.text(webhookID)])
-                guard let event = events.first else { return nil }
-                let id = SQLiteData.integer(try event.int("id"))
-                let before = try await self.query(
-                    self.writer, Self.deliveriesQuery(where: "WHERE d.event_id = ?") + " ORDER BY d.id", [id])
-                let topic = try event.text("topic")
-                let taking = routes.filter { $0.takes(topic) }
-                for route in taking {
-                    _ = try await self.query(
-                        self.writer,
-                        """
-                        INSERT INTO webhook_deliveries (event_id, endpoint, status, attempts, next_attempt_at, created_at)
-                        VALUES (?, ?, 'pending', 0, ?, ?)
-                        ON CONFLICT (event_id, endpoint) DO UPDATE SET status = 'pending', attempts = 0,
-                            next_attempt_at = excluded.next_attempt_at, delivered_at = NULL, claimed_by = NULL,
-                            claimed_until = NULL
-                        """, [id, .text(route.endpoint), at, at])
-                }
-                _ = try await self.query(
-                    self.writer, "UPDATE outbox SET dispatched_at = COALESCE(dispatched_at, ?) WHERE id = ?", [at, id])
-                let audit = WebhookReplayAudit(
-                    webhookID: webhookID, operator: name, before: try before.map(Self.delivery), routes: taking, at: now
-                )
-                _ = try await self.query(
-                    self.writer,
-                    "INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        at, .text(audit.event.subject.rawValue), .text(webhookID), .text(audit.event.event),
-                        .text(audit.event.cause), .text(audit.event.detail),
-                    ])
-                return try await self.query(
-                    self.writer, Self.deliveriesQuery(where: "WHERE d.event_id = ?") + " ORDER BY d.id", [id]
-                ).map(Self.delivery)
+        try await write { database -> [WebhookDelivery]? in
+            let at = SQLiteData.integer(Int(now.millis))
+            let events = try database.query(
+                "SELECT id, topic FROM outbox WHERE webhook_id = ?", [.text(webhookID)])
+            guard let event = events.first else { return nil }
+            let id = SQLiteData.integer(try event.int("id"))
+            let before = try database.query(
+                Self.deliveriesQuery(where: "WHERE d.event_id = ?") + " ORDER BY d.id", [id])
+            let topic = try event.text("topic")
+            let taking = routes.filter { $0.takes(topic) }
+            for route in taking {
+                try database.query(
+                    """
+                    INSERT INTO webhook_deliveries (event_id, endpoint, status, attempts, next_attempt_at, created_at)
+                    VALUES (?, ?, 'pending', 0, ?, ?)
+                    ON CONFLICT (event_id, endpoint) DO UPDATE SET status = 'pending', attempts = 0,
+                        next_attempt_at = excluded.next_attempt_at, delivered_at = NULL, claimed_by = NULL,
+                        claimed_until = NULL
+                    """, [id, .text(route.endpoint), at, at])
             }
+            try database.query(
+                "UPDATE outbox SET dispatched_at = COALESCE(dispatched_at, ?) WHERE id = ?", [at, id])
+            let audit = WebhookReplayAudit(
+                webhookID: webhookID, operator: name, before: try before.map(Self.delivery), routes: taking, at: now
+            )
+            try database.query(
+                "INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    at, .text(audit.event.subject.rawValue), .text(webhookID), .text(audit.event.event),
+                    .text(audit.event.cause), .text(audit.event.detail),
+                ])
+            return try database.query(
+                Self.deliveriesQuery(where: "WHERE d.event_id = ?") + " ORDER BY d.id", [id]
+            ).map(Self.delivery)
         }
     }
 

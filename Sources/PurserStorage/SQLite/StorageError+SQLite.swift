@@ -1,5 +1,3 @@
-import SQLiteNIO
-
 extension StorageError {
     /// Classifies a failure met while talking to SQLite. What means the disk cannot take the write now (full,
     /// read-only, an I/O error, the file cannot be opened, out of memory, locked past the busy timeout) is
@@ -9,24 +7,15 @@ extension StorageError {
         switch error {
         case let error as StorageError:
             self = error
-        case let error as SQLiteError where SQLiteFault.meansUnavailable(error.reason):
-            self.init(.unavailable, "the ledger's disk cannot take the write now (\(error.reason))", underlying: error)
+        case let error as SQLiteFailure where error.meansUnavailable:
+            self.init(.unavailable, "the ledger's disk cannot take the write now (\(error))", underlying: error)
         default:
             self.init(.queryFailed, "a ledger query failed", underlying: error)
         }
     }
-}
 
-/// The SQLite result codes that mean a fault of the disk or the process rather than of the statement.
-enum SQLiteFault {
-    /// The primary result codes (and every extended code of their families): SQLITE_FULL, SQLITE_READONLY,
-    /// SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_NOMEM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PERM. SQLiteNIO names the
-    /// extended codes after their family (`ioErrorFailedWrite`, `readonlyDirectory`, …) and keeps their numbers
-    /// internal, so the family is read from the case's name.
-    static func meansUnavailable(_ reason: SQLiteError.Reason) -> Bool {
-        let name = String(describing: reason).lowercased()
-        return families.contains { name.hasPrefix($0) }
+    /// SQLite's own failures as `StorageError` (see `init(sqlite:)`); any other error as it is.
+    static func classifying(_ error: any Error) -> any Error {
+        error is SQLiteFailure ? StorageError(sqlite: error) : error
     }
-
-    static let families = ["full", "readonly", "ioerror", "cantopen", "nomemory", "busy", "locked", "permission"]
 }

@@ -1,0 +1,63 @@
+import Synchronization
+
+/// What a ledger store's write path has done since it opened, for `purser bench submit`, which prints each count per
+/// credited submission: the next reader of a rate then sees its cause.
+public struct LedgerWriteCounts: Hashable, Sendable {
+    /// `settle` calls answered (decided or failed).
+    public var settlements: Int
+    /// SQL statements sent for writes, transaction control (`BEGIN`, `SAVEPOINT`, `COMMIT`) included.
+    public var statements: Int
+    /// Database transactions committed by the write path: each is one fsync (SQLite's WAL with `synchronous=FULL`,
+    /// PostgreSQL's WAL with `fsync` and `synchronous_commit` on).
+    public var commits: Int
+    /// Round trips to the database server (PostgreSQL); nil for an embedded store.
+    public var roundTrips: Int?
+    /// Times work was handed to the writer's thread (SQLite); nil for a store without one.
+    public var writerHops: Int?
+
+    public init(settlements: Int, statements: Int, commits: Int, roundTrips: Int? = nil, writerHops: Int? = nil) {
+        self.settlements = settlements
+        self.statements = statements
+        self.commits = commits
+        self.roundTrips = roundTrips
+        self.writerHops = writerHops
+    }
+
+    /// The counts since `earlier`, a snapshot of the same store.
+    public func since(_ earlier: LedgerWriteCounts) -> LedgerWriteCounts {
+        LedgerWriteCounts(
+            settlements: settlements - earlier.settlements, statements: statements - earlier.statements,
+            commits: commits - earlier.commits,
+            roundTrips: roundTrips.map { $0 - (earlier.roundTrips ?? 0) },
+            writerHops: writerHops.map { $0 - (earlier.writerHops ?? 0) })
+    }
+
+    /// Counts added up over several stores (the replicas of one run).
+    public static func + (lhs: LedgerWriteCounts, rhs: LedgerWriteCounts) -> LedgerWriteCounts {
+        func sum(_ a: Int?, _ b: Int?) -> Int? { a == nil && b == nil ? nil : (a ?? 0) + (b ?? 0) }
+        return LedgerWriteCounts(
+            settlements: lhs.settlements + rhs.settlements, statements: lhs.statements + rhs.statements,
+            commits: lhs.commits + rhs.commits, roundTrips: sum(lhs.roundTrips, rhs.roundTrips),
+            writerHops: sum(lhs.writerHops, rhs.writerHops))
+    }
+}
+
+/// A store's running counts that only the store itself advances.
+final class LedgerWriteTally: Sendable {
+    private let settlementCount = Atomic(0)
+    private let statementCount = Atomic(0)
+    private let commitCount = Atomic(0)
+    private let roundTripCount = Atomic(0)
+
+    var settlements: Int { settlementCount.load(ordering: .relaxed) }
+    var statements: Int { statementCount.load(ordering: .relaxed) }
+    var commits: Int { commitCount.load(ordering: .relaxed) }
+    var roundTrips: Int { roundTripCount.load(ordering: .relaxed) }
+
+    func settled(_ count: Int = 1) { settlementCount.add(count, ordering: .relaxed) }
+    func sent(statements: Int, roundTrips: Int) {
+        statementCount.add(statements, ordering: .relaxed)
+        roundTripCount.add(roundTrips, ordering: .relaxed)
+    }
+    func committed() { commitCount.add(1, ordering: .relaxed) }
+}

@@ -1,0 +1,71 @@
+import PostgresNIO
+
+/// `purser_settle_lock` (migration 7), prepared once per connection: the locks a settlement batch takes and the rows
+/// its rules read.
+struct PostgresSettleLock: PostgresPreparedStatement {
+    static let sql = "SELECT * FROM purser_settle_lock($1, $2, $3)"
+    typealias Row = PostgresRow
+
+    var orderIDs: [String]
+    var transactionIDs: [String]
+    /// Users a plan may credit without an order (support's).
+    var users: [String]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(orderIDs)
+        bindings.append(transactionIDs)
+        bindings.append(users)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+/// `purser_settle_write` (migration 7), prepared once per connection: everything a settlement batch writes.
+struct PostgresSettleWrite: PostgresPreparedStatement {
+    static let sql = "SELECT purser_settle_write(\((1...51).map { "$\($0)" }.joined(separator: ", ")))"
+    typealias Row = ()
+
+    var writes: PostgresSettlementWrites
+
+    func makeBindings() throws -> PostgresBindings {
+        let w = writes
+        var bindings = PostgresBindings(capacity: 51)
+        for texts in [w.ids, w.originals, w.bundles, w.products, w.types] { bindings.append(texts) }
+        bindings.append(w.quantities)
+        bindings.append(w.purchaseDates)
+        bindings.append(w.tokens)
+        bindings.append(w.environments)
+        bindings.append(w.revocationDates)
+        for texts in [w.states, w.owners, w.orders, w.rejectionCodes, w.rejectionMessages] { bindings.append(texts) }
+        bindings.append(w.recordedAt)
+        bindings.append(w.revocationTypes)
+        bindings.append(w.revocationPercentages)
+        for texts in [w.appTransactionIDs, w.creditedBy, w.tokensForApple] { bindings.append(texts) }
+        for texts in [w.boundIDs, w.boundStates, w.boundOwners, w.boundOrders] { bindings.append(texts) }
+        bindings.append(w.boundAt)
+        bindings.append(w.boundCreditedBy)
+        bindings.append(w.boundTokensForApple)
+        for texts in [w.grantTransactions, w.grantUsers, w.grantCurrencies] { bindings.append(texts) }
+        bindings.append(w.grantAmounts)
+        bindings.append(w.grantAt)
+        for texts in [w.eventKeys, w.eventWebhookIDs, w.eventTopics, w.eventUsers] { bindings.append(texts) }
+        bindings.append(w.eventSequences)
+        bindings.append(w.eventPayloads)
+        bindings.append(w.eventAt)
+        let (users, last) = w.changedSequences
+        bindings.append(users)
+        bindings.append(last)
+        bindings.append(w.fulfilledOrders)
+        bindings.append(w.fulfilledTransactions)
+        bindings.append(w.fulfilledAt)
+        bindings.append(w.auditAt)
+        for texts in [w.auditSubjects, w.auditSubjectIDs, w.auditEvents, w.auditCauses, w.auditDetails] {
+            bindings.append(texts)
+        }
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws {}
+}
