@@ -21,6 +21,25 @@ extension SimulatedAppStore {
     /// Every notification, oldest first, for Get Notification History and tests.
     public func notificationHistory() -> [SentNotification] { notificationLog }
 
+    /// One page of Get Notification History without copying the log: up to `limit` notifications from log position
+    /// `position` on that were created by `end` and that `matches` accepts, oldest first, and the log position of the
+    /// next such notification (nil when there is none). The log is in the order notifications were created, so the
+    /// scan stops at the first one created after `end`. Nil when `position` is not a position of the log.
+    func notificationHistoryPage(
+        from position: Int, limit: Int, through end: Date, where matches: (SentNotification) -> Bool
+    ) -> (page: [SentNotification], next: Int?)? {
+        guard position >= 0, position <= notificationLog.count else { return nil }
+        var page: [SentNotification] = []
+        var index = position
+        func more() -> Bool { index < notificationLog.count && notificationLog[index].createdAt <= end }
+        while more(), page.count < limit {
+            if matches(notificationLog[index]) { page.append(notificationLog[index]) }
+            index += 1
+        }
+        while more(), !matches(notificationLog[index]) { index += 1 }
+        return (page, more() ? index : nil)
+    }
+
     /// Signs and queues a notification about `transaction`; returns its signed payload.
     @discardableResult
     func enqueueNotification(

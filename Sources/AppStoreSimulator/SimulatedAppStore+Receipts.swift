@@ -2,9 +2,17 @@ import AppStoreVerification
 import Foundation
 import PurserCore
 
+/// A receipt a device holds: what it carries (but its creation date), its signed bytes and its transactions.
+struct IssuedReceipt: Sendable {
+    var contents: AppReceipt
+    var der: [UInt8]
+    var transactionIDs: [String]
+}
+
 extension SimulatedAppStore {
     /// The app receipt a device holds now, as StoreKit builds it: every unfinished consumable of the device plus all
     /// its non-consumables; finished consumables have dropped out. Sandbox devices get "ProductionSandbox" receipts.
+    /// A device keeps the same receipt until what it carries changes.
     public func receipt(deviceId: String, bundleID: String? = nil) throws(SimulatorError) -> (
         der: [UInt8], transactionIDs: [String]
     ) {
@@ -23,8 +31,17 @@ extension SimulatedAppStore {
                     originalTransactionId: t.originalTransactionId, purchaseDate: date(t.purchaseDate),
                     originalPurchaseDate: date(t.originalPurchaseDate), cancellationDate: date(t.revocationDate))
             })
+        // The device keeps its receipt file until a purchase, a finish or a refund changes what it carries, as
+        // StoreKit does: the same request again gets the same bytes (and Apple's RSA signature is not made anew).
+        var contents = receipt
+        contents.creationDate = nil
+        if let kept = receiptsByDevice[deviceId], kept.contents == contents { return (kept.der, kept.transactionIDs) }
         do {
-            return (try receiptIssuer.issue(receipt, signingTime: now()), kept.map(\.transaction.transactionId))
+            let issued = IssuedReceipt(
+                contents: contents, der: try receiptIssuer.issue(receipt, signingTime: now()),
+                transactionIDs: kept.map(\.transaction.transactionId))
+            receiptsByDevice[deviceId] = issued
+            return (issued.der, issued.transactionIDs)
         } catch {
             throw SimulatorError(.internal, "cannot sign the receipt: \(error)")
         }

@@ -77,6 +77,8 @@ public actor SimulatedAppStore {
     var orderByDevice: [String: [Int]] = [:]
     /// What each device's receipt carries: its unfinished consumables and every other purchase, oldest first.
     var receiptIDsByDevice: [String: [String]] = [:]
+    /// The receipt each device holds now, kept until what it carries changes (`receipt(deviceId:)`).
+    var receiptsByDevice: [String: IssuedReceipt] = [:]
     private var journal: FileHandle?
     /// Notifications V2 sent or pending, oldest first.
     var notificationLog: [SentNotification] = []

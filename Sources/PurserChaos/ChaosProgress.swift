@@ -32,7 +32,11 @@ public final class ChaosProgress: Sendable {
 
     func tick() { state.withLock { $0.done += 1 } }
 
-    func note(_ line: String) { sink?("chaos: \(line)") }
+    /// A phase's line, with the seconds since the strategy began (so the heal phase's steps can be timed).
+    func note(_ line: String) {
+        let elapsed = state.withLock { Date().timeIntervalSince($0.started) }
+        sink?("chaos: \(line) (at \(String(format: "%.1f", elapsed)) s)")
+    }
 
     func report() {
         let line = state.withLock { state -> String in

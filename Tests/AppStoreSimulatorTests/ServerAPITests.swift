@@ -33,6 +33,43 @@ import Testing
         }
     }
 
+    /// Get Notification History in pages of 20, oldest first, filtered by transaction; a token that names no place
+    /// in the history is refused.
+    @Test func pagesTheNotificationHistory() async throws {
+        let fixture = try ServerAPIFixture()
+        var purchased: [String] = []
+        for _ in 0..<45 { purchased.append(try await fixture.buy().transactionId) }
+        let all = AppStoreServerAPI.NotificationHistoryRequest(
+            startDate: Date(timeIntervalSince1970: 0), endDate: Date().addingTimeInterval(3600))
+        let bought = purchased
+        try await fixture.test { client in
+            let api = try fixture.client(client)
+            var pages: [[String]] = []
+            var token: String?
+            repeat {
+                let page = try await api.getNotificationHistory(all, paginationToken: token)
+                var ids: [String] = []
+                for item in page.notificationHistory {
+                    let notification = try await fixture.verifier.verifyNotification(item.signedPayload)
+                    ids.append(try #require(notification.transaction?.transactionId))
+                }
+                pages.append(ids)
+                #expect(page.hasMore == (page.paginationToken != nil))
+                token = page.paginationToken
+            } while token != nil
+            #expect(pages.map(\.count) == [20, 20, 5])
+            #expect(pages.flatMap { $0 } == bought, "every purchase's notification once, oldest first")
+
+            var one = all
+            one.transactionId = bought[31]
+            let filtered = try await api.getNotificationHistory(one)
+            #expect(filtered.notificationHistory.count == 1 && !filtered.hasMore)
+            await #expect(throws: AppStoreServerAPIError.self, "a token past the history") {
+                try await api.getNotificationHistory(all, paginationToken: "1000000")
+            }
+        }
+    }
+
     @Test func pagesTheCustomersHistoryIncludingFinishedConsumablesAndLaterRefunds() async throws {
         let fixture = try ServerAPIFixture()
         var purchased: [String] = []

@@ -73,7 +73,9 @@ struct SimulatedDeviceTests {
         }
     }
 
-    @Test("the receipt carries every unfinished consumable; uninstall removes it and the container, not the queue")
+    @Test(
+        "the receipt carries every unfinished consumable; a finished one leaves it at the next update; uninstall removes it and the container, not the queue"
+    )
     func receiptAndUninstall() async throws {
         try await withDevice { device, _ in
             let process = device.launch()
@@ -83,10 +85,16 @@ struct SimulatedDeviceTests {
             }
             let ids = device.unfinishedTransactionIDs
             #expect(ids.count == 3, "the second StoreKit 1 payment was blocked by the first")
+            let written = try AppReceiptParser.parse(der: Array(Data(contentsOf: device.receiptURL)))
+            #expect(written.inAppPurchases.map(\.transactionId) == [ids[0]], "written at the StoreKit 1 payment")
+            try await device.refreshReceipt(process)
             let receipt = try AppReceiptParser.parse(der: Array(Data(contentsOf: device.receiptURL)))
             #expect(receipt.inAppPurchases.map(\.transactionId) == ids)
 
             await device.finishTransaction(process, queueID: ids[0])
+            let unchanged = try AppReceiptParser.parse(der: Array(Data(contentsOf: device.receiptURL)))
+            #expect(unchanged.inAppPurchases.map(\.transactionId) == ids, "not updated by the finish itself")
+            try await device.refreshReceipt(process)
             let after = try AppReceiptParser.parse(der: Array(Data(contentsOf: device.receiptURL)))
             #expect(after.inAppPurchases.map(\.transactionId) == Array(ids.dropFirst()))
 

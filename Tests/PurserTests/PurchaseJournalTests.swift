@@ -26,6 +26,33 @@ struct PurchaseJournalTests {
         #expect(files == ["journal.json"])
     }
 
+    @Test("a save re-encodes only what changed and writes exactly the bytes of encoding every entry at once")
+    func incrementalEncodingMatchesWholeEncoding() async throws {
+        let url = temporaryFile()
+        let other = temporaryFile()
+        defer {
+            try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
+            try? FileManager.default.removeItem(at: other.deletingLastPathComponent())
+        }
+        let journal = try PurchaseJournal(store: FileJournalStore(url: url), closedLimit: 3)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        for index in 0..<8 {
+            let entry = JournalEntry(
+                id: .random(), userID: "user-\(index % 3)", productID: "gold60", quantity: 1,
+                createdAt: start.addingTimeInterval(Double(index)))
+            try await journal.begin(entry)
+            try await journal.apply(.paymentAdded, to: entry.id)
+            if index % 2 == 0 { try await journal.apply(.cancelled("test"), to: entry.id) }
+            let written = try Data(contentsOf: url)
+            try FileJournalStore(url: other).save(await journal.all)
+            #expect(written == (try Data(contentsOf: other)), "after entry \(index)")
+        }
+        let loaded = try FileJournalStore(url: url).load()
+        #expect(loaded.map(\.id) == (await journal.all).map(\.id))
+        #expect(loaded.map(\.state) == (await journal.all).map(\.state))
+        #expect(loaded.filter(\.state.isClosed).count == 3, "closedLimit")
+    }
+
     @Test("matching: by transaction id, then order id, then the user's oldest waiting entry of the product")
     func matching() async throws {
         let url = temporaryFile()

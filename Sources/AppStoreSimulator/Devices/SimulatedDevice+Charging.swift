@@ -32,10 +32,12 @@ extension SimulatedDevice {
         state.withLock { $0.charged.filter { $0.label == label }.map(\.transactionID) }
     }
 
-    /// Apple charges the user; the purchase joins the device's queue and its receipt.
+    /// Apple charges the user; the purchase joins the device's queue and the App Store's receipt for the device. The
+    /// receipt file is rewritten (and signed anew) for a StoreKit 1 payment (`updatesReceipt`); a StoreKit 2 app
+    /// never reads it, and the file catches up at the next StoreKit 1 payment or receipt refresh.
     func charge(
         _ productID: String, quantity: Int, username: String?, tokenForApple: String?,
-        label: String?
+        label: String?, updatesReceipt: Bool = true
     ) async throws(SimulatorError) -> DeviceTransaction {
         let lost = losesTokenEverywhere()
         let kind = catalog[productID]?.kind ?? .consumable
@@ -54,7 +56,7 @@ extension SimulatedDevice {
             state.charged.append(Charge(transactionID: transaction.transactionId, label: label))
             state.receiptPresent = true
         }
-        await writeReceipt()
+        if updatesReceipt { await writeReceipt() }
         return entry
     }
 

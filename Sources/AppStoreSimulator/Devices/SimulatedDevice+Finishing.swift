@@ -55,7 +55,8 @@ extension SimulatedDevice {
             return state.unfinished.remove(at: index)
         }
         guard let transactionID = removed?.transactionID else { return }
+        // A finished consumable leaves the receipt file the next time the receipt is updated (a payment or a
+        // refresh), as Apple documents; the file is not rewritten now.
         try? await store.finish(transactionID: transactionID)
-        await writeReceipt()
     }
 }

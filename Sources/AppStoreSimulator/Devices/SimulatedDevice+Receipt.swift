@@ -2,7 +2,8 @@ import AppStoreVerification
 import Foundation
 import Synchronization
 
-// The app receipt: a file in the app's container, rewritten whenever the device's purchases change.
+// The app receipt: a file in the app's container, rewritten at each StoreKit 1 payment and receipt refresh, when it
+// carries the App Store's current record: the device's unfinished consumables and other purchases.
 extension SimulatedDevice {
     /// The app receipt's file (what `Bundle.main.appStoreReceiptURL` points to on a phone).
     public var receiptURL: URL { containerDirectory.appendingPathComponent("StoreKit/receipt") }

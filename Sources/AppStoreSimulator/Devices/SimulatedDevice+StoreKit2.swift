@@ -27,7 +27,7 @@ extension SimulatedDevice {
             guard
                 let entry = try? await charge(
                     productID, quantity: quantity, username: nil,
-                    tokenForApple: appAccountToken?.uuidString, label: label)
+                    tokenForApple: appAccountToken?.uuidString, label: label, updatesReceipt: false)
             else { return .failed(.unknown) }
             if configuration.duplicateCallbacks { yieldToListeners(entry) }
             return .purchased(entry)

@@ -15,17 +15,19 @@ extension SimulatedServerAPI {
         }
         let start = Date(appStoreMilliseconds: request.startDate)
         let end = Date(appStoreMilliseconds: request.endDate)
-        let matching = await store.notificationHistory().filter { sent in
-            sent.createdAt >= start && sent.createdAt <= end
+        let position = paginationToken.map { Int($0) } ?? 0
+        let wanted = { (sent: SentNotification) in
+            sent.createdAt >= start
                 && (request.notificationType == nil || request.notificationType == sent.notificationType)
                 && (request.transactionId == nil || request.transactionId == sent.transactionId)
                 && (request.onlyFailures != true || !sent.delivered)
         }
-        let offset = paginationToken.flatMap(Int.init) ?? 0
-        guard offset >= 0, offset <= matching.count else {
+        guard let position,
+            let (page, next) = await store.notificationHistoryPage(
+                from: position, limit: pageSize, through: end, where: wanted)
+        else {
             throw Self.badRequest(.invalidPaginationToken, "invalid pagination token")
         }
-        let page = matching[offset..<min(offset + pageSize, matching.count)]
         let items = page.map { sent in
             AppStoreServerAPI.NotificationHistoryResponseItem(
                 signedPayload: sent.signedPayload,
@@ -37,10 +39,7 @@ extension SimulatedServerAPI {
                             : status == 0 ? "TIMED_OUT" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE")
                 })
         }
-        let next = offset + page.count
-        return .init(
-            notificationHistory: items, hasMore: next < matching.count,
-            paginationToken: next < matching.count ? String(next) : nil)
+        return .init(notificationHistory: items, hasMore: next != nil, paginationToken: next.map(String.init))
     }
 
     /// Request a Test Notification.

@@ -27,10 +27,19 @@ public struct FileJournalStore: JournalStore {
     }
 
     public func save(_ entries: [JournalEntry]) throws(JournalStoreError) {
+        let data: Data
+        do {
+            data = try JournalEntry.encoded(entries)
+        } catch {
+            throw JournalStoreError(code: "journal_unwritable", message: "cannot encode the journal: \(error)")
+        }
+        try save(entries, encoded: data)
+    }
+
+    public func save(_ entries: [JournalEntry], encoded data: Data) throws(JournalStoreError) {
         let directory = url.deletingLastPathComponent()
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         do {
-            let data = try JournalEntry.encoded(entries)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
                 throw JournalStoreError(code: "journal_unwritable", message: "cannot create \(temporary.path)")

@@ -41,6 +41,10 @@
             guard let data = try? JournalEntry.encoded(entries) else {
                 throw JournalStoreError(code: "journal_unwritable", message: "cannot encode the journal")
             }
+            try save(entries, encoded: data)
+        }
+
+        public func save(_ entries: [JournalEntry], encoded data: Data) throws(JournalStoreError) {
             let attributes: [String: Any] = [
                 kSecValueData as String: data,
                 kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,

@@ -8,6 +8,8 @@ public actor PurchaseJournal {
     private var entries: [OrderID: JournalEntry]
     private let now: @Sendable () -> Date
     private let closedLimit: Int
+    /// Each entry's stored form as last saved: a save encodes only the entries that changed since.
+    private var storedForms: [OrderID: (entry: JournalEntry, json: Data)] = [:]
 
     /// Loads the journal, dropping closed entries older than `retention`. Every save keeps at most `closedLimit`
     /// closed entries (the most recently closed): every change rewrites the file, so a long session must not grow it
@@ -65,8 +67,23 @@ public actor PurchaseJournal {
 
     private func commit(_ next: [OrderID: JournalEntry]) throws(JournalStoreError) {
         let kept = withinClosedLimit(next)
-        try store.save(kept.values.sorted { $0.createdAt < $1.createdAt })
+        let sorted = kept.values.sorted { $0.createdAt < $1.createdAt }
+        var forms: [OrderID: (entry: JournalEntry, json: Data)] = [:]
+        var encoded = Data("[".utf8)
+        do {
+            for (index, entry) in sorted.enumerated() {
+                let json = try storedForms[entry.id].flatMap { $0.entry == entry ? $0.json : nil } ?? entry.encoded()
+                forms[entry.id] = (entry, json)
+                if index > 0 { encoded.append(UInt8(ascii: ",")) }
+                encoded.append(json)
+            }
+        } catch {
+            throw JournalStoreError(code: "journal_unwritable", message: "cannot encode the journal: \(error)")
+        }
+        encoded.append(UInt8(ascii: "]"))
+        try store.save(sorted, encoded: encoded)
         entries = kept
+        storedForms = forms
     }
 
     /// `entries` without the oldest closed ones beyond `closedLimit`; open entries always stay.
