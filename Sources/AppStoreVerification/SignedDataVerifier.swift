@@ -97,7 +97,7 @@ public struct SignedDataVerifier: Sendable {
         let parts = try CompactJWS(jws)
         let payload: Payload
         do {
-            payload = try JSONDecoder().decode(Payload.self, from: parts.payload)
+            payload = try Self.payloadDecoder.decode(Payload.self, from: parts.payload)
         } catch {
             throw VerificationError(.malformed, "the payload is not a valid \(Payload.self)")
         }
@@ -118,7 +118,7 @@ public struct SignedDataVerifier: Sendable {
         guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: parts.signature) else {
             throw VerificationError(.badSignature, "the signature is not a 64-byte ES256 signature")
         }
-        guard chain.leafKey.isValidSignature(signature, for: parts.signingInput) else {
+        guard chain.leafKey.isValidSignature(signature, for: parts.signingDigest) else {
             throw VerificationError(.badSignature, "the signature does not match the signed data")
         }
         return payload
@@ -136,6 +136,9 @@ public struct SignedDataVerifier: Sendable {
         }
         return JWSChainCache.Entry(leafKey: key, validFrom: xcode.notValidBefore, validUntil: xcode.notValidAfter)
     }
+
+    /// One decoder for every payload (its options never change; each decode is independent).
+    private static let payloadDecoder = JSONDecoder()
 
     /// The cached chain for this header, or a full verification of it at `date` on a miss.
     private func trustedChain(for parts: CompactJWS, at date: Date) async throws(VerificationError)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A compact JWS split into its parts, with nothing trusted yet. Works on the UTF-8 bytes throughout.
@@ -15,24 +16,38 @@ struct CompactJWS {
     let headerSegment: HeaderSegment
     let payload: Data
     let signature: Data
-    /// The ASCII bytes of `header.payload`, which the signature covers.
-    let signingInput: ArraySlice<UInt8>
+    /// SHA-256 of the ASCII bytes of `header.payload`, which the signature covers.
+    let signingDigest: SHA256Digest
 
     init(_ text: String) throws(VerificationError) {
         guard text.utf8.count <= Self.maximumLength else {
             throw VerificationError(.malformed, "the JWS is longer than \(Self.maximumLength) bytes")
         }
-        var bytes = Array(text.utf8)[...]
-        while let first = bytes.first, Self.isWhitespace(first) { bytes.removeFirst() }
-        while let last = bytes.last, Self.isWhitespace(last) { bytes.removeLast() }
-        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+        // One pass over the string's own UTF-8 storage when it has one (a copy otherwise).
+        var text = text
+        let parts = text.withUTF8 { bytes -> Result<Self, VerificationError> in
+            Result { () throws(VerificationError) -> Self in try Self(bytes: bytes) }
+        }
+        self = try parts.get()
+    }
+
+    private init(bytes all: UnsafeBufferPointer<UInt8>) throws(VerificationError) {
+        var start = all.startIndex
+        var end = all.endIndex
+        while start < end, Self.isWhitespace(all[start]) { start += 1 }
+        while end > start, Self.isWhitespace(all[end - 1]) { end -= 1 }
+        var dots: [Int] = []
+        for index in start..<end where all[index] == UInt8(ascii: ".") {
+            dots.append(index)
+            guard dots.count <= 2 else { break }
+        }
         guard dots.count == 2 else {
             throw VerificationError(
                 .malformed, "a compact JWS has three dot-separated segments, this has \(dots.count + 1)")
         }
-        let header = bytes[bytes.startIndex..<dots[0]]
-        let payload = bytes[(dots[0] + 1)..<dots[1]]
-        let signature = bytes[(dots[1] + 1)...]
+        let header = UnsafeBufferPointer(rebasing: all[start..<dots[0]])
+        let payload = UnsafeBufferPointer(rebasing: all[(dots[0] + 1)..<dots[1]])
+        let signature = UnsafeBufferPointer(rebasing: all[(dots[1] + 1)..<end])
         guard !header.isEmpty, !payload.isEmpty, !signature.isEmpty else {
             throw VerificationError(.malformed, "a JWS segment is empty")
         }
@@ -45,7 +60,7 @@ struct CompactJWS {
         self.headerSegment = HeaderSegment(bytes: header)
         self.payload = decodedPayload
         self.signature = decodedSignature
-        self.signingInput = bytes[bytes.startIndex..<dots[1]]
+        self.signingDigest = SHA256.hash(data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[start..<dots[1]])))
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -65,15 +80,30 @@ struct CompactJWS {
     }
 }
 
-/// A JWS header segment's exact bytes, hashed in bulk: the chain cache's key.
+/// A JWS header segment's exact bytes: the chain cache's key. Equal only when every byte is; hashed on its length
+/// and a stretch inside the leaf certificate (a header is a few kilobytes of base64, and hashing all of it cost more
+/// than a tenth of a warm verification), which is where two chains differ.
 struct HeaderSegment: Hashable, Sendable {
     let bytes: [UInt8]
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = Array(bytes)
+    }
 
     init(bytes: ArraySlice<UInt8>) {
         self.bytes = Array(bytes)
     }
 
     func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { all in
+            let sampled = all[min(32, all.count)..<min(32 + Self.hashedBytes, all.count)]
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: sampled))
+        }
     }
+
+    /// How many bytes the hash covers.
+    static let hashedBytes = 256
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.bytes == rhs.bytes }
 }
