@@ -24,13 +24,16 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// busy writer on a small machine.
     public static let defaultReaders = 3
 
-    /// 64 MiB of page cache per connection (SQLite's default is 2 MiB): the indexes' inner pages of a ledger of
-    /// millions of purchases stay in memory, so a settlement does not read them from the file again.
+    /// Page cache per read connection: 64 MiB (SQLite's default is 2 MiB), so the indexes' inner pages of a large
+    /// ledger stay in memory.
     static let cacheSize = "PRAGMA cache_size=-65536"
+    /// The writer's page cache: 256 MiB, because every settlement looks up its order and transaction by key there,
+    /// and in a ledger of a million purchases the keys' leaf pages no longer fit in 64 MiB.
+    static let writerCacheSize = "PRAGMA cache_size=-262144"
 
     /// Every connection: wait up to 5 s for another process's lock; keep temporary data (a batch's savepoint journal)
     /// in memory, where SQLite would otherwise write it to a temporary file for every large batch.
-    static let connectionPragmas = ["PRAGMA busy_timeout=5000", cacheSize, "PRAGMA temp_store=MEMORY"]
+    static let connectionPragmas = ["PRAGMA busy_timeout=5000", "PRAGMA temp_store=MEMORY"]
 
     /// Opens (creating if needed) the ledger at `path` with `readers` read connections. Call `migrate()` before use.
     public static func open(path: String, readers: Int = defaultReaders, logger: Logger) async throws
@@ -44,13 +47,14 @@ public final class SQLiteLedgerStore: LedgerStore {
                 let writer = try SQLiteDatabase(
                     path: path,
                     pragmas: connectionPragmas + [
-                        "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
+                        writerCacheSize, "PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
                     ])
                 var readConnections: [SQLiteDatabase] = []
                 do {
                     for _ in 0..<max(1, readers) {
                         readConnections.append(
-                            try SQLiteDatabase(path: path, pragmas: connectionPragmas + ["PRAGMA query_only=1"]))
+                            try SQLiteDatabase(
+                                path: path, pragmas: connectionPragmas + [cacheSize, "PRAGMA query_only=1"]))
                     }
                 } catch {
                     for connection in readConnections { connection.close() }
