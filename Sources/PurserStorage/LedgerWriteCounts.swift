@@ -5,12 +5,15 @@ import Synchronization
 public struct LedgerWriteCounts: Hashable, Sendable {
     /// `settle` calls answered (decided or failed).
     public var settlements: Int
-    /// SQL statements sent for writes, transaction control (`BEGIN`, `SAVEPOINT`, `COMMIT`) included.
+    /// SQL statements run, transaction control (`BEGIN`, `SAVEPOINT`, `COMMIT`) included: on SQLite those of the write
+    /// connection, on PostgreSQL every statement the store sent.
     public var statements: Int
-    /// Database transactions committed by the write path: each is one fsync (SQLite's WAL with `synchronous=FULL`,
-    /// PostgreSQL's WAL with `fsync` and `synchronous_commit` on).
+    /// Database transactions committed with `COMMIT` (PostgreSQL's single-statement writes commit by themselves and
+    /// are not counted): each is one fsync (SQLite's WAL with `synchronous=FULL`, PostgreSQL's with `fsync` and
+    /// `synchronous_commit` on).
     public var commits: Int
-    /// Round trips to the database server (PostgreSQL); nil for an embedded store.
+    /// Round trips to the database server (PostgreSQL: one per statement, postgres-nio does not pipeline); nil for an
+    /// embedded store.
     public var roundTrips: Int?
     /// Times work was handed to the writer's thread (SQLite); nil for a store without one.
     public var writerHops: Int?

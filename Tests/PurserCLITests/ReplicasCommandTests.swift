@@ -24,15 +24,10 @@ struct ReplicasCommandTests {
         let logger = Logger(label: "test")
         let database = try await PostgresLedgerStore.createDatabase(name, besides: server, logger: logger)
         defer { Task { try? await PostgresLedgerStore.dropDatabase(name, besides: server, logger: logger) } }
-        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
-            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
-
-        let (simulator, simulatorPort) = try await serve.launch(
-            ["appstore-sim", "--port", "0", "--data-dir", directory.appendingPathComponent("sim").path],
-            environment: [:])
+        let (simulator, simulatorURL) = try await serve.startSimulator(in: directory)
         defer { simulator.terminate() }
         let environment = [
-            "PURSER_DATABASE_URL": database, "PURSER_SIMULATOR_URL": "http://127.0.0.1:\(simulatorPort)",
+            "PURSER_DATABASE_URL": database, "PURSER_SIMULATOR_URL": simulatorURL,
         ]
         var replicas: [(Process, Int)] = []
         for index in 1...2 {
@@ -48,7 +43,7 @@ struct ReplicasCommandTests {
         defer { for (process, _) in replicas { process.terminate() } }
         let first = "http://127.0.0.1:\(replicas[0].1)"
         let second = "http://127.0.0.1:\(replicas[1].1)"
-        let sim = "http://127.0.0.1:\(simulatorPort)"
+        let sim = simulatorURL
 
         // An order made on one replica, paid at "Apple", submitted to the other: one ledger, one decision.
         let (_, order) = try await serve.request(

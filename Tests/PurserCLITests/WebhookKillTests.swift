@@ -79,13 +79,7 @@ import Testing
             var (server, port) = try await launch(config: config, secret: secret.serialized)
             for user in ["alice", "bob", "carol"] {
                 let base = "http://127.0.0.1:\(port)"
-                let (_, order) = try await serve.request(
-                    "POST", "\(base)/v1/orders", user: user, json: #"{"productId": "gold60"}"#)
-                let token = try #require(order["appAccountToken"] as? String)
-                let (_, purchase) = try await serve.request(
-                    "POST", "\(base)/simulator/v1/purchases",
-                    json: #"{"productId": "gold60", "appAccountToken": "\#(token)"}"#)
-                let jws = try #require(purchase["signedTransaction"] as? String)
+                let (jws, _) = try await serve.buyGold60(as: user, at: base, simulator: base)
                 let (status, _) = try await serve.request(
                     "POST", "\(base)/v1/transactions", user: user, json: #"{"signedTransaction": "\#(jws)"}"#)
                 #expect(status == 200)

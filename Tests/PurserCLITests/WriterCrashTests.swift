@@ -27,13 +27,8 @@ import Testing
     @Test func everyAnsweredDecisionSurvivesAKillDuringABatch() async throws {
         let directory = try serve.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
-            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
-        let (simulator, simulatorPort) = try await serve.launch(
-            ["appstore-sim", "--port", "0", "--data-dir", directory.appendingPathComponent("sim").path],
-            environment: [:])
+        let (simulator, simulatorURL) = try await serve.startSimulator(in: directory)
         defer { simulator.terminate() }
-        let simulatorURL = "http://127.0.0.1:\(simulatorPort)"
         let data = directory.appendingPathComponent("data")
         let arguments = [
             "serve", "--port", "0", "--appstore", "simulator", "--auth", "development", "--data-dir", data.path,
@@ -94,15 +89,8 @@ import Testing
     func buy(_ count: Int, at base: String, simulator: String) async throws -> [Purchase] {
         try await (0..<count).concurrentMap(width: 16) { index in
             let user = "user-\(index % Self.users)"
-            let (_, order) = try await serve.request(
-                "POST", "\(base)/v1/orders", user: user, json: #"{"productId": "gold60"}"#)
-            let token = try #require(order["appAccountToken"] as? String)
-            let (_, purchase) = try await serve.request(
-                "POST", "\(simulator)/simulator/v1/purchases",
-                json: #"{"productId": "gold60", "appAccountToken": "\#(token)"}"#)
-            return Purchase(
-                jws: try #require(purchase["signedTransaction"] as? String),
-                transactionID: try #require(purchase["transactionId"] as? String), user: user)
+            let (jws, id) = try await serve.buyGold60(as: user, at: base, simulator: simulator)
+            return Purchase(jws: jws, transactionID: id, user: user)
         }
     }
 

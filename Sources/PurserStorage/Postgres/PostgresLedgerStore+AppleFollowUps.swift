@@ -29,7 +29,7 @@ extension PostgresLedgerStore {
             ).map { try $0.makeRandomAccess().text("transaction_id") }
             var records: [LedgerTransaction] = []
             for id in ids {
-                if let record = try await Self.transaction(id, on: connection, logger: self.logger) {
+                if let record = try await self.transaction(id, on: connection) {
                     records.append(record)
                 }
             }

@@ -9,7 +9,7 @@ extension PostgresLedgerStore {
         -> OrderCancellation
     {
         try await inTransaction { connection in
-            guard var order = try await Self.order(id, on: connection, lock: true, logger: self.logger),
+            guard var order = try await self.order(id, on: connection, lock: true),
                 order.userID == user
             else {
                 return .notFound

@@ -6,17 +6,15 @@ import PurserCore
 extension PostgresLedgerStore {
     /// The order `id`; with `lock`, its row stays locked (`FOR UPDATE`) until the surrounding transaction ends, so that
     /// two settlements naming one order decide one after the other, the second seeing what the first wrote.
-    static func order(_ id: OrderID, on connection: PostgresConnection, lock: Bool, logger: Logger) async throws
-        -> Order?
-    {
-        let rows = try await connection.query(
+    func order(_ id: OrderID, on connection: PostgresConnection, lock: Bool) async throws -> Order? {
+        let rows = try await rows(
+            connection,
             """
             SELECT id, user_id, product_id, quantity, state, transaction_id, created_at, updated_at FROM orders
             WHERE id = \(id.description)\(unescaped: lock ? " FOR UPDATE" : "")
-            """, logger: logger
-        ).collect()
+            """)
         guard let row = rows.first?.makeRandomAccess() else { return nil }
-        return try order(from: row)
+        return try Self.order(from: row)
     }
 
     /// The order in `row`, which has the columns of the `orders` table.
@@ -33,24 +31,21 @@ extension PostgresLedgerStore {
 
     /// The record of `id`, locked for the rest of the transaction, or nil.
     func lockedTransaction(_ id: String, on connection: PostgresConnection) async throws -> LedgerTransaction? {
-        guard try await Self.lockTransaction(id, on: connection, logger: logger) else { return nil }
-        return try await Self.transaction(id, on: connection, logger: logger)
+        guard try await lockTransaction(id, on: connection) else { return nil }
+        return try await transaction(id, on: connection)
     }
 
     /// Locks the ledger's record of `id` (`FOR UPDATE`) until the surrounding transaction ends; false when there is
     /// none. Read the record afterwards, in a new statement: it then sees whatever the previous holder committed.
-    static func lockTransaction(_ id: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let rows = try await connection.query(
-            "SELECT transaction_id FROM apple_transactions WHERE transaction_id = \(id) FOR UPDATE", logger: logger
-        ).collect()
-        return !rows.isEmpty
+    func lockTransaction(_ id: String, on connection: PostgresConnection) async throws -> Bool {
+        try await !rows(connection, "SELECT transaction_id FROM apple_transactions WHERE transaction_id = \(id) FOR UPDATE")
+            .isEmpty
     }
 
     /// The ledger's record of `id` with its credit grants, read in one statement (one snapshot).
-    static func transaction(_ id: String, on connection: PostgresConnection, logger: Logger) async throws
-        -> LedgerTransaction?
-    {
-        let rows = try await connection.query(
+    func transaction(_ id: String, on connection: PostgresConnection) async throws -> LedgerTransaction? {
+        let rows = try await rows(
+            connection,
             """
             SELECT t.*,
                 ARRAY(SELECT currency FROM grants g WHERE g.transaction_id = t.transaction_id AND g.kind = 'credit'
@@ -58,10 +53,9 @@ extension PostgresLedgerStore {
                 ARRAY(SELECT amount FROM grants g WHERE g.transaction_id = t.transaction_id AND g.kind = 'credit'
                       ORDER BY g.id) AS grant_amounts
             FROM apple_transactions t WHERE t.transaction_id = \(id)
-            """, logger: logger
-        ).collect()
+            """)
         guard let row = rows.first?.makeRandomAccess() else { return nil }
-        return try transaction(from: row, id: id)
+        return try Self.transaction(from: row, id: id)
     }
 
     /// The transaction `id` in `row`, which has the columns of `apple_transactions` and the credit grants' currencies

@@ -80,11 +80,11 @@ public final class PostgresLedgerStore: LedgerStore, Service {
     }
 
     public func order(_ id: OrderID) async throws -> Order? {
-        try await withConnection { try await Self.order(id, on: $0, lock: false, logger: self.logger) }
+        try await withConnection { try await self.order(id, on: $0, lock: false) }
     }
 
     public func transaction(_ transactionID: String) async throws -> LedgerTransaction? {
-        try await withConnection { try await Self.transaction(transactionID, on: $0, logger: self.logger) }
+        try await withConnection { try await self.transaction(transactionID, on: $0) }
     }
 
     public func balances(of user: UserID) async throws -> [String: Int64] {
