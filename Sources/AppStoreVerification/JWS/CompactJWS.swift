@@ -60,7 +60,8 @@ struct CompactJWS {
         self.headerSegment = HeaderSegment(bytes: header)
         self.payload = decodedPayload
         self.signature = decodedSignature
-        self.signingDigest = SHA256.hash(data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[start..<dots[1]])))
+        self.signingDigest = SHA256.hash(
+            data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[start..<dots[1]])))
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

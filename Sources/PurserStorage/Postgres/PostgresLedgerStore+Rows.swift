@@ -38,8 +38,10 @@ extension PostgresLedgerStore {
     /// Locks the ledger's record of `id` (`FOR UPDATE`) until the surrounding transaction ends; false when there is
     /// none. Read the record afterwards, in a new statement: it then sees whatever the previous holder committed.
     func lockTransaction(_ id: String, on connection: PostgresConnection) async throws -> Bool {
-        try await !rows(connection, "SELECT transaction_id FROM apple_transactions WHERE transaction_id = \(id) FOR UPDATE")
-            .isEmpty
+        try await !rows(
+            connection, "SELECT transaction_id FROM apple_transactions WHERE transaction_id = \(id) FOR UPDATE"
+        )
+        .isEmpty
     }
 
     /// The ledger's record of `id` with its credit grants, read in one statement (one snapshot).
