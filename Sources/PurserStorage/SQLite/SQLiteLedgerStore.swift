@@ -119,6 +119,7 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     /// Runs `write` on the writer, in a transaction it may share with other writes (group commit), and returns once
     /// that transaction has committed.
+    @discardableResult
     func write<T: Sendable>(_ write: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
         try await writer.perform(write)
     }
