@@ -210,7 +210,8 @@ check "standardwebhooks verifies every event purser serve posted (receiver down 
 
 # 4. Metrics: prometheus_client's own parser reads GET /metrics (its own port, behind its token) after the two
 #    credits above, an order left waiting, a forged submission, and a StoreKit 1 receipt sent with an app transaction
-#    for another app (ignored, counted as wrong_bundle); the series operators alert on are there.
+#    for another app (ignored, counted as wrong_bundle), and a 422, a 400 and a 404; the series operators alert on
+#    are there, and every error is counted and timed under its own status.
 metrics_parsed() {
   local sim="http://127.0.0.1:$serve_port/simulator/v1" receipt app_transaction
   curl -sf -X POST "http://127.0.0.1:$serve_port/v1/orders" -H "X-Purser-User: carol" \
@@ -223,6 +224,17 @@ metrics_parsed() {
   curl -sf -X POST "http://127.0.0.1:$serve_port/v1/transactions" -H "X-Purser-User: carol" \
     -H 'Content-Type: application/json' \
     -d "{\"receipt\": \"$receipt\", \"appTransaction\": \"$app_transaction\"}" >/dev/null || return 1
+  # One client error of each kind: each must be counted and timed under its own status, never as a 500.
+  answered() {  # answered STATUS CURL-ARGUMENTS...: the request gets STATUS
+    local got
+    got="$(curl -s -o /dev/null -w '%{http_code}' -H "X-Purser-User: carol" "${@:2}")"
+    [ "$got" = "$1" ] || { echo "expected $1, got $got: ${*:2}"; return 1; }
+  }
+  answered 422 -X POST "http://127.0.0.1:$serve_port/v1/orders" -H 'Content-Type: application/json' \
+    -d '{"productId": "com.example.purser.no-such-product"}' || return 1
+  answered 400 -X POST "http://127.0.0.1:$serve_port/v1/orders" -H 'Content-Type: application/json' \
+    -d '{"productId": "com.example.purser.gold60", "quantity": 11}' || return 1
+  answered 404 "http://127.0.0.1:$serve_port/v1/orders/00000000-0000-4000-8000-000000000000" || return 1
   "$py" "$repo/scripts/referee/check_metrics.py" --url "http://127.0.0.1:$metrics_port/metrics" \
     --token="$metrics_token" --delivered 2
 }

@@ -5,9 +5,10 @@
 #      ledger, live HTTP, the purser binary), the PostgreSQL ledger's against a private server (scripts/postgres.sh);
 #   1b. the StoreKit interface check (scripts/check-storekit-interface.sh): the SDK's Apple-only code compiled against
 #      hand-written interfaces of Apple's frameworks, and mutants it must reject;
-#   2. the referee: Apple's official Python library against Purser, in both directions, standardwebhooks and
-#      prometheus_client; schemathesis against a running `purser serve` (openapi.yaml is the contract); the support
-#      console in Chromium driven by Selenium; each fuzz target in Fuzz/ for 30 seconds;
+#   2. the README's walk-through run as written (scripts/readme-walkthrough.sh); the referee: Apple's official
+#      Python library against Purser, in both directions, standardwebhooks and prometheus_client; schemathesis
+#      against a running `purser serve` (openapi.yaml is the contract); the support console in Chromium driven by
+#      Selenium; each fuzz target in Fuzz/ for 30 seconds;
 #   3. short chaos runs (every fault family): a fixed seed in process; random seeds (printed) against a real
 #      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted.
 # Installs what it needs itself (libsqlite3-dev when its header is missing, a Python venv with app-store-server-library, schemathesis, selenium; Chromium from
@@ -34,6 +35,8 @@ swift test --skip-build
 echo "== StoreKit interface check (the SDK's Apple branch, no Mac needed)"
 bash scripts/check-storekit-interface.sh
 PURSER_BIN="$(swift build --show-bin-path)/purser"
+echo "== the README's walk-through, run as written"
+PURSER_BIN="$PURSER_BIN" bash scripts/readme-walkthrough.sh
 echo "== referee (Apple's app-store-server-library)"
 PURSER_BIN="$PURSER_BIN" bash scripts/referee.sh
 echo "== schemathesis: a running purser serve held to openapi.yaml"
@@ -48,5 +51,7 @@ echo "   replicas on PostgreSQL (the private server above), each killed and rest
 "$PURSER_BIN" chaos --purchases 2000 --devices 40 --users 80 --concurrency 16 --baseline-purchases 500 --seed 1
 "$PURSER_BIN" chaos --purchases 2000 --devices 40 --users 80 --concurrency 16 --baselines none --seed random \
   --storage sqlite --replicas 1
-"$PURSER_BIN" chaos --purchases 1000 --devices 24 --users 48 --concurrency 12 --baselines none --seed random \
+# PURSER_DATABASE_URL names another database, as a shell that followed the README may: the replicas must not use it.
+PURSER_DATABASE_URL="${PURSER_TEST_DATABASE_URL%/*}/not_the_chaos_database" \
+  "$PURSER_BIN" chaos --purchases 1000 --devices 24 --users 48 --concurrency 12 --baselines none --seed random \
   --storage postgres --replicas 2 --database-url "$PURSER_TEST_DATABASE_URL"

@@ -7,17 +7,18 @@ extension SimulatedAppStore {
     /// With a `catalog` it sells only those products.
     public static func persistent(
         in directory: URL, bundleID: String, appAppleID: Int64?, catalog: StoreKitConfiguration? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        productTypes: [String: String] = [:], now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> SimulatedAppStore {
+        var configuration = SimulatedAppStore.Configuration(
+            defaultBundleID: bundleID, appAppleID: appAppleID,
+            journalFile: directory.appendingPathComponent("transactions.jsonl"), catalog: catalog)
+        configuration.productTypes = productTypes
         let authority = try SimulatorCertificateAuthority.loadOrCreate(
             in: directory.appendingPathComponent("ca"), now: now())
         let receipts = try ReceiptCertificateAuthority.loadOrCreate(
             in: directory.appendingPathComponent("ca"), now: now())
         return try SimulatedAppStore(
             signer: JWSSigner(authority: authority), receiptAuthority: receipts,
-            configuration: .init(
-                defaultBundleID: bundleID, appAppleID: appAppleID,
-                journalFile: directory.appendingPathComponent("transactions.jsonl"), catalog: catalog),
-            now: now)
+            configuration: configuration, now: now)
     }
 }

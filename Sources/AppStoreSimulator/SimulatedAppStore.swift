@@ -18,6 +18,10 @@ public actor SimulatedAppStore {
         public var journalFile: URL?
         /// The only products sold, with their types and prices (a `.storekit` file); `nil` sells any product id.
         public var catalog: StoreKitConfiguration?
+        /// Apple's type (`Consumable`, `Non-Consumable`) of products sold without a `catalog` entry, by product id:
+        /// the simulator inside `purser serve` signs each product of Purser's catalog with its type. Others are
+        /// `Consumable`.
+        public var productTypes: [String: String] = [:]
 
         public init(
             defaultBundleID: String = "com.example.purser.demo", defaultEnvironment: AppStoreEnvironment = .sandbox,
@@ -151,7 +155,8 @@ public actor SimulatedAppStore {
         transaction.originalPurchaseDate = at
         transaction.quantity = quantity
         let listed = try listedProduct(request.productId)
-        transaction.type = request.type ?? listed?.kind.appleType ?? "Consumable"
+        transaction.type =
+            request.type ?? listed?.kind.appleType ?? configuration.productTypes[request.productId] ?? "Consumable"
         transaction.appAccountToken = request.appAccountToken?.lowercased()
         transaction.inAppOwnershipType = "PURCHASED"
         transaction.signedDate = at

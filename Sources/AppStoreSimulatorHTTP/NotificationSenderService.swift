@@ -18,3 +18,8 @@ public struct NotificationSenderService: Service {
         }
     }
 }
+
+extension NotificationSenderService: CustomStringConvertible {
+    /// What the service group logs for it (the simulated App Store holds its signing keys).
+    public var description: String { "NotificationSenderService(every: \(interval))" }
+}

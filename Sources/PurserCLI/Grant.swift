@@ -13,8 +13,9 @@ extension Purser {
         @Option(name: .customLong("transaction-id"), help: "The Apple transaction id.") var transactionID: String
         @Option(help: "The game account to credit.") var user: String
         @Option(help: "Why (kept in the audit log).") var reason: String
-        @Option(name: .customLong("operator"), help: "Who grants (default: $USER).")
-        var operatorName = ProcessInfo.processInfo.environment["USER"] ?? "operator"
+        @Option(name: .customLong("operator"), help: "Who grants (default: $USER, else \"operator\").")
+        var operatorOption: String?
+        var operatorName: String { operatorOption ?? ProcessInfo.processInfo.environment["USER"] ?? "operator" }
 
         func validate() throws {
             guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {

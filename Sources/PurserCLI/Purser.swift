@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PurserServer
 
 /// `purser`: the Purser server, its App Store simulator and tools for support staff and benchmarks.
 @main
@@ -12,6 +13,25 @@ struct Purser: AsyncParsableCommand {
             Chaos.self, Bench.self, Webhooks.self, ConsoleCommand.self,
         ]
     )
+
+    /// Parses and runs the command. A configuration the server cannot use prints `purser: ` and the message that
+    /// names the key or file, and exits 1: argument-parser would follow it with its generic usage line, as if the
+    /// command line were wrong.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as ConfigurationError {
+            FileHandle.standardError.write(Data("purser: \(error.description)\n".utf8))
+            Foundation.exit(1)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 extension Purser {

@@ -20,6 +20,16 @@ struct SupportCommandOptions: ParsableArguments {
     func withServer<T: Sendable>(
         label: String, _ body: @Sendable @escaping (PurserAssembly) async throws -> T
     ) async throws -> T {
+        try await Self.withServer(
+            label: label, config: config, dataDirectory: dataDirectory, catalog: catalog, port: port, body)
+    }
+
+    /// `withServer` for commands with fewer options (`LedgerCommandOptions`): what they do not set comes from the
+    /// configuration.
+    static func withServer<T: Sendable>(
+        label: String, config: String?, dataDirectory: String?, catalog: String? = nil, port: Int? = nil,
+        _ body: @Sendable @escaping (PurserAssembly) async throws -> T
+    ) async throws -> T {
         var logger = Logger(label: label)
         logger.logLevel = .warning
         var flags: [AbsoluteConfigKey: ConfigContent] = [:]

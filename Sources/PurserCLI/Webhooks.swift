@@ -15,7 +15,7 @@ extension Purser {
             static let configuration = CommandConfiguration(
                 abstract: "List webhook deliveries, newest first: pending, failed, dead or delivered.")
 
-            @OptionGroup var options: SupportCommandOptions
+            @OptionGroup var options: LedgerCommandOptions
             @Option(help: "pending, failed, dead or delivered (default: all).") var status: String?
             @Option(help: "At most this many (1 to 1000).") var limit = 100
             @Flag(help: "Print JSON.") var json = false
@@ -42,10 +42,13 @@ extension Purser {
             static let configuration = CommandConfiguration(
                 abstract: "Send a webhook event again (dead, failed or delivered) to every endpoint that takes it.")
 
-            @OptionGroup var options: SupportCommandOptions
+            @OptionGroup var options: LedgerCommandOptions
             @Argument(help: "The event's webhook-id (evt_…).") var id: String
-            @Option(name: .customLong("operator"), help: "Who replays (default: $USER); kept in the audit log.")
-            var operatorName = ProcessInfo.processInfo.environment["USER"] ?? "operator"
+            @Option(
+                name: .customLong("operator"),
+                help: "Who replays (default: $USER, else \"operator\"); kept in the audit log.")
+            var operatorOption: String?
+            var operatorName: String { operatorOption ?? ProcessInfo.processInfo.environment["USER"] ?? "operator" }
 
             func run() async throws {
                 let deliveries = try await serviceErrorsAsExit {
@@ -62,7 +65,7 @@ extension Purser {
             static let configuration = CommandConfiguration(
                 abstract: "Post a signed webhook.test event to every endpoint and show each answer.")
 
-            @OptionGroup var options: SupportCommandOptions
+            @OptionGroup var options: LedgerCommandOptions
 
             func run() async throws {
                 let results = try await serviceErrorsAsExit {

@@ -10,15 +10,15 @@ extension PurserAssembly {
     /// reconciliation (`reconciliation.intervalSeconds` > 0), Apple follow-ups (`finishing.intervalSeconds` > 0),
     /// webhook delivery (with `webhooks.endpoints`), the hosted App Store's services, the ledger closed on shutdown.
     /// - Parameters:
-    ///   - middleware: wraps Purser's routes, inside error handling and metrics (the chaos harness's network faults).
+    ///   - middleware: wraps Purser's routes, inside metrics and error handling (the chaos harness's network faults).
     ///   - onServerRunning: told the port once the server listens (`port` 0 in the configuration picks a free one).
     public func application(
         middleware: [any MiddlewareProtocol<Request, Response, PurserRequestContext>] = [],
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<PurserRequestContext>> {
         let router = Router(context: PurserRequestContext.self)
-        router.add(middleware: ErrorMiddleware(outage: LedgerOutageLog()))
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: ErrorMiddleware(outage: LedgerOutageLog()))
         for item in middleware { router.add(middleware: item) }
         var endpoints = EndpointTable()
         PurserRoutes(
@@ -31,18 +31,20 @@ extension PurserAssembly {
                 support: support, webhooks: webhooks, store: store, keys: .init(adminToken: adminToken),
                 adminToken: adminToken,
                 operators: consoleOperators, secureCookies: configuration.console.secureCookies,
-                sessionLength: configuration.console.sessionMinutes * 60, throttle: SignInThrottle(), now: now
+                sessionLength: configuration.console.sessionMinutes * 60, throttle: SignInThrottle(),
+                proxies: trustedProxies, now: now
             ).add(to: router)
         }
         appStore.hosted?.addRoutes(router)
         router.add(middleware: MethodNotAllowedMiddleware(endpoints: endpoints))
+        let readiness = LedgerReadiness()
         var app = Application(
             router: router,
             server: .http1(configuration: configuration.http.channelConfiguration),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "Purser",
                 availableConnectionsDelegate: configuration.http.connectionLimit(logger: logger)),
-            services: ledgerServices + workers,
+            services: ledgerServices + workers.map { AfterMigration(readiness: readiness, worker: $0) },
             onServerRunning: { [hosted = appStore.hosted] channel in
                 let port = channel.localAddress?.port ?? 0
                 await hosted?.serverStarted(port)
@@ -56,6 +58,7 @@ extension PurserAssembly {
             } catch let error as StorageError where error.code == .unavailable {
                 throw ConfigurationError("the ledger cannot be reached at start: \(error.message)")
             }
+            readiness.open()
             for warning in warnings { logger.warning("\(warning)") }
             if !warnings.contains(announcement) { logger.info("\(announcement)") }
         }
@@ -68,7 +71,8 @@ extension PurserAssembly {
         ((store as? any Service).map { [$0] } ?? []) + [LedgerLifecycle(store: store)]
     }
 
-    /// The long-lived workers besides the HTTP server, and the metrics listener (`metrics.port`).
+    /// The long-lived workers besides the HTTP server, and the metrics listener (`metrics.port`); `application(…)`
+    /// starts each once the ledger is migrated.
     var workers: [any Service] {
         var services = appStore.hosted?.services ?? []
         if !webhooks.endpoints.isEmpty {
@@ -105,11 +109,13 @@ extension PurserAssembly {
 }
 
 /// Closes the ledger when the service group shuts down.
-struct LedgerLifecycle: Service {
+struct LedgerLifecycle: Service, CustomStringConvertible {
     let store: any LedgerStore
 
     func run() async throws {
         try? await gracefulShutdown()
         try await store.close()
     }
+
+    var description: String { "LedgerLifecycle" }
 }

@@ -33,6 +33,8 @@ public struct PurserAssembly: Sendable {
     let webhookJitter: WebhookJitter
     let webhookTransport: (any WebhookTransport)?
     let consoleOperators: [String: PasswordHash]
+    /// `http.trustedProxies`, checked: whose `X-Forwarded-For` names the client.
+    let trustedProxies: TrustedProxies
     /// Xcode's StoreKit testing certificate, when `xcode.certificateFile` trusts it (development only).
     let xcodeCertificate: Certificate?
 
@@ -58,6 +60,7 @@ public struct PurserAssembly: Sendable {
         webhookJitter = WebhookJitter(seed: webhookSeed)
         self.webhookTransport = webhookTransport
         consoleOperators = try configuration.console.checkedOperators()
+        trustedProxies = try TrustedProxies(configuration.http.trustedProxies)
         xcodeCertificate = try configuration.xcodeCertificate()
         webhooks = WebhookService(
             store: store, endpoints: try configuration.webhooks.checkedEndpoints(),

@@ -137,10 +137,24 @@ public struct Settlement: Hashable, Sendable {
     public var record: LedgerTransaction?
     /// What this settlement made Purser owe Apple (finishing a credit no app will finish, the owner's token).
     public var appleFollowUp: AppleFollowUp?
-    public init(decision: Decision, record: LedgerTransaction?, appleFollowUp: AppleFollowUp? = nil) {
+    /// Whether this settlement credited the transaction (a repeat of a credited one did not): what
+    /// `purser_credits_total` counts, and how a decision without a submitter is told from a repeat.
+    public var creditedNow: Bool
+
+    public init(
+        decision: Decision, record: LedgerTransaction?, appleFollowUp: AppleFollowUp? = nil, creditedNow: Bool = false
+    ) {
         self.decision = decision
         self.record = record
         self.appleFollowUp = appleFollowUp
+        self.creditedNow = creditedNow
+    }
+
+    /// What a store answers once it has applied `plan` to the transaction it held (`existing`).
+    public init(_ plan: LedgerPlan, existing: LedgerTransaction?) {
+        self.init(
+            decision: plan.decision, record: plan.written ?? existing, appleFollowUp: .owed(by: plan),
+            creditedNow: plan.written?.state == .credited)
     }
 }
 

@@ -21,8 +21,19 @@ enum PurserProcess {
     }
 
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Run {
+        try run(binary, arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Another program the tests need (for example `openssl`), run the same way.
+    static func runTool(_ path: String, _ arguments: [String]) throws -> Run {
+        try run(URL(fileURLWithPath: path), arguments, stdin: nil, environment: [:])
+    }
+
+    private static func run(_ executable: URL, _ arguments: [String], stdin: Data?, environment: [String: String])
+        throws -> Run
+    {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -20,6 +20,7 @@ extension ServeCommandTests {
         process.standardOutput = pipe
         process.standardError = pipe
         let output = ServeCommandTests.Output()
+        output.pipe = pipe
         pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
         try process.run()
         for _ in 0..<600 {

@@ -12,7 +12,7 @@ import Testing
     final class Output: @unchecked Sendable {
         private let lock = NSLock()
         private var text = ""
-        fileprivate var pipe: Pipe?
+        var pipe: Pipe?
         func append(_ data: Data) { lock.withLock { text += String(decoding: data, as: UTF8.self) } }
         var value: String { lock.withLock { text } }
 
@@ -148,6 +148,14 @@ import Testing
         #expect(byAccount.status == 0, "\(byAccount.stderr)")
         #expect(byAccount.stdout.components(separatedBy: "\"appTransactionId\" : \"\(account)\"").count == 3)
         #expect(byAccount.stdout.contains("\"transactionId\" : \"\(lostID)\""), "\(byAccount.stdout)")
+        // Nothing found is one rule for every kind of id: exit 1, `not_found: …` (an unknown order once exited 0).
+        for (flag, id) in [
+            ("--order-id", "MZZZZZZZZZ"), ("--transaction-id", "9999999"), ("--app-transaction-id", "1"),
+        ] {
+            let none = try PurserProcess.run(["lookup", "--config", config, "--port", portNumber, flag, id])
+            #expect(none.status == 1, "\(flag): \(none.stdout)")
+            #expect(none.stderr.hasPrefix("not_found: "), "\(flag): \(none.stderr)")
+        }
         let reconcile = try PurserProcess.run(["reconcile", "--config", config, "--port", portNumber, "--json"])
         #expect(reconcile.status == 0, "\(reconcile.stderr)")
         #expect(reconcile.stdout.contains("\"credited\":0"), "\(reconcile.stdout)")
@@ -162,8 +170,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let (noCatalog, noCatalogOutput) = try start(["serve", "--data-dir", directory.path, "--port", "0"])
         let noCatalogText = noCatalogOutput.drained(after: noCatalog)
-        #expect(noCatalog.terminationStatus != 0)
-        #expect(noCatalogText.contains("no product catalog"))
+        #expect(noCatalog.terminationStatus == 1)
+        #expect(noCatalogText.contains("purser: no product catalog"))
+        #expect(!noCatalogText.contains("Usage:"), "a configuration error is not a usage error: \(noCatalogText)")
 
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
             .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
@@ -172,8 +181,10 @@ import Testing
             "--catalog", directory.appendingPathComponent("catalog.json").path,
         ])
         let noSecretText = noSecretOutput.drained(after: noSecret)
-        #expect(noSecret.terminationStatus != 0)
+        #expect(noSecret.terminationStatus == 1)
         #expect(noSecretText.contains("HS256 needs a secret"))
+        // A failed start leaves no ledger behind.
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("purser.sqlite").path))
     }
 
     /// A database that cannot be reached at start is a clear error and a non-zero exit, and the password in the

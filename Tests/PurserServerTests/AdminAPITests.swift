@@ -30,6 +30,9 @@ import Testing
             let grantMalformed = try await client.admin(.post, "/admin/v1/grants", body: grantBody("12a", to: "alice"))
             #expect(grantMalformed.status == .badRequest)
             #expect(grantMalformed.errorCode == "invalid_transaction_id")
+            let longOrder = try await client.admin(.get, "/admin/v1/orders/" + String(repeating: "M", count: 3000))
+            #expect(longOrder.status == .badRequest)
+            #expect(longOrder.errorCode == "invalid_order_id")
             #expect(try await server.store.statistics().transactions == 0)
         }
     }
@@ -52,6 +55,25 @@ import Testing
             #expect(toAlice.status == .ok)
             #expect(try toAlice.decode(SupportService.TransactionView.self).ownerId == "alice")
             #expect(try await client.wallet("alice") == ["gold": 60])
+        }
+    }
+
+    /// A grant of a transaction the ledger has not seen, whose token names gina's order, credits gina: the answer
+    /// says so (once a 409 "already credited to gina; nothing was changed", from the very call that credited her).
+    @Test func aGrantThatCreditsTheTokensOwnerAnswersWithThatOwner() async throws {
+        try await TestServer.run { server, client in
+            await server.appStore.pauseNotifications(true)
+            let order = try await server.order("gold60", for: "gina", client: client)
+            let (id, _) = try await server.pay("gold60", token: order.appAccountToken)
+            let toHank = try await client.admin(.post, "/admin/v1/grants", body: grantBody(id, to: "hank"))
+            #expect(toHank.status == .ok)
+            #expect(try toHank.decode(SupportService.TransactionView.self).ownerId == "gina")
+            #expect(try await client.wallet("gina") == ["gold": 60])
+            #expect(try await client.wallet("hank") == [:])
+            // Asked again, nothing new happens, and the answer is the 409 naming gina.
+            let again = try await client.admin(.post, "/admin/v1/grants", body: grantBody(id, to: "hank"))
+            #expect(again.status == .conflict)
+            #expect(again.errorCode == "already_credited")
         }
     }
 

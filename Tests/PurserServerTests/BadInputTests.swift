@@ -39,6 +39,9 @@ import Testing
                     "/v1/transactions", user: "alice",
                     body: ByteBuffer(string: #"{"signedTransaction": 42}"#)),
                 status: .badRequest, code: "malformed_json", server: server)
+            let array = try await client.post("/v1/transactions", user: "alice", body: ByteBuffer(string: "[1, 2]"))
+            try await expectRefused(array, status: .badRequest, code: "malformed_json", server: server)
+            #expect(String(buffer: array.body).contains("the body must be a JSON object"))
             let huge = ByteBuffer(
                 string: #"{"signedTransaction": ""# + String(repeating: "A", count: 2 * 1024 * 1024) + #""}"#)
             try await expectRefused(
@@ -121,6 +124,8 @@ import Testing
                 status: .badRequest, code: "invalid_order_id", server: server)
             let health = try await client.get("/health", user: nil)
             #expect(health.status == .ok)
+            // A load balancer's HEAD probe (once 405).
+            #expect(try await client.execute(uri: "/health", method: .head).status == .ok)
         }
     }
 }

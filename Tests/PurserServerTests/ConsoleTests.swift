@@ -18,12 +18,28 @@ import Testing
         configuration.console.operators = [.init(name: "li", passwordHash: hash)]
     }
 
-    /// A form post, with the session cookie when given.
-    static func post(_ client: some TestClientProtocol, _ uri: String, form: [String: String], cookie: String? = nil)
-        async throws -> TestResponse
-    {
+    /// Two operators, li and wang, with the same password.
+    static func configureTwo(_ configuration: inout ServerConfiguration) {
+        let hash = try! PasswordHash.make(password, logN: 10).encoded
+        configuration.console.operators = [
+            .init(name: "li", passwordHash: hash), .init(name: "wang", passwordHash: hash),
+        ]
+    }
+
+    /// `configureTwo`, behind a proxy on the loopback that Purser trusts.
+    static func configureBehindProxy(_ configuration: inout ServerConfiguration) {
+        configureTwo(&configuration)
+        configuration.http.trustedProxies = ["127.0.0.0/8", "::1/128"]
+    }
+
+    /// A form post, with the session cookie and `X-Forwarded-For` when given.
+    static func post(
+        _ client: some TestClientProtocol, _ uri: String, form: [String: String], cookie: String? = nil,
+        forwardedFor: String? = nil
+    ) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
         if let cookie { headers[.cookie] = cookie }
+        if let forwardedFor { headers[HTTPField.Name("X-Forwarded-For")!] = forwardedFor }
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = form.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
@@ -89,6 +105,58 @@ import Testing
             #expect(throttled.status == .tooManyRequests, "even the right password waits out the window")
             let token = try await Self.post(client, "/console/sign-in", form: ["token": "not-the-token"])
             #expect(token.status == .tooManyRequests || token.status == .unauthorized)
+        }
+    }
+
+    /// Five wrong passwords for one name lock that name only: a colleague at the same address (behind the same
+    /// proxy) still signs in, and so does the admin token. Once, the address was locked too, the token included.
+    @Test func aLockedNameDoesNotLockOutTheTeam() async throws {
+        try await TestServer.run(configure: Self.configureTwo) { _, client in
+            for _ in 0..<5 {
+                let wrong = try await Self.post(client, "/console/sign-in", form: ["operator": "li", "password": "x"])
+                #expect(wrong.status == .unauthorized)
+            }
+            let li = try await Self.post(
+                client, "/console/sign-in", form: ["operator": "li", "password": Self.password])
+            #expect(li.status == .tooManyRequests)
+            let wang = try await Self.post(
+                client, "/console/sign-in", form: ["operator": "wang", "password": Self.password])
+            #expect(wang.status == .seeOther, "a colleague at the same address signs in")
+            let admin = try await Self.post(client, "/console/sign-in", form: ["token": TestServer.adminToken])
+            #expect(admin.status == .seeOther, "the admin token is never locked out")
+        }
+    }
+
+    /// Behind a trusted proxy the throttle counts the client that `X-Forwarded-For` names: fifty failures from one
+    /// client lock that client, not the others behind the same proxy. From an untrusted peer the header is ignored.
+    @Test func behindATrustedProxyTheThrottleCountsTheForwardedClient() async throws {
+        try await TestServer.run(configure: Self.configureBehindProxy) { _, client in
+            for attempt in 0..<50 {  // a different name each time, so only the address limit can trip
+                let wrong = try await Self.post(
+                    client, "/console/sign-in", form: ["operator": "guess\(attempt)", "password": "x"],
+                    forwardedFor: "203.0.113.7")
+                #expect(wrong.status == .unauthorized)
+            }
+            let blocked = try await Self.post(
+                client, "/console/sign-in", form: ["operator": "wang", "password": Self.password],
+                forwardedFor: "203.0.113.7")
+            #expect(blocked.status == .tooManyRequests, "fifty failures lock that client's address")
+            let other = try await Self.post(
+                client, "/console/sign-in", form: ["operator": "wang", "password": Self.password],
+                forwardedFor: "198.51.100.9")
+            #expect(other.status == .seeOther, "another client behind the same proxy is not locked")
+        }
+        // Without trusting the proxy, the header is ignored: every failure counts against the peer.
+        try await TestServer.run(configure: Self.configureTwo) { _, client in
+            for attempt in 0..<50 {
+                _ = try await Self.post(
+                    client, "/console/sign-in", form: ["operator": "guess\(attempt)", "password": "x"],
+                    forwardedFor: "203.0.113.\(attempt)")
+            }
+            let spoofed = try await Self.post(
+                client, "/console/sign-in", form: ["operator": "wang", "password": Self.password],
+                forwardedFor: "198.51.100.9")
+            #expect(spoofed.status == .tooManyRequests, "an untrusted X-Forwarded-For changes nothing")
         }
     }
 
@@ -181,6 +249,13 @@ import Testing
             #expect(byOrder.headers[.location] == "/console/transactions/\(id)")
             let nobody = String(buffer: try await Self.get(client, "/console/search?q=nobody", cookie: session).body)
             #expect(nobody.contains(#"id="nothing""#))
+            // An order that no transaction has reached yet is found, not "nothing found".
+            let waiting = try await server.order("gold60", for: "zoe", client: client)
+            let unpaid = String(
+                buffer: try await Self.get(client, "/console/search?q=\(waiting.orderId)", cookie: session).body)
+            #expect(
+                unpaid.contains(#"id="order""#) && unpaid.contains("zoe") && unpaid.contains("created"), "\(unpaid)")
+            #expect(!unpaid.contains(#"id="nothing""#))
         }
     }
 }

@@ -207,4 +207,34 @@ import Testing
         let modeError = try #require(await failure(file: notAMode))
         #expect(modeError.contains("appStore") && modeError.contains(notAMode.path), "\(modeError)")
     }
+
+    /// A key Purser does not know stops the load, named by its first unknown part with the nearest known name: once,
+    /// `"webhook"` for `"webhooks"` was ignored and the server started without webhooks.
+    @Test func anUnknownKeyIsAnErrorWithTheNearestKnownOne() async throws {
+        let file = try configFile(
+            #"{"port": 8080, "webhook": {"endpoints": [{"url": "https://game.example/h", "secret": "whsec_c2VjcmV0"}]},"#
+                + #" "console": {"sesionMinutes": 5}, "zzzzzz": 1}"#)
+        defer { remove(file) }
+        let error = try #require(await failure(file: file))
+        #expect(error.contains(file.path), "\(error)")
+        #expect(error.contains("unknown configuration key webhook (did you mean webhooks?)"), "\(error)")
+        #expect(error.contains("console.sesionMinutes (did you mean console.sessionMinutes?)"), "\(error)")
+        #expect(error.contains("unknown configuration key zzzzzz") && !error.contains("zzzzzz ("), "\(error)")
+        #expect(!error.contains("c2VjcmV0"), "no value is repeated")
+        // Every key of a complete file is known.
+        let complete = try configFile(
+            #"{"port": 0, "webhooks": {"endpoints": [{"url": "https://game.example/h", "secrets": [], "#
+                + #""events": ["transaction.credited"]}], "retrySeconds": [1]}, "http": {"trustedProxies": []}, "#
+                + #""console": {"operators": [{"name": "li", "passwordHash": "x"}], "sessionMinutes": 5}}"#)
+        defer { remove(complete) }
+        #expect(await failure(file: complete) == nil)
+    }
+
+    /// A value that is none of a key's fixed set is an error listing the valid ones.
+    @Test func aBadEnumerationValueListsTheValidOnes() async throws {
+        let file = try configFile(#"{"auth": {"mode": "magic"}}"#)
+        defer { remove(file) }
+        let error = try #require(await failure(file: file))
+        #expect(error.contains("auth.mode") && error.contains("valid values: jwt, development"), "\(error)")
+    }
 }

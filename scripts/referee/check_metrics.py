@@ -64,13 +64,19 @@ def main() -> None:
     if submitted < args.delivered:
         fail(f"{submitted} timed POST /v1/transactions, expected at least {args.delivered}")
     # Each credit is decided for the app's submission and again for Apple's notification (the hosted simulator
-    # sends it at once; whichever comes second is told the transaction is credited already): at least one
-    # delivered-kind decision per credit, each counted under its kind.
-    kinds = {s.labels.get("decision") for s in family("purser_decisions", "counter").samples}
-    decided = sum(value("purser_decisions", "counter", "_total", decision=kind) for kind in kinds
-                  if kind in ("delivered", "alreadyDelivered", "deliveredToOtherAccount"))
-    if decided < args.delivered:
-        fail(f"purser_decisions_total counts {decided} delivered-kind decisions for {args.delivered} credits")
+    # sends it at once; whichever comes second is told the transaction is credited already). Each credit went to
+    # its order's owner: exactly one `delivered` per credit, whoever came first (a notification's credit was once
+    # counted as `deliveredToOtherAccount`, as if it had gone to another account). Carol's receipt, later, is
+    # answered `deliveredToOtherAccount`: those purchases are alice's and bob's.
+    delivered = value("purser_decisions", "counter", "_total", decision="delivered")
+    if delivered != args.delivered:
+        fail(f"purser_decisions_total counts {delivered} delivered for {args.delivered} credits")
+    causes = {s.labels.get("cause"): s.value for s in family("purser_credits", "counter").samples
+              if s.name == "purser_credits_total"}
+    if not set(causes) <= {"client", "notification", "reconciliation", "support"}:
+        fail(f"purser_credits_total has causes {sorted(causes)}")
+    if sum(causes.values()) != args.delivered:
+        fail(f"purser_credits_total counts {causes} for {args.delivered} credits")
     if value("purser_verification_failures", "counter", "_total", code="malformed") < 1:
         fail("the forged submission is not counted in purser_verification_failures_total")
     if value("purser_verification_failures", "counter", "_total", code="wrong_bundle") < 1:
@@ -92,6 +98,18 @@ def main() -> None:
     if value("purser_reconciliation_last_success_timestamp_seconds", "gauge") < time.time() - 60:
         fail("purser_reconciliation_last_success_timestamp_seconds is not recent")
     family("purser_reconciliation_findings", "counter")
+    # The referee's 422, 400 and 404: counted and timed under their own status (errors were once all "500", and
+    # the duration histogram had no error answers at all).
+    for method, route, status in [("POST", "/v1/orders", "422"), ("POST", "/v1/orders", "400"),
+                                  ("GET", "/v1/orders/{id}", "404")]:
+        for name, kind, suffix in [("hb_requests", "counter", "_total"),
+                                   ("http_server_request_duration_seconds", "histogram", "_count")]:
+            if value(name, kind, suffix, http_route=route, http_request_method=method,
+                     http_response_status_code=status) < 1:
+                fail(f"{name}{suffix} has no {status} for {method} {route}")
+    internal = [s for s in family("hb_requests", "counter").samples if s.labels.get("http_response_status_code") == "500"]
+    if internal:
+        fail(f"hb_requests_total counts answers as 500 though none was: {internal}")
     lag_bounds = {s.labels.get("le") for s in family("purser_notifications_intake_lag_seconds", "histogram").samples}
     if "86400.0" not in lag_bounds:
         fail(f"the intake lag histogram lacks its one-day bucket: {sorted(lag_bounds)}")

@@ -10,6 +10,13 @@ enum ChildCommand {
         var standardError: String
     }
 
+    /// The harness's environment without Purser's settings (`PURSER_…`): a child takes its settings from the run's
+    /// files and arguments only, so a `PURSER_DATABASE_URL` exported in the shell cannot send it to another database
+    /// than the one the harness checks.
+    static var environment: [String: String] {
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PURSER_") }
+    }
+
     static func run(_ executable: URL, _ arguments: [String]) async throws -> Output {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-child-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -27,6 +34,7 @@ enum ChildCommand {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = environment
         process.standardOutput = out
         process.standardError = err
         let finished = AsyncStream.makeStream(of: Int32.self)

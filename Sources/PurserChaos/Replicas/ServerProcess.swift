@@ -49,6 +49,7 @@ final class ServerProcess: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["serve", "--config", configuration.path, "--log-level", "info"]
+        process.environment = ChildCommand.environment
         process.standardOutput = handle
         process.standardError = handle
         do {

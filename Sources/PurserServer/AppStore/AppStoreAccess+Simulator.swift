@@ -3,6 +3,7 @@ import AppStoreSimulatorHTTP
 import AppStoreVerification
 import Crypto
 import Foundation
+import PurserCore
 
 extension AppStoreAccess {
     /// Where the simulator that stands in for Apple runs.
@@ -97,9 +98,14 @@ extension AppStoreAccess {
         _ configuration: ServerConfiguration, placement: SimulatorPlacement = .hosted(notifications: .sent)
     ) async throws -> AppStoreAccess {
         let directory = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("appstore-sim")
+        // Purser's catalog names each product's type: the simulator signs a non-consumable as one (it once signed
+        // every product Consumable, and Purser rejected the non-consumables it sold with product_type_mismatch).
+        let types = ((try? configuration.loadCatalog())?.products.values).map {
+            Dictionary($0.map { ($0.id, $0.type.appleType) }, uniquingKeysWith: { first, _ in first })
+        }
         let store = try SimulatedAppStore.persistent(
             in: directory, bundleID: configuration.bundleId,
-            appAppleID: configuration.appAppleId)
+            appAppleID: configuration.appAppleId, productTypes: types ?? [:])
         return try await simulator(
             store, serverAPI: SimulatedServerAPI(store: store), configuration: configuration,
             apiKey: try simulatorAPIKey(in: directory), placement: placement)

@@ -98,6 +98,7 @@ extension ServerConfiguration {
         http.requestReadTimeoutSeconds = reader.double(
             forKey: "http.requestReadTimeoutSeconds", default: http.requestReadTimeoutSeconds)
         http.maxConnections = reader.int(forKey: "http.maxConnections", default: http.maxConnections)
+        http.trustedProxies = reader.stringArray(forKey: "http.trustedProxies", default: http.trustedProxies)
         orderHint.maxAgeSeconds = reader.double(forKey: "orderHint.maxAgeSeconds", default: orderHint.maxAgeSeconds)
         webhooks = Webhooks(reader: reader.scoped(to: "webhooks"))
         metrics = Metrics(reader: reader.scoped(to: "metrics"))

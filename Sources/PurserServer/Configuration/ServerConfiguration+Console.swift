@@ -28,13 +28,19 @@ extension ServerConfiguration {
 extension ServerConfiguration.Console {
     static let maxOperators = 100
 
+    /// `console.operators.N.passwordHash`: a secret in the file (its access is logged redacted).
+    static func isOperatorSecretKey(_ key: String) -> Bool {
+        key.hasPrefix("console.operators.") && key.hasSuffix(".passwordHash")
+    }
+
     /// `operators` (each `name`, `passwordHash`), `secureCookies`, `sessionMinutes`, scoped to `console`.
     public init(reader: ConfigReader) {
         self.init()
         for index in 0..<Self.maxOperators {
             let entry = reader.scoped(to: ConfigKey(["operators", String(index)]))
             guard let name = entry.string(forKey: "name") else { break }
-            operators.append(Operator(name: name, passwordHash: entry.string(forKey: "passwordHash") ?? ""))
+            operators.append(
+                Operator(name: name, passwordHash: entry.string(forKey: "passwordHash", isSecret: true) ?? ""))
         }
         secureCookies = reader.bool(forKey: "secureCookies", default: secureCookies)
         sessionMinutes = reader.double(forKey: "sessionMinutes", default: sessionMinutes)

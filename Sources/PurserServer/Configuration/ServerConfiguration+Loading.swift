@@ -15,8 +15,9 @@ extension ServerConfiguration {
     ///   - flags: command-line values by configuration key, for example `["port": .int(8081)]`.
     ///   - logger: when given, swift-configuration's `AccessLogger` logs every access at debug level, secrets
     ///     redacted (`auth.jwt.secret`, `sharedSecret` and `admin.token` are read as secrets).
-    /// - Throws: `ConfigurationError` naming the file (missing, unreadable, not a JSON object) or the key and its
-    ///   source (a value of the wrong type, or not one of an enumeration's values).
+    /// - Throws: `ConfigurationError` naming the file (missing, unreadable, not a JSON object, a key Purser does not
+    ///   know, with the nearest known one) or the key and its source (a value of the wrong type, or not one of an
+    ///   enumeration's values, listed).
     public static func load(
         file: URL?, environment: [String: String] = ProcessInfo.processInfo.environment,
         flags: [AbsoluteConfigKey: ConfigContent] = [:], logger: Logger? = nil
@@ -46,6 +47,10 @@ extension ServerConfiguration {
             } ?? problems
         var configuration = ServerConfiguration(reader: ConfigReader(providers: providers, accessReporter: reporter))
         if let problem = problems.first { throw ConfigurationError(problem) }
+        if let file, let data = try? Data(contentsOf: file) {
+            let unknown = UnknownConfigurationKeys(known: problems.readKeys).problems(in: data)
+            if !unknown.isEmpty { throw ConfigurationError("\(file.path): \(unknown.joined(separator: "; "))") }
+        }
         if let file {
             configuration.resolvePaths(
                 against: file.deletingLastPathComponent(),
@@ -78,7 +83,7 @@ extension ServerConfiguration {
         return InMemoryProvider(name: "legacy environment variables", values: values)
     }
 
-    /// The JSON file, its secret keys marked (an endpoint's `secret` and `secrets` among them); arrays of objects
+    /// The JSON file, its secret keys marked (an endpoint's `secret` and `secrets`, an operator's hash among them); arrays of objects
     /// (`webhooks.endpoints`) read by index. A missing file and a file that is not a JSON object are errors.
     static func fileProvider(_ file: URL) async throws -> FileProvider<ListExpandingJSONSnapshot> {
         guard FileManager.default.isReadableFile(atPath: file.path) else {
@@ -86,7 +91,9 @@ extension ServerConfiguration {
         }
         let secrets = secretKeys
         let options = JSONSnapshot.ParsingOptions(
-            secretsSpecifier: .dynamic { key, _ in secrets.contains(key) || isWebhookSecretKey(key) })
+            secretsSpecifier: .dynamic { key, _ in
+                secrets.contains(key) || isWebhookSecretKey(key) || Console.isOperatorSecretKey(key)
+            })
         // The file's path goes in through a reader: the `filePath:` initialiser takes swift-system's `FilePath`.
         let location = ConfigReader(
             provider: InMemoryProvider(values: [

@@ -32,10 +32,12 @@ extension ServerConfiguration {
                 throw ConfigurationError("database.url: \(error.message)")
             }
         }
-        let directory = URL(fileURLWithPath: dataDirectory)
-        return try await SQLiteLedgerStore.open(
-            path: directory.appendingPathComponent("purser.sqlite").path,
-            logger: logger)
+        return try await SQLiteLedgerStore.open(path: sqliteLedgerPath, logger: logger)
+    }
+
+    /// Where the SQLite ledger lives: `purser.sqlite` in `dataDirectory` (without `database.url`).
+    public var sqliteLedgerPath: String {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("purser.sqlite").path
     }
 }
 

@@ -31,7 +31,8 @@ import PurserCore
 ///   "reconciliation": {"intervalSeconds": 600},                              // 0 turns the periodic run off
 ///   "finishing": {"enabled": true, "afterSeconds": 86400, "intervalSeconds": 60},  // Finish Transaction at Apple
 ///   "admin": {"token": null},                                                // the support API's bearer token
-///   "http": {"idleTimeoutSeconds": 30, "requestReadTimeoutSeconds": 30, "maxConnections": 1024},
+///   "http": {"idleTimeoutSeconds": 30, "requestReadTimeoutSeconds": 30, "maxConnections": 1024,
+///            "trustedProxies": []},             // CIDRs whose X-Forwarded-For names the client
 ///   "orderHint": {"maxAgeSeconds": 86400},   // how old an order may be and still bind a token-less transaction
 ///   "database": {"url": null, "password": null},   // postgres://user@host:port/db; none: SQLite in dataDirectory
 ///   "simulator": {"url": null},                    // with appStore simulator: an external simulator's base URL
@@ -50,13 +51,13 @@ import PurserCore
 /// endpoints' `secret` / `secrets`; prefer the `PURSER_JWT_SECRET`, `PURSER_APPSTORE_SHARED_SECRET`,
 /// `PURSER_ADMIN_TOKEN` and `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET` environment variables, which override them.
 public struct ServerConfiguration: Sendable {
-    public enum AppStoreMode: String, Sendable {
+    public enum AppStoreMode: String, Sendable, CaseIterable {
         case apple
         case simulator
     }
 
     public struct Auth: Sendable {
-        public enum Mode: String, Sendable {
+        public enum Mode: String, Sendable, CaseIterable {
             case jwt
             case development
         }
@@ -169,6 +170,9 @@ public struct ServerConfiguration: Sendable {
         public var requestReadTimeoutSeconds: Double = 30
         /// The most connections open at once; more wait in the listen backlog until one closes. 0 means no bound.
         public var maxConnections = 1024
+        /// The proxies (CIDRs) whose `X-Forwarded-For` is believed: the console's sign-in throttle counts the
+        /// client it names. Empty: the peer is the client.
+        public var trustedProxies: [String] = []
         public init() {}
     }
 

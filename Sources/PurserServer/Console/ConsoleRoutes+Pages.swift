@@ -31,7 +31,8 @@ extension ConsoleRoutes {
         var values: [String: Any] = [
             "view": [
                 "transactionId": view.transactionId, "productId": view.productId, "environment": view.environment,
-                "apple": view.apple, "ledger": view.ledger,
+                "apple": view.appleError.map { "\(text["appleUnanswered"] ?? view.apple) (\($0))" } ?? view.apple,
+                "ledger": view.ledger,
             ],
             "why": why ?? "", "purchased": dates.string(from: view.purchaseDate),
             "owner": view.ownerId?.rawValue ?? (text["nobody"] ?? ""), "order": view.orderId?.description ?? "—",

@@ -7,7 +7,7 @@ extension ConsoleRoutes {
     /// One box for whatever the customer or the game gave support:
     /// - digits: a transaction id the ledger knows (its timeline), else an `appTransactionId` (that Apple account's
     ///   purchases), else a transaction id to ask Apple about (its timeline);
-    /// - a UUID: a Purser order (its transaction's timeline);
+    /// - a UUID: a Purser order (its transaction's timeline, or the order itself while it has no transaction);
     /// - anything else: Apple's order id from the customer's e-mail receipt (Look Up Order ID) and a user id (the
     ///   transactions credited to that account), both listed.
     func search(_ request: Request, signedIn: SignedIn) async throws -> Response {
@@ -27,8 +27,18 @@ extension ConsoleRoutes {
             results += ofAccount.map { row($0, source: text["foundByAppTransaction"]) }
         } else if let order = UUID(uuidString: query) {
             values["searched"] = true
-            if let transactionID = try await store.order(OrderID(order))?.transactionID {
-                return ConsolePage.redirect(to: "/console/transactions/\(transactionID)")
+            if let found = try await store.order(OrderID(order)) {
+                if let transactionID = found.transactionID {
+                    return ConsolePage.redirect(to: "/console/transactions/\(transactionID)")
+                }
+                // An order with no transaction yet (never paid, cancelled, or paid without Apple's token): shown, so
+                // "nothing found" never hides it.
+                values["order"] = [
+                    "id": found.id.description, "userId": found.userID.rawValue, "productId": found.productID,
+                    "quantity": found.quantity, "state": found.state.rawValue,
+                    "created": ISO8601DateFormatter().string(from: found.createdAt),
+                ]
+                values["hasResults"] = true
             }
         } else if !query.isEmpty {
             values["searched"] = true
@@ -53,7 +63,7 @@ extension ConsoleRoutes {
             }
         }
         values["results"] = results
-        values["hasResults"] = !results.isEmpty
+        values["hasResults"] = !results.isEmpty || values["order"] != nil
         return page("search", values).response(language: language, signedIn: signedIn, path: "/console/search")
     }
 

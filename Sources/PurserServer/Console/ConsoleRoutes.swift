@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import PurserCore
 import PurserStorage
@@ -17,6 +18,8 @@ struct ConsoleRoutes: Sendable {
     let secureCookies: Bool
     let sessionLength: TimeInterval
     let throttle: SignInThrottle
+    /// Whose `X-Forwarded-For` names the client that the throttle counts (`http.trustedProxies`).
+    let proxies: TrustedProxies
     let now: @Sendable () -> Date
 
     /// A request's valid session, the cookie that carries it, and that cookie's CSRF token.
@@ -107,27 +110,32 @@ struct ConsoleRoutes: Sendable {
     func signIn(_ request: Request, context: PurserRequestContext) async throws -> Response {
         let form = try await Self.form(request, context: context)
         let name = (form["operator"] ?? "").trimmingCharacters(in: .whitespaces)
-        let client = context.remoteAddress?.ipAddress ?? "unknown"
-        let keys = ["operator:" + name, "address:" + client]
+        let client = proxies.client(
+            peer: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[Self.forwardedFor])
         let text = ConsoleText.table(language(request))
-        guard throttle.allows(keys, now: now()) else {
+        // The admin token is checked before the throttle: the team's own key is never locked out.
+        if let token = form["token"], !token.isEmpty, ConstantTime.equal(token, adminToken) {
+            return signedIn(as: name.isEmpty ? "admin" : name)
+        }
+        guard throttle.allows(name: name, address: client, now: now()) else {
             return page("sign-in", status: .tooManyRequests, ["error": text["tooManyAttempts"] ?? ""])
                 .response(language: language(request), signedIn: nil, path: "/console/sign-in")
         }
-        var operatorName: String?
-        if let token = form["token"], !token.isEmpty {
-            operatorName = ConstantTime.equal(token, adminToken) ? (name.isEmpty ? "admin" : name) : nil
-        } else if let hash = operators[name], let password = form["password"], password.count <= 200,
-            hash.matches(password)
-        {
-            operatorName = name
-        }
-        guard let operatorName else {
-            throttle.recordFailure(keys, now: now())
+        guard form["token"]?.isEmpty ?? true, let hash = operators[name], let password = form["password"],
+            password.count <= 200, hash.matches(password)
+        else {
+            throttle.recordFailure(name: name, address: client, now: now())
             return page("sign-in", status: .unauthorized, ["error": text["badCredentials"] ?? ""])
                 .response(language: language(request), signedIn: nil, path: "/console/sign-in")
         }
-        throttle.recordSuccess(keys)
+        throttle.recordSuccess(name: name)
+        return signedIn(as: name)
+    }
+
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    /// A new session for `operatorName`, set as the cookie, and off to the dashboard.
+    private func signedIn(as operatorName: String) -> Response {
         let session = ConsoleSession(operatorName: operatorName, expires: now().addingTimeInterval(sessionLength))
         return ConsolePage.redirect(
             to: "/console/dashboard",

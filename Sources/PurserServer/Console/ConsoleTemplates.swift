@@ -50,6 +50,8 @@ enum ConsoleTemplates {
         <button type="submit">{{t.search}}</button></form>
         {{#searched}}{{^hasResults}}<p id="nothing">{{t.nothingFound}}</p>{{/hasResults}}{{/searched}}
         {{#hasResults}}<h2>{{t.results}}</h2>{{/hasResults}}
+        {{#order}}<p id="order">{{t.order}} {{id}} · {{userId}} · {{productId}} ×{{quantity}} · {{state}} · {{created}} ·
+          {{t.noTransactionYet}}</p>{{/order}}
         <ul id="results">{{#results}}<li><a href="/console/transactions/{{transactionId}}">{{transactionId}}</a>
           {{productId}} · {{ledger}} · {{source}}</li>{{/results}}</ul>
         {{> foot}}

@@ -2,9 +2,9 @@ import Hummingbird
 import Logging
 import PurserStorage
 
-/// Turns every error into the JSON error shape with a stable code. Unexpected errors become a logged 500
-/// `internal` whose message reveals nothing.
-/// A ledger outage is logged once per episode (`LedgerOutageLog`).
+/// Turns every error into the JSON error shape with a stable code, answered as a response (not rethrown), so the
+/// metrics middleware outside it counts and times each error under its real status. Unexpected errors become a
+/// logged 500 `internal` whose message reveals nothing. A ledger outage is logged once per episode (`LedgerOutageLog`).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let outage: LedgerOutageLog
 
@@ -15,22 +15,30 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let response = try await next(request, context)
             if Self.needsLedger(request.uri.path) { outage.served(logger: context.logger) }
             return response
-        } catch let error as APIError {
-            throw error
-        } catch let error as ServiceError {
-            throw APIError(error)
-        } catch let error as StorageError {
-            if error.code == .unavailable {
-                outage.refused(error, logger: context.logger)
-            } else {
-                context.logger.error("ledger failure", metadata: ["error": "\(String(reflecting: error))"])
-            }
-            throw APIError(error)
-        } catch let error as any HTTPResponseError {
-            throw APIError(error.status, code: Self.code(for: error.status), error.status.reasonPhrase)
         } catch {
-            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
-            throw APIError(.internalServerError, code: "internal", "the server could not complete the request")
+            return try apiError(for: error, logger: context.logger).response(from: request, context: context)
+        }
+    }
+
+    /// The answer for `error`: Purser's own errors keep their status and code; anything else is a 500 `internal`.
+    private func apiError(for error: any Error, logger: Logger) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as ServiceError:
+            return APIError(error)
+        case let error as StorageError:
+            if error.code == .unavailable {
+                outage.refused(error, logger: logger)
+            } else {
+                logger.error("ledger failure", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            return APIError(error)
+        case let error as any HTTPResponseError:
+            return APIError(error.status, code: Self.code(for: error.status), error.status.reasonPhrase)
+        default:
+            logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+            return APIError(.internalServerError, code: "internal", "the server could not complete the request")
         }
     }
 

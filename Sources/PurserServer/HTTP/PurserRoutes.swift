@@ -22,6 +22,10 @@ struct PurserRoutes {
         router.on(.get, "health", recordingIn: &endpoints) { _, _ in
             try JSONResponse.make(["status": "ok"])
         }
+        // A load balancer's probe may use HEAD: the same answer without a body.
+        router.on(.head, "health", recordingIn: &endpoints) { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"])
+        }
         // Apple calls this one; the signature is the authentication.
         router.on(.post, "v1/appstore/notifications", recordingIn: &endpoints) { request, context in
             let body = try await request.decodeJSON(NotificationBody.self, context: context)

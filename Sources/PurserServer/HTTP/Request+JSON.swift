@@ -17,6 +17,8 @@ extension Request {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let DecodingError.keyNotFound(key, _) {
             throw APIError.malformedJSON("the field \(key.stringValue) is missing")
+        } catch let DecodingError.typeMismatch(_, context) where context.codingPath.isEmpty {
+            throw APIError.malformedJSON("the body must be a JSON object")
         } catch let DecodingError.typeMismatch(_, context) {
             throw APIError.malformedJSON(
                 "a field has the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")

@@ -27,6 +27,7 @@ public enum PurserMetrics {
     /// The labels Purser records, in one place.
     public enum Name {
         public static let decisions = "purser.decisions"
+        public static let credits = "purser.credits"
         public static let verificationFailures = "purser.verification.failures"
         public static let ledgerWriteDuration = "purser.ledger.write.duration"
         public static let notificationIntakeLag = "purser.notifications.intake.lag"
@@ -45,6 +46,7 @@ public enum PurserMetrics {
         Name.notificationLastReceived: "_seconds",
         Name.reconciliationLastSuccess: "_seconds",
         Name.decisions: "_total",
+        Name.credits: "_total",
         Name.verificationFailures: "_total",
         Name.reconciliationRuns: "_total",
         Name.reconciliationFindings: "_total",

@@ -29,3 +29,8 @@ public struct AppleFollowUpService: Service {
         }
     }
 }
+
+extension AppleFollowUpService: CustomStringConvertible {
+    /// What the service group logs for it (the follow-ups hold Apple's key).
+    public var description: String { "AppleFollowUpService(every: \(interval))" }
+}

@@ -100,7 +100,7 @@ public struct NotificationService: Sendable {
     /// The transaction settled as if a client had submitted it, on behalf of the notification.
     private func settle(_ payload: JWSTransaction, uuid: String) async throws -> String {
         let settlement = try await submissions.settle(payload, source: .notification(uuid))
-        return "\(settlement.decision.name) \(settlement.record?.ownerID.map { "to \($0)" } ?? "")"
+        return "\(settlement.outcome(for: .notification(uuid))) \(settlement.record?.ownerID.map { "to \($0)" } ?? "")"
             .trimmingCharacters(in: .whitespaces)
     }
 }

@@ -31,3 +31,8 @@ public struct ReconciliationService: Service {
         }
     }
 }
+
+extension ReconciliationService: CustomStringConvertible {
+    /// What the service group logs for it (the reconciler holds Apple's key).
+    public var description: String { "ReconciliationService(every: \(interval))" }
+}

@@ -106,7 +106,11 @@ public struct SubmissionService: Sendable {
         let settlement = try await store.settle(submission, now: now())
         Timer(label: PurserMetrics.Name.ledgerWriteDuration, dimensions: [("operation", "settle")])
             .record(duration: ContinuousClock.now - started)
-        Counter(label: PurserMetrics.Name.decisions, dimensions: [("decision", settlement.decision.name)]).increment()
+        Counter(label: PurserMetrics.Name.decisions, dimensions: [("decision", settlement.outcome(for: source))])
+            .increment()
+        if settlement.creditedNow {
+            Counter(label: PurserMetrics.Name.credits, dimensions: [("cause", source.category)]).increment()
+        }
         try await revokeShareRefundedBeforeCredit(transaction, settlement: settlement, source: source)
         if source.submitter == nil, let followUp = settlement.appleFollowUp, let followUps {
             await followUps.perform(followUp)

@@ -17,18 +17,31 @@ extension SupportService {
     /// Apple's `appTransactionId` is a string of digits today; 1 to 64 ASCII letters, digits and dashes are taken
     /// (room for Apple to change its form), anything else is `invalid_transaction_id` before the ledger is asked.
     static func requireAppTransactionID(_ id: String) throws {
-        guard (1...64).contains(id.utf8.count),
-            id.utf8.allSatisfy({ byte in
+        guard isIdentifier(id) else {
+            throw ServiceError(
+                .invalidTransactionID, "an appTransactionId is 1 to 64 ASCII letters, digits and dashes")
+        }
+    }
+
+    /// The order id on the customer's Apple receipt e-mail (`MK5TTTVWJH`): 1 to 64 ASCII letters, digits and dashes
+    /// are taken, anything else is `invalid_order_id` before Apple is asked (3,000 characters once answered 200 and
+    /// an empty list).
+    static func requireAppleOrderID(_ id: String) throws {
+        guard isIdentifier(id) else {
+            throw ServiceError(.invalidOrderID, "an Apple order id is 1 to 64 ASCII letters, digits and dashes")
+        }
+    }
+
+    /// 1 to 64 ASCII letters, digits and dashes.
+    private static func isIdentifier(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy { byte in
                 [
                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                     UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-")...UInt8(ascii: "-"),
                 ]
                 .contains { $0.contains(byte) }
-            })
-        else {
-            throw ServiceError(
-                .invalidTransactionID, "an appTransactionId is 1 to 64 ASCII letters, digits and dashes")
-        }
+            }
     }
 
     /// Runs one App Store Server API call and speaks of its failure in the domain's words: an unknown transaction is
@@ -51,14 +64,33 @@ extension SupportService {
         }
     }
 
-    /// Throws unless the grant's settlement leaves the transaction credited to `user`: credited to another account is
-    /// `already_credited` naming that account; revoked or still unbound is `not_grantable`.
+    /// `askingApple`, given up after `deadline`: a lookup an operator waits for must not hang on an App Store that
+    /// does not answer (once 93 s, then a 502). Past the deadline it is `apple_unavailable`.
+    static func askingApple<T: Sendable>(
+        within deadline: Duration, _ call: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await askingApple(call) }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                throw ServiceError(.appleUnavailable, "Apple did not answer within \(deadline)")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
+    /// Throws unless the grant's settlement leaves the transaction credited to `user`, or credited it just now to the
+    /// owner its `appAccountToken` names (the answer's record says so: the grant did credit, so a 409 saying that
+    /// nothing changed would be false). Credited earlier to another account is `already_credited` naming that account;
+    /// revoked or still unbound is `not_grantable`.
     static func requireGranted(_ settlement: Settlement, transactionID: String, to user: UserID) throws {
         guard let record = settlement.record else {
             throw ServiceError(.notGrantable, "the ledger did not record transaction \(transactionID)")
         }
         switch record.state {
-        case .credited where record.ownerID == user:
+        case .credited where record.ownerID == user || settlement.creditedNow:
             return
         case .credited:
             let owner = record.ownerID?.rawValue ?? "another account"

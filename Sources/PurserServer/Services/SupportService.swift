@@ -13,8 +13,11 @@ public struct SupportService: Sendable {
         public var productId: String
         public var purchaseDate: Date
         public var environment: String
-        /// "charged" or "refunded", as Apple reports it.
+        /// "charged" or "refunded", as Apple reports it; "unanswered" when Apple did not answer in time (the rest is
+        /// the ledger's record, and `appleError` says what went wrong).
         public var apple: String
+        /// Why Apple's side is missing, when `apple` is "unanswered".
+        public var appleError: String?
         /// The ledger's state (`credited`, `unbound`, `rejected`, `revoked`), or `not recorded`.
         public var ledger: String
         public var ownerId: UserID?
@@ -43,16 +46,23 @@ public struct SupportService: Sendable {
     let submissions: SubmissionService
     let apple: AppleLookup?
 
-    public init(submissions: SubmissionService, apple: AppleLookup?) {
+    /// How long a support lookup waits for Apple before it answers from the ledger alone.
+    let appleDeadline: Duration
+
+    public init(submissions: SubmissionService, apple: AppleLookup?, appleDeadline: Duration = .seconds(3)) {
         self.submissions = submissions
         self.apple = apple
+        self.appleDeadline = appleDeadline
     }
 
     /// Every transaction of an Apple order id (the "Order ID" on the customer's e-mail receipt).
     public func lookUp(appleOrderID: String) async throws -> [TransactionView] {
+        try Self.requireAppleOrderID(appleOrderID)
         guard let apple else { throw Self.notConfigured }
         var views: [TransactionView] = []
-        for jws in try await Self.askingApple({ try await apple.transactionsOfOrder(appleOrderID) }) {
+        for jws in try await Self.askingApple(
+            within: appleDeadline, { try await apple.transactionsOfOrder(appleOrderID) })
+        {
             views.append(try await view(of: try await verified(jws)))
         }
         return views
@@ -70,21 +80,34 @@ public struct SupportService: Sendable {
         return views
     }
 
-    /// One transaction, from the ledger and (when configured) from Apple.
+    /// One transaction, from the ledger and (when configured) from Apple, asked with a deadline of
+    /// `appleDeadline`. When Apple does not answer in time (or at all) and the ledger knows the transaction, the
+    /// view is the ledger's record with `apple` "unanswered": support is never blind while Apple is down.
     public func view(transactionID: String) async throws -> TransactionView {
         try Self.requireAppleTransactionID(transactionID)
+        let record = try await submissions.store.transaction(transactionID)
         if let apple {
-            return try await view(
-                of: try await verified(try await Self.askingApple { try await apple.transaction(transactionID) }))
+            do {
+                let jws = try await Self.askingApple(within: appleDeadline) {
+                    try await apple.transaction(transactionID)
+                }
+                return try await view(of: try await verified(jws))
+            } catch let error as ServiceError where error.code == .appleUnavailable && record != nil {
+                var view = try await view(of: record!.transaction, record: record)
+                view.apple = "unanswered"
+                view.appleError = error.message
+                return view
+            }
         }
-        guard let record = try await submissions.store.transaction(transactionID) else {
+        guard let record else {
             throw ServiceError(.notFound, "the ledger has no transaction \(transactionID)")
         }
         return try await view(of: record.transaction, record: record)
     }
 
     /// Credits `transactionID` to `user` if no order binds it to someone (yet): once, audited with `reason`. Granting
-    /// again to the same account answers the same view. Errors: `reason_required` and `invalid_user_id` (400),
+    /// again to the same account answers the same view. A transaction whose `appAccountToken` names another account's
+    /// order is credited to that account, and the view names it as the owner. Errors: `reason_required` and `invalid_user_id` (400),
     /// `invalid_transaction_id` (400) and `not_found` (404) from Apple, `already_credited` (409, naming the account
     /// that holds it) and `not_grantable` (409: revoked, or its `appAccountToken` names an order that cannot take it).
     public func grant(transactionID: String, to user: UserID, reason: String, operator name: String) async throws
@@ -138,7 +161,7 @@ public struct SupportService: Sendable {
             transactionId: transaction.transactionID, productId: transaction.productID,
             purchaseDate: transaction.purchaseDate,
             environment: transaction.environment.rawValue,
-            apple: transaction.revocationDate == nil ? "charged" : "refunded",
+            apple: transaction.revocationDate == nil ? "charged" : "refunded", appleError: nil,
             ledger: record?.state.rawValue ?? "not recorded", ownerId: record?.ownerID, orderId: record?.orderID,
             grants: record?.grants,
             appTransactionId: transaction.appTransactionID ?? record?.transaction.appTransactionID,

@@ -117,3 +117,8 @@ public struct WebhookDeliveryService: Service {
         }
     }
 }
+
+extension WebhookDeliveryService: CustomStringConvertible {
+    /// What the service group logs for it: no endpoint's secret (nor its URL, which may carry credentials).
+    public var description: String { "WebhookDeliveryService(endpoints: \(endpoints.count))" }
+}

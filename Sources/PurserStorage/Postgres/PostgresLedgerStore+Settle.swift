@@ -66,8 +66,7 @@ extension PostgresLedgerStore {
             let order = item.submission.orderToLookUp.flatMap { orders[$0.description] }
             let plan = SubmissionRules.plan(item.submission, existing: existing, order: order, now: item.now)
             try writes.add(plan, now: item.now)
-            settlements.append(
-                Settlement(decision: plan.decision, record: plan.written ?? existing, appleFollowUp: .owed(by: plan)))
+            settlements.append(Settlement(plan, existing: existing))
         }
         tally.sent(statements: 1, roundTrips: 1)
         _ = try await connection.execute(PostgresSettleWrite(writes: writes), logger: logger)

@@ -146,3 +146,8 @@ public final class PostgresLedgerStore: LedgerStore, Service {
             auditEvents: Int(try row.int64("audit")))
     }
 }
+
+extension PostgresLedgerStore: CustomStringConvertible {
+    /// What the service group logs for it: never the connection settings, which hold the password.
+    public var description: String { "PostgresLedgerStore" }
+}

@@ -30,8 +30,7 @@ extension SQLiteLedgerStore {
             let order = try submission.orderToLookUp.map { try Self.order($0, on: database) } ?? nil
             let plan = SubmissionRules.plan(submission, existing: existing, order: order, now: now)
             try Self.apply(plan, on: database, now: now)
-            return Settlement(
-                decision: plan.decision, record: plan.written ?? existing, appleFollowUp: .owed(by: plan))
+            return Settlement(plan, existing: existing)
         }
     }
 

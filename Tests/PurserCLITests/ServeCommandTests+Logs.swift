@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What `purser serve` logs: never a secret, and no worker's failure before the ledger is migrated.
+extension ServeCommandTests {
+    /// `serve` at trace level, with a known value in every secret setting, prints none of them: the service group's
+    /// debug lines once showed every webhook secret, and the configuration's access log an operator's hash.
+    @Test func traceLogShowsNoSecret() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
+            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+        let keyFile = directory.appendingPathComponent("AuthKey_TESTKEY123.p8")
+        let openssl = try PurserProcess.runTool(
+            "/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+        try #require(openssl.status == 0, "openssl: \(openssl.stderr)")
+        try openssl.stdout.write(to: keyFile, atomically: true, encoding: .utf8)
+        let hashed = try PurserProcess.run(["console", "hash-password"], stdin: "correct horse battery\n")
+        let hash = hashed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(hash.hasPrefix("$scrypt$"), "\(hashed.stderr)")
+        let webhookKey = Data((0..<32).map { UInt8(($0 * 37 + 11) % 256) }).base64EncodedString()
+        var secrets: [(String, String)] = [
+            ("admin token", "admin-token-9f1c2e7a4b"), ("JWT secret", "jwt-secret-4b8d0c3f5e6a4d2b9c1e7f0a3b6d8e21"),
+            ("webhook secret", webhookKey), ("database password", "db-password-71c3e9d2"),
+            ("shared secret", "shared-secret-2d5f8a0b"), ("metrics token", "metrics-token-6e0b4c1d"),
+            ("operator hash", hash),
+        ]
+        for part in hash.split(separator: "$").suffix(2) { secrets.append(("part of the operator hash", String(part))) }
+        for line in openssl.stdout.split(separator: "\n") where !line.hasPrefix("-----") {
+            secrets.append(("a line of the .p8 key", String(line)))
+        }
+        let value = Dictionary(secrets.prefix(6).map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
+        let configuration = """
+            {"port": 0, "dataDirectory": "data", "catalogFile": "catalog.json", "appStore": "apple",
+             "sharedSecret": "\(value["shared secret"]!)",
+             "auth": {"mode": "jwt", "jwt": {"algorithm": "HS256", "secret": "\(value["JWT secret"]!)"}},
+             "appStoreServerAPI": {"issuerId": "issuer-1", "keyId": "TESTKEY123", "privateKeyFile": "\(keyFile.path)",
+                                   "baseURL": "http://127.0.0.1:9"},
+             "reconciliation": {"intervalSeconds": 0}, "finishing": {"intervalSeconds": 0},
+             "database": {"password": "\(value["database password"]!)"},
+             "webhooks": {"endpoints": [{"url": "http://127.0.0.1:9/hook", "secret": "whsec_\(webhookKey)"}]},
+             "metrics": {"port": 0, "token": "\(value["metrics token"]!)"},
+             "console": {"operators": [{"name": "li", "passwordHash": "\(hash)"}]}}
+            """
+        let file = directory.appendingPathComponent("purser.json")
+        try configuration.write(to: file, atomically: true, encoding: .utf8)
+        let (process, port, output) = try await launchWithOutput(
+            ["serve", "--config", file.path, "--log-level", "trace"],
+            environment: ["PURSER_ADMIN_TOKEN": value["admin token"]!])
+        defer { if process.isRunning { process.terminate() } }
+        // Requests the log may describe: one with the admin token, one with a wrong JWT, a console sign-in.
+        var admin = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/admin/v1/transactions/1")!)
+        admin.setValue("Bearer \(value["admin token"]!)", forHTTPHeaderField: "Authorization")
+        _ = try await URLSession.shared.data(for: admin)
+        var user = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/wallet")!)
+        user.setValue("Bearer \(value["JWT secret"]!)", forHTTPHeaderField: "Authorization")
+        _ = try await URLSession.shared.data(for: user)
+        process.terminate()
+        let log = output.drained(after: process)
+        #expect(log.contains("Starting service"), "the trace log lacks the service group's lines: \(log)")
+        for (name, secret) in secrets {
+            #expect(!log.contains(secret), "the \(name) appears in the trace log")
+        }
+    }
+
+    /// On a fresh ledger no worker runs before the migrations: the first lines of `serve` with webhooks were once the
+    /// worker's `webhook fan-out failed; storage_query_failed`, logged before migration 1 had created its tables.
+    @Test func workersWaitForTheMigratedLedger() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
+            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+        let secret = "whsec_" + Data(repeating: 7, count: 32).base64EncodedString()
+        let file = directory.appendingPathComponent("purser.json")
+        try """
+        {"port": 0, "dataDirectory": "data", "catalogFile": "catalog.json", "appStore": "simulator",
+         "auth": {"mode": "development"},
+         "reconciliation": {"intervalSeconds": 0.2}, "finishing": {"intervalSeconds": 0.2},
+         "webhooks": {"endpoints": [{"url": "http://127.0.0.1:9/hook", "secret": "\(secret)"}],
+                      "pollIntervalSeconds": 0.05},
+         "metrics": {"port": 0}}
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let (process, _, output) = try await launchWithOutput(["serve", "--config", file.path], environment: [:])
+        defer { if process.isRunning { process.terminate() } }
+        try await Task.sleep(for: .seconds(1))
+        process.terminate()
+        let log = output.drained(after: process)
+        let failures = log.split(separator: "\n").filter { $0.contains("failed") || $0.contains("storage_") }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        #expect(log.contains("reconciliation"), "the reconciliation worker did not run: \(log)")
+    }
+}
