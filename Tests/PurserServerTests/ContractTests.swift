@@ -22,7 +22,8 @@ import Testing
             if line.hasPrefix("  /"), line.hasSuffix(":") {
                 operations.append((String(line.dropFirst(2).dropLast()), []))
             } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"),
-                ["get", "post", "put", "patch", "delete"].contains(line.trimmingCharacters(in: .whitespaces).dropLast())
+                ["get", "head", "post", "put", "patch", "delete"].contains(
+                    line.trimmingCharacters(in: .whitespaces).dropLast())
             {
                 operations[operations.count - 1].methods.insert(
                     line.trimmingCharacters(in: .whitespaces).dropLast().uppercased())

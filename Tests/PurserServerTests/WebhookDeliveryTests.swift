@@ -19,12 +19,15 @@ import Testing
         func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
     }
 
+    /// `timeout`: 0.5 s makes time-outs quick to provoke; tests whose posts must succeed take more, so a machine
+    /// busy with the whole suite in parallel does not turn a 200 ms answer into a time-out.
     static func configure(
-        _ configuration: inout ServerConfiguration, url: URL, secret: WebhookSecret, retry: [Double]? = nil
+        _ configuration: inout ServerConfiguration, url: URL, secret: WebhookSecret, retry: [Double]? = nil,
+        timeout: Double = 0.5
     ) {
         configuration.webhooks.endpoints = [.init(url: url.absoluteString, secrets: [secret.serialized])]
         configuration.webhooks.retrySeconds = retry
-        configuration.webhooks.timeoutSeconds = 0.5
+        configuration.webhooks.timeoutSeconds = timeout
         configuration.webhooks.pollIntervalSeconds = 0.02
     }
 
@@ -113,7 +116,7 @@ import Testing
     @Test func aSlowAnswerWithinTheTimeOutIsOneDelivery() async throws {
         let backend = TestGameBackend { _ in .slow(.milliseconds(200)) }
         try await backend.serving { url in
-            try await TestServer.run(configure: { Self.configure(&$0, url: url, secret: backend.secret) }) {
+            try await TestServer.run(configure: { Self.configure(&$0, url: url, secret: backend.secret, timeout: 5) }) {
                 server, client in
                 _ = try await Self.credit(["frank"], on: server, client: client)
                 try await Self.eventually { try await server.store.webhookSummary().delivered == 1 }
@@ -165,7 +168,7 @@ import Testing
     @Test func aTestEventIsSignedAndReportedPerEndpoint() async throws {
         let backend = TestGameBackend()
         try await backend.serving { url in
-            try await TestServer.run(configure: { Self.configure(&$0, url: url, secret: backend.secret) }) {
+            try await TestServer.run(configure: { Self.configure(&$0, url: url, secret: backend.secret, timeout: 5) }) {
                 _, client in
                 let response = try await client.admin(.post, "/admin/v1/webhooks/endpoints/test")
                 #expect(response.status == .ok)
