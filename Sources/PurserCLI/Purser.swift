@@ -10,7 +10,7 @@ struct Purser: AsyncParsableCommand {
         abstract: "Every in-app purchase credited exactly once, to the right account.",
         subcommands: [
             Serve.self, AppStoreSim.self, Verify.self, Receipt.self, Reconcile.self, Lookup.self, Grant.self,
-            Chaos.self, Bench.self, Webhooks.self, ConsoleCommand.self,
+            Chaos.self, Bench.self, Webhooks.self, ConsoleCommand.self, ConfigCommand.self,
         ]
     )
 

@@ -60,7 +60,11 @@ extension Purser {
             let assembly = try await PurserAssembly.open(
                 settings, appStore: { try await .configured($0) },
                 logger: logger)
-            try await assembly.application().runService()
+            do {
+                try await assembly.application().runService()
+            } catch {
+                throw PortClash.configurationError(for: error, settings: settings) ?? error
+            }
         }
     }
 }

@@ -187,6 +187,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("purser.sqlite").path))
     }
 
+    /// A port another process holds is a configuration error naming the port and its key (NIO's "Address already
+    /// in use" named neither), exit 1.
+    @Test func aTakenPortIsNamedWithItsKey() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
+            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+        let arguments = [
+            "serve", "--auth", "development", "--catalog", directory.appendingPathComponent("catalog.json").path,
+        ]
+        let (first, port) = try await launch(
+            arguments + ["--data-dir", directory.appendingPathComponent("a").path, "--port", "0"], environment: [:])
+        defer { first.terminate() }
+        let (second, output) = try start(
+            arguments + ["--data-dir", directory.appendingPathComponent("b").path, "--port", String(port)])
+        let text = output.drained(after: second)
+        #expect(second.terminationStatus == 1)
+        #expect(text.contains("127.0.0.1:\(port), set by `port` (--port)"), "\(text)")
+    }
+
     /// A database that cannot be reached at start is a clear error and a non-zero exit, and the password in the
     /// environment appears nowhere in what the server printed.
     @Test func refusesToStartWithoutItsDatabase() async throws {

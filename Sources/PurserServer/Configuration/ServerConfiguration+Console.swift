@@ -3,9 +3,9 @@ import Foundation
 
 extension ServerConfiguration {
     /// The support console under `/console`, served when `admin.token` is set.
-    public struct Console: Sendable {
+    public struct Console: Sendable, Encodable {
         /// A support operator who signs in with a name and a password; only the password's scrypt hash is kept.
-        public struct Operator: Sendable, Hashable {
+        public struct Operator: Sendable, Hashable, Encodable {
             public var name: String
             public var passwordHash: String
 

@@ -4,9 +4,9 @@ extension ServerConfiguration {
     /// Webhooks to the game's backend: where every credit, revoke and restore is posted, signed per Standard
     /// Webhooks, and how delivery is paced. No endpoints: no delivery (events still go to the outbox, and are
     /// delivered once an endpoint is configured).
-    public struct Webhooks: Sendable {
+    public struct Webhooks: Sendable, Encodable {
         /// One receiver of events.
-        public struct Endpoint: Sendable, Hashable {
+        public struct Endpoint: Sendable, Hashable, Encodable {
             /// An absolute `http` or `https` URL; it also names the endpoint in the ledger's delivery records.
             public var url: String
             /// `whsec_<base64 key>` secrets; every one signs each attempt (rotation). Secrets.

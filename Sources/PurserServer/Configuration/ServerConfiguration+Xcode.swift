@@ -9,7 +9,7 @@ extension ServerConfiguration {
     /// Xcode's StoreKit testing, for development: a purchase made in an app run from Xcode with a `.storekit`
     /// configuration is signed on the Mac by Xcode's own certificate, not by Apple, so a server trusts it only when
     /// told to, by that certificate, and never in production.
-    public struct Xcode: Sendable {
+    public struct Xcode: Sendable, Encodable {
         /// The certificate Xcode exports (open the `.storekit` file, Editor > Save Public Certificate: a DER `.cer`).
         /// Payloads carrying exactly it and saying environment `Xcode` are trusted; `environments` must list `Xcode`.
         public var certificateFile: String?

@@ -50,14 +50,14 @@ import PurserCore
 /// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `metrics.token`, `database.url`, `database.password` and the webhook
 /// endpoints' `secret` / `secrets`; prefer the `PURSER_JWT_SECRET`, `PURSER_APPSTORE_SHARED_SECRET`,
 /// `PURSER_ADMIN_TOKEN` and `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET` environment variables, which override them.
-public struct ServerConfiguration: Sendable {
-    public enum AppStoreMode: String, Sendable, CaseIterable {
+public struct ServerConfiguration: Sendable, Encodable {
+    public enum AppStoreMode: String, Sendable, CaseIterable, Encodable {
         case apple
         case simulator
     }
 
-    public struct Auth: Sendable {
-        public enum Mode: String, Sendable, CaseIterable {
+    public struct Auth: Sendable, Encodable {
+        public enum Mode: String, Sendable, CaseIterable, Encodable {
             case jwt
             case development
         }
@@ -68,7 +68,7 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// App Store Server API credentials (App Store Connect → Users and Access → Integrations → In-App Purchase).
-    public struct ServerAPI: Sendable {
+    public struct ServerAPI: Sendable, Encodable {
         public var issuerId: String?
         public var keyId: String?
         /// The `.p8` private key. Secret.
@@ -84,7 +84,7 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// How a StoreKit 1 app receipt is confirmed.
-    public enum ReceiptVerification: String, Sendable, CaseIterable {
+    public enum ReceiptVerification: String, Sendable, CaseIterable, Encodable {
         /// The receipt's PKCS #7 signature checked locally (to Apple Inc.'s root), then each in-app transaction
         /// confirmed with the App Store Server API's Get Transaction Info and settled as a StoreKit 2 transaction.
         /// Needs App Store Server API credentials.
@@ -96,14 +96,14 @@ public struct ServerConfiguration: Sendable {
         case localThenVerifyReceipt = "local-then-verifyReceipt"
     }
 
-    public struct Receipts: Sendable {
+    public struct Receipts: Sendable, Encodable {
         /// `nil`: `local` when App Store Server API credentials exist (the simulator always has them), else
         /// `verifyReceipt`.
         public var verification: ReceiptVerification?
         public init() {}
     }
 
-    public struct Consumption: Sendable {
+    public struct Consumption: Sendable, Encodable {
         /// Whether to answer Apple's CONSUMPTION_REQUEST with Send Consumption Information.
         public var respond = false
         /// Whether the customer consented to sharing consumption data. Apple refuses an answer without consent, so
@@ -123,7 +123,7 @@ public struct ServerConfiguration: Sendable {
         public init() {}
     }
 
-    public struct Reconciliation: Sendable {
+    public struct Reconciliation: Sendable, Encodable {
         /// Seconds between runs inside `serve`; 0 turns the periodic run off (`purser reconcile` still works).
         public var intervalSeconds: Double = 600
         public init() {}
@@ -131,7 +131,7 @@ public struct ServerConfiguration: Sendable {
 
     /// Telling Apple a credited transaction is finished (Finish Transaction) and writing the owner's token to Apple's
     /// record (Set App Account Token), both best effort and retried by a periodic job (`AppleFollowUps`).
-    public struct Finishing: Sendable {
+    public struct Finishing: Sendable, Encodable {
         /// Off: Purser never calls Finish Transaction nor Set App Account Token.
         public var enabled = true
         /// How long after the app's own submission was credited the server finishes the transaction at Apple itself,
@@ -144,7 +144,7 @@ public struct ServerConfiguration: Sendable {
 
     /// Where the ledger lives: PostgreSQL when `url` is set (several replicas can share it), otherwise the embedded
     /// SQLite file `purser.sqlite` in `dataDirectory`.
-    public struct Database: Sendable {
+    public struct Database: Sendable, Encodable {
         /// `postgres://user@host:port/database`. Secret (it may carry a password); prefer `PURSER_DATABASE_URL`.
         public var url: String?
         /// The database user's password, when the URL carries none. Secret; prefer `PURSER_DATABASE_PASSWORD`.
@@ -154,14 +154,14 @@ public struct ServerConfiguration: Sendable {
 
     /// An App Store simulator that runs outside this server (`purser appstore-sim`, or a chaos harness), reached
     /// over HTTP, with `appStore: simulator`. Without `url` the server hosts its own simulator.
-    public struct Simulator: Sendable {
+    public struct Simulator: Sendable, Encodable {
         /// The simulator's base URL, e.g. `http://127.0.0.1:8081`.
         public var url: String?
         public init() {}
     }
 
     /// Limits on client connections, so slow or idle clients cannot pin file descriptors.
-    public struct HTTP: Sendable {
+    public struct HTTP: Sendable, Encodable {
         /// Seconds an idle keep-alive connection stays open, and the time a client has to finish sending a request's
         /// head (Hummingbird's idle timeout). 0 turns it off.
         public var idleTimeoutSeconds: Double = 30
@@ -177,20 +177,20 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// The owner rule without Apple's token (`SubmissionRules.owner(of:order:)`).
-    public struct OrderHint: Sendable {
+    public struct OrderHint: Sendable, Encodable {
         /// How long before the purchase the submitter's own waiting order may have been created and still count for
         /// a transaction without an `appAccountToken`; an older order does not bind it.
         public var maxAgeSeconds: Double = Submission.defaultOrderHintMaxAge
         public init() {}
     }
 
-    public struct Admin: Sendable {
+    public struct Admin: Sendable, Encodable {
         /// The admin API's bearer token. Secret; prefer `PURSER_ADMIN_TOKEN`.
         public var token: String?
         public init() {}
     }
 
-    public struct JWT: Sendable {
+    public struct JWT: Sendable, Encodable {
         /// HS256, ES256 or RS256.
         public var algorithm: String = "HS256"
         /// The HS256 secret. Secret: prefer `PURSER_JWT_SECRET`.

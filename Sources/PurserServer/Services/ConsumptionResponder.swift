@@ -15,7 +15,7 @@ import PurserStorage
 /// every delivered grant then counts as all spent.
 public struct ConsumptionResponder: Sendable {
     /// Which Send Consumption Information to call.
-    public enum Version: String, Sendable, CaseIterable {
+    public enum Version: String, Sendable, CaseIterable, Encodable {
         /// `PUT /inApps/v1/transactions/consumption/{id}` with the older integer-coded body.
         case v1
         /// `PUT /inApps/v2/transactions/consumption/{id}` (API 1.19).
@@ -24,7 +24,7 @@ public struct ConsumptionResponder: Sendable {
 
     /// The refund preference (Apple's `DECLINE`, `GRANT_FULL`, `GRANT_PRORATED`) by what the ledger knows; `nil`
     /// sends none. `GRANT_PRORATED` is sent only with a consumed share above 0, as Apple requires; otherwise none.
-    public struct RefundRules: Sendable, Hashable {
+    public struct RefundRules: Sendable, Hashable, Encodable {
         /// Purser never delivered it.
         public var undelivered: String? = "GRANT_FULL"
         /// Delivered, and the owner's balance still covers the whole grant.

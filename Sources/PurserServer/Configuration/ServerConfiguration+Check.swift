@@ -1,0 +1,85 @@
+import Foundation
+import PurserStorage
+
+extension ServerConfiguration {
+    /// Every problem that would stop `serve` from starting with this configuration, each naming its key or file,
+    /// found without opening the ledger or calling anyone: the catalog, the console's operators, the trusted
+    /// proxies, Xcode's certificate, the webhook endpoints, authentication, receipts, consumption answers, Apple's
+    /// roots and key, and the database URL. Empty when it would start (as far as a file can tell: ports and the
+    /// database itself are tried only by `serve`).
+    public func problems() -> [String] {
+        var problems: [String] = []
+        func check(_ part: () throws -> Void) {
+            do {
+                try part()
+            } catch let error as ConfigurationError {
+                problems.append(error.description)
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        check { _ = try loadCatalog() }
+        check { _ = try console.checkedOperators() }
+        check { _ = try TrustedProxies(http.trustedProxies) }
+        check { _ = try xcodeCertificate() }
+        check { _ = try webhooks.checkedEndpoints() }
+        check {
+            do { _ = try makeAuthenticator() } catch let error as ConfigurationError { throw error } catch {
+                throw ConfigurationError("auth: \(error)")
+            }
+        }
+        let credentials =
+            appStore == .simulator
+            || (appStoreServerAPI.issuerId != nil && appStoreServerAPI.keyId != nil
+                && appStoreServerAPI.privateKeyFile != nil)
+        check { _ = try receiptVerification(serverAPI: credentials) }
+        check { _ = try consumptionPolicy() }
+        if appStore == .apple {
+            check { _ = try AppStoreAccess.apple(self) }
+        }
+        if let url = database.url {
+            check {
+                do { _ = try PostgresLedgerStore.Configuration(url: url, password: database.password) } catch let error
+                    as StorageError
+                {
+                    throw ConfigurationError("database.url: \(error.message)")
+                }
+            }
+        }
+        return problems
+    }
+
+    /// The configuration in effect, as JSON with sorted keys: the defaults, the file, the environment and the flags
+    /// merged, every secret that is set shown as `<redacted>`.
+    public func effectiveJSON() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let object = try JSONSerialization.jsonObject(with: try encoder.encode(self))
+        let redacted = Self.redacting(object, path: [])
+        let data = try JSONSerialization.data(
+            withJSONObject: redacted, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `value` with the value of every secret key replaced: the keys `secretKeys` lists, each webhook endpoint's
+    /// `secrets` and each console operator's `passwordHash`.
+    static func redacting(_ value: Any, path: [String]) -> Any {
+        if let object = value as? [String: Any] {
+            var result: [String: Any] = [:]
+            for (key, child) in object {
+                let childPath = path + [key]
+                let name = childPath.joined(separator: ".")
+                let secret =
+                    secretKeys.contains(name)
+                    || (childPath.first == "webhooks" && key == "secrets")
+                    || (childPath.first == "console" && key == "passwordHash")
+                result[key] = secret ? "<redacted>" : redacting(child, path: childPath)
+            }
+            return result
+        }
+        if let array = value as? [Any] {
+            return array.map { redacting($0, path: path) }
+        }
+        return value
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// `purser config check`: the effective configuration with its secrets redacted, and every problem at once.
+@Suite struct ConfigCheckCommandTests {
+    @Test func listsEveryProblemAndRedactsSecrets() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-check-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("purser.json")
+        try #"""
+        {"port": 0, "dataDirectory": "data", "catalogFile": "missing.json", "appStore": "simulator",
+         "auth": {"mode": "development"}, "admin": {"token": "tok-secret-4711"},
+         "webhooks": {"endpoints": [{"url": "ftp://game.example/hook", "secret": "whsec_c2VjcmV0LTQ3MTE="}]},
+         "console": {"operators": [{"name": "li", "passwordHash": "not-a-hash-4711"}]},
+         "http": {"trustedProxies": ["10.0.0.0/40"]}}
+        """#.write(to: file, atomically: true, encoding: .utf8)
+        let run = try PurserProcess.run(["config", "check", "--config", file.path])
+        #expect(run.status == 1)
+        let problems = run.stderr.split(separator: "\n").filter { $0.hasPrefix("problem: ") }
+        #expect(problems.count == 4, "\(run.stderr)")
+        for part in [
+            "missing.json", "console.operators.0.passwordHash", "http.trustedProxies", "webhooks.endpoints[0]",
+        ] {
+            #expect(run.stderr.contains(part), "no problem names \(part): \(run.stderr)")
+        }
+        #expect(run.stdout.contains(#""token" : "<redacted>""#), "\(run.stdout)")
+        #expect(run.stdout.contains(#""port" : 0"#), "\(run.stdout)")
+        for secret in ["tok-secret-4711", "c2VjcmV0LTQ3MTE", "not-a-hash-4711"] {
+            #expect(!(run.stdout + run.stderr).contains(secret), "\(secret) was printed")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("data").path))
+
+        try #"""
+        {"port": 0, "dataDirectory": "data", "appStore": "simulator", "auth": {"mode": "development"},
+         "catalogFile": "catalog.json"}
+        """#.write(to: file, atomically: true, encoding: .utf8)
+        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
+            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+        let good = try PurserProcess.run(["config", "check", "--config", file.path])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stderr.contains("no problems"))
+    }
+}
