@@ -2,8 +2,9 @@ import ServiceLifecycle
 
 extension LeasedWork {
     /// Runs `work` under this lease every `interval` until the service group shuts down (which cuts the wait
-    /// short): a run this replica got the lease for goes to `finished`, a failed one to `failed` (and the next tick
-    /// tries again); a tick whose lease another replica holds is skipped.
+    /// short, and a run cut short by it is not reported as failed): a run this replica got the lease for goes to
+    /// `finished`, a failed one to `failed` (and the next tick tries again); a tick whose lease another replica holds
+    /// is skipped.
     func repeatEvery<T: Sendable>(
         _ interval: Duration, _ work: @escaping @Sendable () async throws -> T,
         finished: (T) -> Void, failed: (any Error) -> Void
@@ -16,6 +17,8 @@ extension LeasedWork {
                     finished(result)
                 }
             } catch {
+                // Cut short by the shutdown: not a failure, and the next start runs it again.
+                if Task.isShuttingDownGracefully || Task.isCancelled { return }
                 failed(error)
             }
         }
