@@ -13,9 +13,7 @@ extension Purser {
         @Option(name: .customLong("transaction-id"), help: "The Apple transaction id.") var transactionID: String
         @Option(help: "The game account to credit.") var user: String
         @Option(help: "Why (kept in the audit log).") var reason: String
-        @Option(name: .customLong("operator"), help: "Who grants (default: $USER, else \"operator\").")
-        var operatorOption: String?
-        var operatorName: String { operatorOption ?? ProcessInfo.processInfo.environment["USER"] ?? "operator" }
+        @OptionGroup var operatorOption: OperatorOption
 
         func validate() throws {
             guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -25,17 +23,12 @@ extension Purser {
         }
 
         func run() async throws {
-            do {
-                let view = try await options.withServer(label: "purser.grant") { assembly in
-                    try await assembly.support.grant(
-                        transactionID: transactionID, to: UserID(user), reason: reason,
-                        operator: operatorName)
-                }
-                printJSON(view)
-            } catch let error as ServiceError {
-                FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
-                throw ExitCode(1)
+            let operatorName = operatorOption.name
+            let view = try await options.withServer(label: "purser.grant") { assembly in
+                try await assembly.support.grant(
+                    transactionID: transactionID, to: UserID(user), reason: reason, operator: operatorName)
             }
+            printJSON(view)
         }
     }
 }

@@ -1,24 +1,55 @@
 import ArgumentParser
+import Configuration
+import Foundation
+import Logging
 import PurserServer
+import PurserStorage
 
-/// Options of the commands that work on a server's ledger (`webhooks list|replay|test`): the configuration file, the
-/// data directory and the running server's port. They need no catalog, so they offer no `--catalog`.
+/// Options of the commands that work on a running server's ledger from outside (`webhooks`, and through
+/// `SupportCommandOptions` `reconcile`, `lookup`, `grant`): the same configuration file as `serve`, the data directory
+/// and the server's port.
 struct LedgerCommandOptions: ParsableArguments {
     @Option(help: "The server's JSON configuration file.") var config: String?
     @Option(name: .customLong("data-dir"), help: "The server's data directory (default from the configuration).")
     var dataDirectory: String?
     @Option(
         help: """
-            The running server's port (default from the configuration); needed only with appStore simulator, \
-            whose simulator the server hosts there.
+            The running server's port (default from the configuration): with appStore simulator, the server hosts \
+            its App Store simulator there.
             """)
     var port: Int?
 
-    /// Runs `body` on the server's parts, as `SupportCommandOptions.withServer` does.
+    /// Runs `body` on the server's parts (assembled as `serve` assembles them, with a simulator reached over HTTP at
+    /// the running server) with the ledger migrated, and closes the ledger afterwards, also on errors. `catalog`
+    /// overrides the configuration's catalog file.
     func withServer<T: Sendable>(
-        label: String, _ body: @Sendable @escaping (PurserAssembly) async throws -> T
+        label: String, catalog: String? = nil, _ body: @Sendable @escaping (PurserAssembly) async throws -> T
     ) async throws -> T {
-        try await SupportCommandOptions.withServer(
-            label: label, config: config, dataDirectory: dataDirectory, port: port, body)
+        var logger = Logger(label: label)
+        logger.logLevel = .warning
+        var flags: [AbsoluteConfigKey: ConfigContent] = [:]
+        flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
+        flags["catalogFile"] = catalog.map(ConfigContent.string)
+        flags["port"] = port.map(ConfigContent.int)
+        let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags)
+        let host = settings.host == "0.0.0.0" ? "127.0.0.1" : settings.host
+        let server = URL(string: "http://\(host):\(settings.port)")!
+        let assembly = try await PurserAssembly.open(
+            settings, appStore: { try await .configured($0, catalog: $1, simulatorPlacement: .remote(server)) },
+            logger: logger)
+        return try await assembly.store.whileRunning {
+            try await assembly.store.migrate()
+            return try await body(assembly)
+        }
     }
+}
+
+/// `--operator`: who does what the audit log records (a grant, a replay).
+struct OperatorOption: ParsableArguments {
+    @Option(
+        name: .customLong("operator"), help: "Who does it (default: $USER, else \"operator\"); kept in the audit log.")
+    var given: String?
+
+    /// The name the audit log keeps.
+    var name: String { given ?? ProcessInfo.processInfo.environment["USER"] ?? "operator" }
 }

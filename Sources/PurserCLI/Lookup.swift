@@ -25,27 +25,21 @@ extension Purser {
         }
 
         /// One rule for every kind of id: what was found is printed as JSON (exit 0); nothing found, or an id that
-        /// cannot be one, prints `code: message` on standard error and exits 1.
+        /// cannot be one, is a `ServiceError`, which `purser` prints as `code: message` and exits 1.
         func run() async throws {
-            do {
-                let views = try await options.withServer(label: "purser.lookup") { assembly in
-                    let support = assembly.support
-                    if let orderID { return try await support.lookUp(appleOrderID: orderID) }
-                    if let appTransactionID { return try await support.lookUp(appTransactionID: appTransactionID) }
-                    return [try await support.view(transactionID: transactionID ?? "")]
-                }
-                guard !views.isEmpty else {
-                    let what =
-                        orderID.map { "Apple knows no transaction of order \($0)" }
-                        ?? "the ledger holds no transaction of appTransactionId \(appTransactionID ?? "")"
-                    FileHandle.standardError.write(Data("not_found: \(what)\n".utf8))
-                    throw ExitCode(1)
-                }
-                printJSON(views)
-            } catch let error as ServiceError {
-                FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
-                throw ExitCode(1)
+            let views = try await options.withServer(label: "purser.lookup") { assembly in
+                let support = assembly.support
+                if let orderID { return try await support.lookUp(appleOrderID: orderID) }
+                if let appTransactionID { return try await support.lookUp(appTransactionID: appTransactionID) }
+                return [try await support.view(transactionID: transactionID ?? "")]
             }
+            guard !views.isEmpty else {
+                throw ServiceError(
+                    .notFound,
+                    orderID.map { "Apple knows no transaction of order \($0)" }
+                        ?? "the ledger holds no transaction of appTransactionId \(appTransactionID ?? "")")
+            }
+            printJSON(views)
         }
     }
 }

@@ -16,7 +16,8 @@ struct Purser: AsyncParsableCommand {
 
     /// Parses and runs the command. A configuration the server cannot use prints `purser: ` and the message that
     /// names the key or file, and exits 1: argument-parser would follow it with its generic usage line, as if the
-    /// command line were wrong.
+    /// command line were wrong. A `ServiceError` (a support command's "not found", "already credited", …) prints its
+    /// code and message, `code: message`, and exits 1.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -27,6 +28,9 @@ struct Purser: AsyncParsableCommand {
             }
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("purser: \(error.description)\n".utf8))
+            Foundation.exit(1)
+        } catch let error as ServiceError {
+            FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
             Foundation.exit(1)
         } catch {
             exit(withError: error)

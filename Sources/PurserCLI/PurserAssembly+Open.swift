@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Logging
+import PurserCore
 import PurserServer
 import PurserStorage
 
@@ -10,11 +11,11 @@ extension PurserAssembly {
     /// no ledger open behind it, and no SQLite ledger file that this call created.
     static func open(
         _ settings: ServerConfiguration,
-        appStore: (ServerConfiguration) async throws -> AppStoreAccess,
+        appStore: (ServerConfiguration, ProductCatalog) async throws -> AppStoreAccess,
         logger: Logger
     ) async throws -> PurserAssembly {
         let catalog = try settings.loadCatalog()
-        let access = try await appStore(settings)
+        let access = try await appStore(settings, catalog)
         let ledgerFile = settings.database.url == nil ? settings.sqliteLedgerPath : nil
         let existed = ledgerFile.map { FileManager.default.fileExists(atPath: $0) } ?? true
         let store = try await settings.openLedger(logger: logger)

@@ -58,7 +58,7 @@ extension Purser {
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
             let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags, logger: logger)
             let assembly = try await PurserAssembly.open(
-                settings, appStore: { try await .configured($0) },
+                settings, appStore: { try await .configured($0, catalog: $1) },
                 logger: logger)
             do {
                 try await assembly.application().runService()

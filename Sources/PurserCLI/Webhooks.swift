@@ -21,10 +21,8 @@ extension Purser {
             @Flag(help: "Print JSON.") var json = false
 
             func run() async throws {
-                let deliveries = try await serviceErrorsAsExit {
-                    try await options.withServer(label: "purser.webhooks") { assembly in
-                        try await assembly.webhooks.list(status: status, limit: limit)
-                    }
+                let deliveries = try await options.withServer(label: "purser.webhooks") { assembly in
+                    try await assembly.webhooks.list(status: status, limit: limit)
                 }
                 if json { return printJSON(["events": deliveries]) }
                 for delivery in deliveries {
@@ -44,17 +42,11 @@ extension Purser {
 
             @OptionGroup var options: LedgerCommandOptions
             @Argument(help: "The event's webhook-id (evt_…).") var id: String
-            @Option(
-                name: .customLong("operator"),
-                help: "Who replays (default: $USER, else \"operator\"); kept in the audit log.")
-            var operatorOption: String?
-            var operatorName: String { operatorOption ?? ProcessInfo.processInfo.environment["USER"] ?? "operator" }
+            @OptionGroup var operatorOption: OperatorOption
 
             func run() async throws {
-                let deliveries = try await serviceErrorsAsExit {
-                    try await options.withServer(label: "purser.webhooks") { assembly in
-                        try await assembly.webhooks.replay(eventID: id, operator: operatorName)
-                    }
+                let deliveries = try await options.withServer(label: "purser.webhooks") { assembly in
+                    try await assembly.webhooks.replay(eventID: id, operator: operatorOption.name)
                 }
                 printJSON(["deliveries": deliveries])
             }
@@ -68,24 +60,12 @@ extension Purser {
             @OptionGroup var options: LedgerCommandOptions
 
             func run() async throws {
-                let results = try await serviceErrorsAsExit {
-                    try await options.withServer(label: "purser.webhooks") { assembly in
-                        try await assembly.webhooks.test()
-                    }
+                let results = try await options.withServer(label: "purser.webhooks") { assembly in
+                    try await assembly.webhooks.test()
                 }
                 printJSON(["results": results])
                 if results.contains(where: { !$0.delivered }) { throw ExitCode(1) }
             }
         }
-    }
-}
-
-/// Runs `body`; a `ServiceError` becomes its code and message on standard error and exit status 1.
-func serviceErrorsAsExit<T>(_ body: () async throws -> T) async throws -> T {
-    do {
-        return try await body()
-    } catch let error as ServiceError {
-        FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
-        throw ExitCode(1)
     }
 }

@@ -67,13 +67,7 @@ public struct PurserAssembly: Sendable {
             transport: webhookTransport
                 ?? HTTPClientWebhookTransport(client: HTTPClientWebhookTransport.operatorsClient),
             timeout: .milliseconds(Int64(configuration.webhooks.timeoutSeconds * 1000)), now: now)
-        do {
-            authenticator = try configuration.makeAuthenticator()
-        } catch let error as ConfigurationError {
-            throw error
-        } catch {
-            throw ConfigurationError("auth: \(error)")
-        }
+        authenticator = try configuration.checkedAuthenticator()
         receiptVerification = try configuration.receiptVerification(serverAPI: appStore.serverAPI != nil)
         let receiptVerifier = AppReceiptVerifier(configuration: .init(trustedRoots: appStore.receiptRoots), now: now)
         let localReceipts: SubmissionService.LocalReceiptCheck? =

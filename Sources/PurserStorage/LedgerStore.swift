@@ -142,7 +142,7 @@ public struct Settlement: Hashable, Sendable {
     public var creditedNow: Bool
 
     public init(
-        decision: Decision, record: LedgerTransaction?, appleFollowUp: AppleFollowUp? = nil, creditedNow: Bool = false
+        decision: Decision, record: LedgerTransaction?, appleFollowUp: AppleFollowUp?, creditedNow: Bool
     ) {
         self.decision = decision
         self.record = record

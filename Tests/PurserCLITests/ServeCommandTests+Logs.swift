@@ -23,41 +23,44 @@ extension ServeCommandTests {
         let hash = hashed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(hash.hasPrefix("$scrypt$"), "\(hashed.stderr)")
         let webhookKey = Data((0..<32).map { UInt8(($0 * 37 + 11) % 256) }).base64EncodedString()
+        let adminToken = "admin-token-9f1c2e7a4b"
+        let jwtSecret = "jwt-secret-4b8d0c3f5e6a4d2b9c1e7f0a3b6d8e21"
+        let databasePassword = "db-password-71c3e9d2"
+        let sharedSecret = "shared-secret-2d5f8a0b"
+        let metricsToken = "metrics-token-6e0b4c1d"
         var secrets: [(String, String)] = [
-            ("admin token", "admin-token-9f1c2e7a4b"), ("JWT secret", "jwt-secret-4b8d0c3f5e6a4d2b9c1e7f0a3b6d8e21"),
-            ("webhook secret", webhookKey), ("database password", "db-password-71c3e9d2"),
-            ("shared secret", "shared-secret-2d5f8a0b"), ("metrics token", "metrics-token-6e0b4c1d"),
+            ("admin token", adminToken), ("JWT secret", jwtSecret), ("webhook secret", webhookKey),
+            ("database password", databasePassword), ("shared secret", sharedSecret), ("metrics token", metricsToken),
             ("operator hash", hash),
         ]
         for part in hash.split(separator: "$").suffix(2) { secrets.append(("part of the operator hash", String(part))) }
         for line in openssl.stdout.split(separator: "\n") where !line.hasPrefix("-----") {
             secrets.append(("a line of the .p8 key", String(line)))
         }
-        let value = Dictionary(secrets.prefix(6).map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
         let configuration = """
             {"port": 0, "dataDirectory": "data", "catalogFile": "catalog.json", "appStore": "apple",
-             "sharedSecret": "\(value["shared secret"]!)",
-             "auth": {"mode": "jwt", "jwt": {"algorithm": "HS256", "secret": "\(value["JWT secret"]!)"}},
+             "sharedSecret": "\(sharedSecret)",
+             "auth": {"mode": "jwt", "jwt": {"algorithm": "HS256", "secret": "\(jwtSecret)"}},
              "appStoreServerAPI": {"issuerId": "issuer-1", "keyId": "TESTKEY123", "privateKeyFile": "\(keyFile.path)",
                                    "baseURL": "http://127.0.0.1:9"},
              "reconciliation": {"intervalSeconds": 0}, "finishing": {"intervalSeconds": 0},
-             "database": {"password": "\(value["database password"]!)"},
+             "database": {"password": "\(databasePassword)"},
              "webhooks": {"endpoints": [{"url": "http://127.0.0.1:9/hook", "secret": "whsec_\(webhookKey)"}]},
-             "metrics": {"port": 0, "token": "\(value["metrics token"]!)"},
+             "metrics": {"port": 0, "token": "\(metricsToken)"},
              "console": {"operators": [{"name": "li", "passwordHash": "\(hash)"}]}}
             """
         let file = directory.appendingPathComponent("purser.json")
         try configuration.write(to: file, atomically: true, encoding: .utf8)
         let (process, port, output) = try await launchWithOutput(
             ["serve", "--config", file.path, "--log-level", "trace"],
-            environment: ["PURSER_ADMIN_TOKEN": value["admin token"]!])
+            environment: ["PURSER_ADMIN_TOKEN": adminToken])
         defer { if process.isRunning { process.terminate() } }
         // Requests the log may describe: one with the admin token, one with a wrong JWT, a console sign-in.
         var admin = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/admin/v1/transactions/1")!)
-        admin.setValue("Bearer \(value["admin token"]!)", forHTTPHeaderField: "Authorization")
+        admin.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization")
         _ = try await URLSession.shared.data(for: admin)
         var user = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/wallet")!)
-        user.setValue("Bearer \(value["JWT secret"]!)", forHTTPHeaderField: "Authorization")
+        user.setValue("Bearer \(jwtSecret)", forHTTPHeaderField: "Authorization")
         _ = try await URLSession.shared.data(for: user)
         process.terminate()
         let log = output.drained(after: process)

@@ -93,19 +93,17 @@ extension AppStoreAccess {
     }
 
     /// The simulator of `purser serve --appstore simulator`, kept in `DATA/appstore-sim` with the App Store Server
-    /// API key Purser uses against it (`server-api-key.pem`, made on first start, mode 0600).
+    /// API key Purser uses against it (`server-api-key.pem`, made on first start, mode 0600). It signs each product
+    /// of `catalog` with the catalog's type (it once signed every product Consumable, and Purser rejected the
+    /// non-consumables it sold with product_type_mismatch).
     public static func persistentSimulator(
-        _ configuration: ServerConfiguration, placement: SimulatorPlacement = .hosted(notifications: .sent)
+        _ configuration: ServerConfiguration, catalog: ProductCatalog,
+        placement: SimulatorPlacement = .hosted(notifications: .sent)
     ) async throws -> AppStoreAccess {
         let directory = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("appstore-sim")
-        // Purser's catalog names each product's type: the simulator signs a non-consumable as one (it once signed
-        // every product Consumable, and Purser rejected the non-consumables it sold with product_type_mismatch).
-        let types = ((try? configuration.loadCatalog())?.products.values).map {
-            Dictionary($0.map { ($0.id, $0.type.appleType) }, uniquingKeysWith: { first, _ in first })
-        }
         let store = try SimulatedAppStore.persistent(
-            in: directory, bundleID: configuration.bundleId,
-            appAppleID: configuration.appAppleId, productTypes: types ?? [:])
+            in: directory, bundleID: configuration.bundleId, appAppleID: configuration.appAppleId,
+            productTypes: catalog.products.mapValues(\.type.appleType))
         return try await simulator(
             store, serverAPI: SimulatedServerAPI(store: store), configuration: configuration,
             apiKey: try simulatorAPIKey(in: directory), placement: placement)

@@ -33,4 +33,15 @@ extension ServerConfiguration {
             return JWTAuthenticator(key: key, issuer: jwt.issuer, audience: jwt.audience)
         }
     }
+
+    /// `makeAuthenticator()`, any failure as a `ConfigurationError` under `auth`.
+    func checkedAuthenticator() throws(ConfigurationError) -> any Authenticator {
+        do {
+            return try makeAuthenticator()
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("auth: \(error)")
+        }
+    }
 }

@@ -23,11 +23,7 @@ extension ServerConfiguration {
         check { _ = try TrustedProxies(http.trustedProxies) }
         check { _ = try xcodeCertificate() }
         check { _ = try webhooks.checkedEndpoints() }
-        check {
-            do { _ = try makeAuthenticator() } catch let error as ConfigurationError { throw error } catch {
-                throw ConfigurationError("auth: \(error)")
-            }
-        }
+        check { _ = try checkedAuthenticator() }
         let credentials =
             appStore == .simulator
             || (appStoreServerAPI.issuerId != nil && appStoreServerAPI.keyId != nil
@@ -61,24 +57,20 @@ extension ServerConfiguration {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// `value` with the value of every secret key replaced: the keys `secretKeys` lists, each webhook endpoint's
-    /// `secrets` and each console operator's `passwordHash`.
+    /// `value` with the value of every secret key (`isSecretKey`) replaced; an array's elements are keyed by index,
+    /// as the file provider reads them (`webhooks.endpoints.0.secrets`).
     static func redacting(_ value: Any, path: [String]) -> Any {
         if let object = value as? [String: Any] {
             var result: [String: Any] = [:]
             for (key, child) in object {
                 let childPath = path + [key]
-                let name = childPath.joined(separator: ".")
-                let secret =
-                    secretKeys.contains(name)
-                    || (childPath.first == "webhooks" && key == "secrets")
-                    || (childPath.first == "console" && key == "passwordHash")
-                result[key] = secret ? "<redacted>" : redacting(child, path: childPath)
+                result[key] =
+                    isSecretKey(childPath.joined(separator: ".")) ? "<redacted>" : redacting(child, path: childPath)
             }
             return result
         }
         if let array = value as? [Any] {
-            return array.map { redacting($0, path: path) }
+            return array.enumerated().map { redacting($0.element, path: path + [String($0.offset)]) }
         }
         return value
     }

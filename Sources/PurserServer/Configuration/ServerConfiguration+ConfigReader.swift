@@ -111,6 +111,13 @@ extension ServerConfiguration {
     static var secretKeys: Set<String> {
         ["sharedSecret", "auth.jwt.secret", "admin.token", "metrics.token", "database.url", "database.password"]
     }
+
+    /// Whether the dotted `key` (`webhooks.endpoints.0.secrets`) holds a secret: `secretKeys`, a webhook endpoint's
+    /// `secret` or `secrets`, a console operator's `passwordHash`. The file's provider marks these secret, and
+    /// `effectiveJSON()` redacts them.
+    static func isSecretKey(_ key: String) -> Bool {
+        secretKeys.contains(key) || isWebhookSecretKey(key) || Console.isOperatorSecretKey(key)
+    }
 }
 
 extension ServerConfiguration.Auth {

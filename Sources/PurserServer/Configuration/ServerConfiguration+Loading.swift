@@ -89,11 +89,8 @@ extension ServerConfiguration {
         guard FileManager.default.isReadableFile(atPath: file.path) else {
             throw ConfigurationError("cannot read \(file.path)")
         }
-        let secrets = secretKeys
         let options = JSONSnapshot.ParsingOptions(
-            secretsSpecifier: .dynamic { key, _ in
-                secrets.contains(key) || isWebhookSecretKey(key) || Console.isOperatorSecretKey(key)
-            })
+            secretsSpecifier: .dynamic { key, _ in isSecretKey(key) })
         // The file's path goes in through a reader: the `filePath:` initialiser takes swift-system's `FilePath`.
         let location = ConfigReader(
             provider: InMemoryProvider(values: [

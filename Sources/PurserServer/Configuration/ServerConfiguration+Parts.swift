@@ -44,9 +44,10 @@ extension ServerConfiguration {
 extension AppStoreAccess {
     /// The App Store the configuration names: Apple's endpoints (`appStore: apple`); with `appStore: simulator`, the
     /// simulator at `simulator.url`, or else the one kept in the data directory, hosted by this server or, for the
-    /// support commands, reached at `simulatorPlacement`.
+    /// support commands, reached at `simulatorPlacement`; that one signs each product of `catalog` with its type.
     public static func configured(
-        _ configuration: ServerConfiguration, simulatorPlacement: SimulatorPlacement = .hosted(notifications: .sent)
+        _ configuration: ServerConfiguration, catalog: ProductCatalog,
+        simulatorPlacement: SimulatorPlacement = .hosted(notifications: .sent)
     ) async throws -> AppStoreAccess {
         switch configuration.appStore {
         case .apple: return try apple(configuration)
@@ -57,7 +58,7 @@ extension AppStoreAccess {
                 }
                 return try await externalSimulator(at: url, configuration: configuration)
             }
-            return try await persistentSimulator(configuration, placement: simulatorPlacement)
+            return try await persistentSimulator(configuration, catalog: catalog, placement: simulatorPlacement)
         }
     }
 }

@@ -92,8 +92,9 @@ public struct SupportService: Sendable {
                     try await apple.transaction(transactionID)
                 }
                 return try await view(of: try await verified(jws))
-            } catch let error as ServiceError where error.code == .appleUnavailable && record != nil {
-                var view = try await view(of: record!.transaction, record: record)
+            } catch let error as ServiceError where error.code == .appleUnavailable {
+                guard let record else { throw error }
+                var view = try await view(of: record.transaction, record: record)
                 view.apple = "unanswered"
                 view.appleError = error.message
                 return view
