@@ -8,6 +8,7 @@ struct Purser: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purser",
         abstract: "Every in-app purchase credited exactly once, to the right account.",
+        version: PurserVersion.current,
         subcommands: [
             Serve.self, AppStoreSim.self, Verify.self, Receipt.self, Reconcile.self, Lookup.self, Grant.self,
             Chaos.self, Bench.self, Webhooks.self, ConsoleCommand.self, ConfigCommand.self,

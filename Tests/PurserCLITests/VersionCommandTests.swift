@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+/// `purser --version` prints the version the changelog and the HTTP contract name.
+@Suite struct VersionCommandTests {
+    @Test func versionMatchesTheChangelogAndTheContract() throws {
+        let run = try PurserProcess.run(["--version"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let printed = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(printed.split(separator: ".").count == 3, "not a version: \(printed)")
+
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
+        #expect(newest?.dropFirst(3).hasPrefix(printed + " ") == true, "CHANGELOG's newest entry: \(newest ?? "none")")
+
+        let contract = try String(contentsOf: root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+        #expect(contract.contains("\n  version: \(printed)\n"), "openapi.yaml's info.version is not \(printed)")
+    }
+}
