@@ -120,6 +120,12 @@ public protocol LedgerStore: Sendable {
     func health() async throws -> LedgerHealth
     /// The ids of the transactions credited to `user`, newest recorded first (support's search by user id).
     func transactionIDs(ownedBy user: UserID, limit: Int) async throws -> [String]
+    /// What `user` owns: the product ids of the transactions credited to them and not revoked (the wallet's
+    /// entitlements, and the check that refuses a second order for a non-consumable already owned).
+    func ownedProductIDs(of user: UserID) async throws -> Set<String>
+    /// `user`'s orders and transactions, newest first, at most `limit` of each (support's user page), including the
+    /// purchases the ledger refused or could not bind.
+    func purchases(of user: UserID, limit: Int) async throws -> UserPurchases
     /// Support's queue: the ids of unbound transactions, oldest recorded first.
     func unboundTransactionIDs(limit: Int) async throws -> [String]
     /// Orders still waiting for `productID` created in `from...to`, oldest first: who might own an unbound purchase.

@@ -53,6 +53,7 @@ public struct LedgerStoreConformance: Sendable {
         try await revokesAProratedShareCumulativelyAndRestoresExactlyIt()
         try await roundsTheCumulativeShareDownNotEachRefund()
         try await stopsARevokeAtZeroWithoutNegativeBalances()
+        try await listsAUsersPurchasesAndWhatTheyOwn()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

@@ -91,6 +91,10 @@ extension ForwardingLedgerStore {
     func transactionIDs(ownedBy user: UserID, limit: Int) async throws -> [String] {
         try await inner.transactionIDs(ownedBy: user, limit: limit)
     }
+    func ownedProductIDs(of user: UserID) async throws -> Set<String> { try await inner.ownedProductIDs(of: user) }
+    func purchases(of user: UserID, limit: Int) async throws -> UserPurchases {
+        try await inner.purchases(of: user, limit: limit)
+    }
     func webhookDeliveries(forTransaction id: String) async throws -> [WebhookDelivery] {
         try await inner.webhookDeliveries(forTransaction: id)
     }

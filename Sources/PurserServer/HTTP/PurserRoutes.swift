@@ -1,14 +1,12 @@
 import HTTPTypes
 import Hummingbird
 import PurserCore
-import PurserStorage
 
 /// The client-facing API (see `openapi.yaml`): orders, transaction submission, the product list, the wallet and
 /// health.
 struct PurserRoutes {
     let orders: OrderService
     let submissions: SubmissionService
-    let store: any LedgerStore
     let authenticator: any Authenticator
     let notifications: NotificationService
 
@@ -66,8 +64,7 @@ struct PurserRoutes {
             return try JSONResponse.make(try await submissions.submit(body, by: try context.requireUser()))
         }
         v1.on(.get, "wallet", under: "/v1", recordingIn: &endpoints) { _, context in
-            let user = try context.requireUser()
-            return try JSONResponse.make(WalletResponse(userId: user, balances: try await store.balances(of: user)))
+            return try JSONResponse.make(try await orders.wallet(of: try context.requireUser()))
         }
     }
 }

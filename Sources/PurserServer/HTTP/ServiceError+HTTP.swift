@@ -16,7 +16,7 @@ extension ServiceError.Code {
             return .badRequest
         case .receiptRejected, .unknownProduct: return .unprocessableContent
         case .notFound: return .notFound
-        case .orderDelivered, .alreadyCredited, .notGrantable: return .conflict
+        case .orderDelivered, .alreadyOwned, .alreadyCredited, .notGrantable: return .conflict
         case .appleAnswerUnverified, .appleUnavailable: return .badGateway
         case .appStoreAPINotConfigured, .webhooksNotConfigured: return .serviceUnavailable
         default: return .internalServerError

@@ -9,18 +9,25 @@ public struct OrderService: Sendable {
     public let store: any LedgerStore
     /// The catalog as `GET /v1/products` answers it, with its content version (computed once).
     public let productList: ProductListResponse
+    /// The currencies only non-consumables grant: the wallet shows them as entitlements, not as balances.
+    let entitlementCurrencies: Set<String>
     private let now: @Sendable () -> Date
 
     public init(catalog: ProductCatalog, store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }) {
         self.catalog = catalog
         self.store = store
         self.productList = ProductListResponse(catalog: catalog)
+        let products = catalog.products.values
+        let counted = products.filter { $0.type == .consumable }.flatMap { $0.grants.amounts.keys }
+        self.entitlementCurrencies = Set(products.flatMap { $0.grants.amounts.keys }).subtracting(counted)
         self.now = now
     }
 
     /// StoreKit accepts 1 to 10 units of a consumable in one payment.
     static let quantities = 1...10
 
+    /// A new waiting order of `user` for a catalog product. Errors: `unknown_product` (422), `invalid_quantity` (400),
+    /// `already_owned` (409: a non-consumable the user owns).
     public func create(_ request: CreateOrderRequest, for user: UserID) async throws -> Order {
         guard let product = catalog.product(request.productId) else {
             throw ServiceError(.unknownProduct, "product \(request.productId) is not in the catalog")
@@ -29,6 +36,7 @@ public struct OrderService: Sendable {
         guard Self.quantities.contains(quantity), product.type == .consumable || quantity == 1 else {
             throw ServiceError(.invalidQuantity, "quantity must be 1...10, and 1 for non-consumables")
         }
+        try await refuseIfOwned(product, by: user)
         let order = Order(id: .random(), userID: user, productID: product.id, quantity: quantity, createdAt: now())
         try await store.createOrder(order)
         return order

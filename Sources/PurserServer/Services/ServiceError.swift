@@ -9,7 +9,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         fileprivate enum Base: Hashable, Sendable {
             case invalidOrderID, missingTransaction, malformedReceipt, receiptRejected, unknownProduct
-            case invalidQuantity, invalidReason, notFound, orderDelivered, reasonRequired, appleAnswerUnverified
+            case invalidQuantity, invalidReason, notFound, orderDelivered, alreadyOwned, reasonRequired,
+                appleAnswerUnverified
             case appStoreAPINotConfigured, invalidTransactionID, invalidUserID, alreadyCredited, notGrantable
             case appleUnavailable
             case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured
@@ -39,6 +40,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let notFound = Code(.notFound)
         /// The order was delivered and cannot be cancelled.
         public static let orderDelivered = Code(.orderDelivered)
+        /// An order for a non-consumable the user already owns.
+        public static let alreadyOwned = Code(.alreadyOwned)
         /// A support grant without the operator's reason.
         public static let reasonRequired = Code(.reasonRequired)
         /// Apple's answer to a support lookup did not verify.
@@ -82,6 +85,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .invalidReason: "invalid_reason"
             case .notFound: "not_found"
             case .orderDelivered: "order_delivered"
+            case .alreadyOwned: "already_owned"
             case .reasonRequired: "reason_required"
             case .appleAnswerUnverified: "apple_answer_unverified"
             case .appStoreAPINotConfigured: "app_store_api_not_configured"

@@ -162,5 +162,6 @@ extension PostgresLedgerStore {
         (5, partialRefunds),
         (6, appleFollowUpMigration),
         (7, settlementFunctions),
+        (8, UserPurchases.unsettledTokenIndex),
     ]
 }

@@ -121,5 +121,6 @@ extension SQLiteLedgerStore {
         (4, webhookOutbox),
         (5, partialRefunds),
         (6, appleFollowUpMigration),
+        (8, UserPurchases.unsettledTokenIndex),
     ]
 }

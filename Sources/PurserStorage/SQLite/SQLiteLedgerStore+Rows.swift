@@ -6,9 +6,13 @@ extension SQLiteLedgerStore {
         let rows = try database.query(
             "SELECT id, user_id, product_id, quantity, state, transaction_id, created_at, updated_at FROM orders WHERE id = ?",
             [.text(id.description)])
-        guard let row = rows.first else { return nil }
+        return try rows.first.map(order(from:))
+    }
+
+    /// The order in `row`, which has the columns of the `orders` table.
+    static func order(from row: SQLiteRow) throws -> Order {
         guard let state = Order.State(rawValue: try row.text("state")), let orderID = OrderID(try row.text("id")) else {
-            throw StorageError(.corrupt, "order \(id) does not decode")
+            throw StorageError(.corrupt, "an order does not decode")
         }
         return Order(
             id: orderID, userID: UserID(try row.text("user_id")), productID: try row.text("product_id"),

@@ -1,0 +1,24 @@
+import PurserCore
+import PurserStorage
+
+extension OrderService {
+    /// `user`'s wallet: the balances of the currencies consumables grant, and the non-consumables they own. A currency
+    /// that only non-consumables grant (the demo's `noads`) is shown as the owned products, not as a count.
+    public func wallet(of user: UserID) async throws -> WalletResponse {
+        async let balances = store.balances(of: user)
+        async let owned = store.ownedProductIDs(of: user)
+        let entitlements = try await owned.filter { catalog.product($0)?.type == .nonConsumable }.sorted()
+        return WalletResponse(
+            userId: user, balances: try await balances.filter { !entitlementCurrencies.contains($0.key) },
+            entitlements: entitlements)
+    }
+
+    /// Throws `already_owned` when `user` owns `product`, a non-consumable: Apple would not charge again, so an order
+    /// for it could never be paid. A restore re-sends the purchase they own, which the ledger answers as before.
+    func refuseIfOwned(_ product: Product, by user: UserID) async throws {
+        guard product.type == .nonConsumable, try await store.ownedProductIDs(of: user).contains(product.id) else {
+            return
+        }
+        throw ServiceError(.alreadyOwned, "\(user) already owns \(product.id); restore it instead of buying it again")
+    }
+}
