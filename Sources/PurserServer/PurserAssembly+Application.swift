@@ -28,7 +28,7 @@ extension PurserAssembly {
         if let adminToken {
             AdminRoutes(support: support, webhooks: webhooks, token: adminToken).add(to: router, endpoints: &endpoints)
             ConsoleRoutes(
-                support: support, webhooks: webhooks, store: store, keys: .init(adminToken: adminToken),
+                support: support, orders: orders, webhooks: webhooks, store: store, keys: .init(adminToken: adminToken),
                 adminToken: adminToken,
                 operators: consoleOperators, secureCookies: configuration.console.secureCookies,
                 sessionLength: configuration.console.sessionMinutes * 60, throttle: SignInThrottle(),

@@ -191,4 +191,29 @@ import Testing
             #expect(whole.decision == .revoked)
         }
     }
+
+    /// An operator who binds an unbound purchase to the user's waiting order completes that order; an order that is
+    /// not the user's, not waiting or for another product is left alone, and the user is credited all the same.
+    @Test func aSupportBindingToTheUsersWaitingOrderCompletesIt() throws {
+        func granted(_ order: Order, to user: UserID) -> LedgerPlan {
+            SubmissionRules.plan(
+                Submission(
+                    transaction: transaction(token: nil), assessment: .creditable(gold),
+                    source: .support(operator: "li", user: user, reason: "paid, got nothing"), orderHint: order.id),
+                existing: nil, order: order, now: now)
+        }
+        let waiting = order(alice)
+        let bound = granted(waiting, to: alice)
+        #expect(bound.written?.ownerID == alice)
+        #expect(bound.written?.orderID == waiting.id)
+        #expect(bound.fulfilledOrder == waiting.id)
+        #expect(bound.audit.map(\.event) == ["credited", "delivered"])
+
+        for other in [order(bob), order(alice, state: .delivered), order(alice, product: "gold120")] {
+            let plan = granted(other, to: alice)
+            #expect(plan.written?.ownerID == alice)
+            #expect(plan.written?.orderID == nil)
+            #expect(plan.fulfilledOrder == nil)
+        }
+    }
 }

@@ -91,4 +91,36 @@ import Testing
             #expect(try await client.wallet("alice") == [:])
         }
     }
+
+    /// Binding an unbound purchase to the user's waiting order completes the order: the app that polls it sees it
+    /// delivered. Another account's order is refused, and nothing changes.
+    @Test func aGrantBoundToTheUsersWaitingOrderCompletesIt() async throws {
+        try await TestServer.run { server, client in
+            await server.appStore.pauseNotifications(true)
+            let order = try await server.order("gold60", for: "alice", client: client)
+            let bobs = try await server.order("gold60", for: "bob", client: client)
+            let (id, _) = try await server.pay("gold60", token: nil)
+            func grant(order: String) -> String {
+                #"{"transactionId": "\#(id)", "userId": "alice", "reason": "ticket 2", "orderId": "\#(order)"}"#
+            }
+            let toBobsOrder = try await client.admin(
+                .post, "/admin/v1/grants", body: grant(order: bobs.orderId.description))
+            #expect(toBobsOrder.status == .conflict)
+            #expect(toBobsOrder.errorCode == "not_grantable")
+            let notAnOrder = try await client.admin(.post, "/admin/v1/grants", body: grant(order: "abc"))
+            #expect(notAnOrder.errorCode == "invalid_order_id")
+            #expect(try await server.store.transaction(id) == nil, "a refused grant records nothing")
+
+            let granted = try await client.admin(
+                .post, "/admin/v1/grants", body: grant(order: order.orderId.description))
+            #expect(granted.status == .ok)
+            #expect(try granted.decode(SupportService.TransactionView.self).orderId == order.orderId)
+            let delivered = try await client.get("/v1/orders/\(order.orderId)", user: "alice").decode(
+                OrderResponse.self)
+            #expect(delivered.state == .delivered)
+            #expect(delivered.transactionId == id)
+            #expect(try await client.wallet("alice") == ["gold": 60])
+            #expect(try await server.store.auditTrail(of: order.orderId.description).map(\.event) == ["delivered"])
+        }
+    }
 }

@@ -130,8 +130,12 @@ public enum SubmissionRules {
         if case .support(_, let user, _) = submission.source,
             transaction.appAccountToken == nil || order == nil
         {
-            // An operator settles what no order can: only transactions without a matching token-bound order.
-            return Binding(owner: user, order: nil, fulfils: false)
+            // An operator settles what no order can: only transactions without a matching token-bound order. Bound
+            // to the user's waiting order for the product (the operator's hint), it completes that order too.
+            guard transaction.appAccountToken == nil, let order, order.id == submission.orderHint,
+                order.userID == user, order.state == .created, order.productID == transaction.productID
+            else { return Binding(owner: user, order: nil, fulfils: false) }
+            return Binding(owner: user, order: order, fulfils: true)
         }
         guard let order, order.id == submission.orderToLookUp else { return nil }
         let waiting = order.state == .created && order.productID == transaction.productID

@@ -23,7 +23,9 @@ extension ConsoleRoutes {
             switch view.ledger {
             case "credited": text["whyCredited"]
             case "unbound": text["whyUnbound"]
-            case "rejected": text["whyRejected"]
+            case "rejected":
+                view.rejection.map { "\(text["whyRejectedBecause"] ?? "") \($0.message) (\($0.code))" }
+                    ?? text["whyRejected"]
             case "revoked": text["whyRevoked"]
             default: text["whyUnknown"]
             }
@@ -36,12 +38,15 @@ extension ConsoleRoutes {
             ],
             "why": why ?? "", "purchased": dates.string(from: view.purchaseDate),
             "owner": view.ownerId?.rawValue ?? (text["nobody"] ?? ""), "order": view.orderId?.description ?? "—",
+            "token": try await tokenLine(view.appAccountToken, text: text),
+            "price": Self.priceLine(view, text: text),
             "grants": view.grants.map { $0.sorted.map { "\($0.0) \($0.1)" }.joined(separator: ", ") } ?? "—",
             "audit": view.audit.map {
                 ["at": dates.string(from: $0.at), "event": $0.event, "cause": $0.cause, "detail": $0.detail]
             },
             "grantable": view.ledger != "credited" && view.ledger != "revoked" && view.apple != "refunded",
         ]
+        if let owner = view.ownerId { values["ownerLink"] = Self.userPath(owner.rawValue) }
         let deliveries = try await store.webhookDeliveries(forTransaction: view.transactionId)
         values["deliveries"] = deliveries.map {
             [
@@ -78,9 +83,12 @@ extension ConsoleRoutes {
             return try await transaction(
                 id, request: request, signedIn: signedIn, error: text["tooLong"], status: .badRequest)
         }
+        // The unbound queue's "Bind to" names the candidate order, which the transaction then completes.
+        let order = form["order"].flatMap { $0.isEmpty ? nil : OrderID($0) }
         do {
             _ = try await support.grant(
-                transactionID: id, to: UserID(user), reason: reason, operator: signedIn.session.operatorName)
+                transactionID: id, to: UserID(user), reason: reason, operator: signedIn.session.operatorName,
+                order: order)
         } catch let error as ServiceError {
             return try await transaction(
                 id, request: request, signedIn: signedIn, error: error.message, status: error.code.status)

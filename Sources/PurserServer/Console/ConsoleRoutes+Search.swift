@@ -56,6 +56,10 @@ extension ConsoleRoutes {
             } catch let error as ServiceError {
                 values["error"] = error.message
             }
+            let purchases = try await store.purchases(of: UserID(query), limit: 1)
+            if !purchases.orders.isEmpty || !purchases.transactionIDs.isEmpty {
+                values["userLink"] = Self.userPath(query)
+            }
             for id in try await store.transactionIDs(ownedBy: UserID(query), limit: 100) {
                 if let record = try await store.transaction(id) {
                     results.append(row(record, source: text["foundByUser"]))
@@ -63,7 +67,7 @@ extension ConsoleRoutes {
             }
         }
         values["results"] = results
-        values["hasResults"] = !results.isEmpty || values["order"] != nil
+        values["hasResults"] = !results.isEmpty || values["order"] != nil || values["userLink"] != nil
         return page("search", values).response(language: language, signedIn: signedIn, path: "/console/search")
     }
 

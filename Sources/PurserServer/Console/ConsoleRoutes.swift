@@ -10,6 +10,8 @@ import PurserStorage
 /// every form carries a CSRF token; failed sign-ins are throttled. Nothing but sign-in answers without a session.
 struct ConsoleRoutes: Sendable {
     let support: SupportService
+    /// The wallet a user page shows, as `GET /v1/wallet` answers it.
+    let orders: OrderService
     let webhooks: WebhookService
     let store: any LedgerStore
     let keys: ConsoleSession.Keys
@@ -67,7 +69,7 @@ struct ConsoleRoutes: Sendable {
         }
         for (name, render) in [
             ("unbound", unbound), ("webhooks", { try await webhookEvents($0, signedIn: $1) }),
-            ("dashboard", dashboard),
+            ("dashboard", dashboard), ("users", user),
         ] as [(String, @Sendable (Request, SignedIn) async throws -> Response)] {
             console.get(RouterPath(name)) { request, _ in
                 guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }

@@ -52,6 +52,7 @@ enum ConsoleTemplates {
         {{#hasResults}}<h2>{{t.results}}</h2>{{/hasResults}}
         {{#order}}<p id="order">{{t.order}} {{id}} · {{userId}} · {{productId}} ×{{quantity}} · {{state}} · {{created}} ·
           {{t.noTransactionYet}}</p>{{/order}}
+        {{#userLink}}<p><a id="user-link" href="{{userLink}}">{{t.userPageOf}} {{query}}</a></p>{{/userLink}}
         <ul id="results">{{#results}}<li><a href="/console/transactions/{{transactionId}}">{{transactionId}}</a>
           {{productId}} · {{ledger}} · {{source}}</li>{{/results}}</ul>
         {{> foot}}
@@ -66,8 +67,10 @@ enum ConsoleTemplates {
         <dt>{{t.environment}}</dt><dd>{{view.environment}}</dd>
         <dt>{{t.apple}}</dt><dd id="apple">{{view.apple}}</dd>
         <dt>{{t.ledger}}</dt><dd id="ledger">{{view.ledger}}</dd>
-        <dt>{{t.owner}}</dt><dd id="owner">{{owner}}</dd>
+        <dt>{{t.owner}}</dt><dd id="owner">{{#ownerLink}}<a href="{{ownerLink}}">{{owner}}</a>{{/ownerLink}}{{^ownerLink}}{{owner}}{{/ownerLink}}</dd>
         <dt>{{t.order}}</dt><dd>{{order}}</dd>
+        <dt>{{t.signedToken}}</dt><dd id="token">{{token}}</dd>
+        <dt>{{t.price}}</dt><dd id="price">{{price}}</dd>
         <dt>{{t.grants}}</dt><dd>{{grants}}</dd>
         </dl>
         <h2>{{t.audit}}</h2>
@@ -88,6 +91,29 @@ enum ConsoleTemplates {
         {{/grantable}}
         {{> foot}}
         """,
+        "user": """
+        {{> head}}
+        <h1>{{t.userPage}} <span id="user-id">{{user}}</span></h1>
+        <h2>{{t.balances}}</h2>
+        {{^hasBalances}}<p>—</p>{{/hasBalances}}
+        <table id="balances">{{#balances}}<tr><td>{{currency}}</td><td>{{amount}}</td></tr>{{/balances}}</table>
+        <h2>{{t.entitlements}}</h2><p id="entitlements">{{#hasEntitlements}}{{entitlements}}{{/hasEntitlements}}
+        {{^hasEntitlements}}—{{/hasEntitlements}}</p>
+        <h2>{{t.purchases}}</h2>
+        {{^hasPurchases}}<p>—</p>{{/hasPurchases}}
+        <table id="purchases"><tr><th>{{t.transaction}}</th><th>{{t.product}}</th><th>{{t.ledger}}</th>
+        <th>{{t.recorded}}</th><th>{{t.detail}}</th></tr>
+        {{#purchases}}<tr><td><a href="/console/transactions/{{transactionId}}">{{transactionId}}</a></td>
+        <td>{{productId}}</td><td>{{ledger}}</td><td>{{recorded}}</td><td>{{why}}</td></tr>{{/purchases}}</table>
+        <h2>{{t.orders}}</h2>
+        {{^hasOrders}}<p>—</p>{{/hasOrders}}
+        <table id="orders"><tr><th>{{t.order}}</th><th>{{t.product}}</th><th>{{t.status}}</th><th>{{t.created}}</th>
+        <th>{{t.transaction}}</th></tr>
+        {{#orders}}<tr><td>{{id}}</td><td>{{productId}} ×{{quantity}}</td><td>{{state}}</td><td>{{created}}</td>
+        <td>{{#transactionId}}<a href="/console/transactions/{{transactionId}}">{{transactionId}}</a>{{/transactionId}}
+        </td></tr>{{/orders}}</table>
+        {{> foot}}
+        """,
         "unbound": """
         {{> head}}
         <h1>{{t.unbound}}</h1><p>{{t.unboundHint}}</p>
@@ -97,6 +123,7 @@ enum ConsoleTemplates {
         {{^hasCandidates}}{{t.noCandidates}}{{/hasCandidates}}
         {{#candidates}}<form method="post" action="/console/transactions/{{transactionId}}/grant" class="bind">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="user" value="{{user}}">
+        <input type="hidden" name="order" value="{{orderId}}">
         {{t.orderOf}} <strong>{{user}}</strong> ({{created}})
         <input name="reason" placeholder="{{t.reason}}" maxlength="500" required>
         <button type="submit">{{t.bindTo}} {{user}}</button></form>{{/candidates}}

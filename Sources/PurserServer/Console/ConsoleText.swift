@@ -54,6 +54,12 @@ enum ConsoleText {
         "deliveredEvents": "Webhook events delivered", "retries": "retries",
         "lastNotification": "Last App Store notification", "intakeLag": "arrived after",
         "lastReconciliation": "Last reconciliation", "today": "Today's ledger events (UTC)",
+        "userPage": "User", "userPageOf": "Everything of user", "balances": "Balances", "entitlements": "Owned",
+        "purchases": "Purchases", "orders": "Orders", "created": "Created", "recorded": "Recorded",
+        "creditedTo": "credited to", "signedToken": "Token Apple signed", "noToken": "none (no appAccountToken)",
+        "namesNoOrder": "names no order", "namesOrderOf": "names the order of", "price": "Price Apple signed",
+        "priceUnknown": "not known: the ledger keeps no price, and Apple did not answer",
+        "whyRejectedBecause": "It was refused:",
     ]
 
     static let chinese: [String: String] = [
@@ -81,5 +87,10 @@ enum ConsoleText {
         "outbox": "未投递的 Webhook 事件", "deadEvents": "已放弃的 Webhook 事件", "deliveredEvents": "已投递的 Webhook 事件",
         "retries": "次重试", "lastNotification": "最近的 App Store 通知", "intakeLag": "延迟",
         "lastReconciliation": "最近一次对账", "today": "今日账本事件（UTC）",
+        "userPage": "用户", "userPageOf": "查看该用户的全部记录：", "balances": "余额", "entitlements": "已拥有",
+        "purchases": "购买记录", "orders": "订单", "created": "创建时间", "recorded": "记录时间", "creditedTo": "已发放给",
+        "signedToken": "Apple 签名的令牌", "noToken": "无（没有 appAccountToken）", "namesNoOrder": "不对应任何订单",
+        "namesOrderOf": "对应订单的用户：", "price": "Apple 签名的价格", "priceUnknown": "未知：账本不保存价格，且 Apple 未应答",
+        "whyRejectedBecause": "已被拒绝：",
     ]
 }

@@ -5,7 +5,8 @@ import PurserCore
 /// - `GET /orders/{appleOrderId}` → every transaction of the Apple order id, with ledger state and owner
 /// - `GET /app-transactions/{appTransactionId}` → every ledger transaction of that Apple account in this app
 /// - `GET /transactions/{id}` → one transaction
-/// - `POST /grants` `{transactionId, userId, reason}` → credit an unbound transaction once, audited
+/// - `POST /grants` `{transactionId, userId, reason, orderId?}` → credit an unbound transaction once, audited (and
+///   complete the user's waiting `orderId`)
 /// - the webhook routes (`AdminRoutes+Webhooks.swift`)
 struct AdminRoutes {
     let support: SupportService
@@ -16,6 +17,8 @@ struct AdminRoutes {
         var transactionId: String
         var userId: String
         var reason: String
+        /// The user's waiting order the transaction completes, when support binds it to one.
+        var orderId: String?
     }
 
     /// Adds the routes under `/admin/v1` to `router`, each recorded in `endpoints`.
@@ -38,9 +41,13 @@ struct AdminRoutes {
         }
         admin.on(.post, "grants", under: "/admin/v1", recordingIn: &endpoints) { request, context in
             let body = try await request.decodeJSON(GrantRequest.self, context: context)
+            let order = try body.orderId.map {
+                guard let id = OrderID($0) else { throw ServiceError(.invalidOrderID, "orderId is not a UUID") }
+                return id
+            }
             let view = try await support.grant(
                 transactionID: body.transactionId, to: UserID(body.userId), reason: body.reason,
-                operator: try context.requireUser().rawValue)
+                operator: try context.requireUser().rawValue, order: order)
             return try JSONResponse.make(view)
         }
         addWebhookRoutes(to: admin, endpoints: &endpoints)

@@ -105,4 +105,19 @@ extension SupportService {
                     + "cannot take it")
         }
     }
+
+    /// Throws unless `order` (when given) is `user`'s order for `transaction`'s product and still waiting, so that a
+    /// grant bound to it completes it: `not_found` when there is no such order, `not_grantable` otherwise.
+    func requireWaiting(_ order: OrderID?, of user: UserID, for transaction: AppleTransaction) async throws {
+        guard let order else { return }
+        guard let found = try await submissions.store.order(order) else {
+            throw ServiceError(.notFound, "the ledger has no order \(order)")
+        }
+        guard found.userID == user, found.state == .created, found.productID == transaction.productID else {
+            throw ServiceError(
+                .notGrantable,
+                "order \(order) is \(found.userID)'s \(found.state.rawValue) order for \(found.productID), not \(user)'s "
+                    + "waiting order for \(transaction.productID)")
+        }
+    }
 }

@@ -27,6 +27,13 @@ public struct SupportService: Sendable {
         public var appTransactionId: String?
         /// When Purser told Apple the transaction is finished (Finish Transaction), if it did.
         public var finishedAtApple: Date?
+        /// The `appAccountToken` Apple signed: the order it names, whether or not the ledger bound it.
+        public var appAccountToken: OrderID?
+        /// The price Apple signed, in milliunits of `currency`, when Apple answered (the ledger does not keep it).
+        public var price: Int64?
+        public var currency: String?
+        /// Why the ledger refused the transaction, code and sentence, when it did.
+        public var rejection: RejectionReason?
         public var audit: [AuditEvent]
     }
 
@@ -111,9 +118,12 @@ public struct SupportService: Sendable {
     /// order is credited to that account, and the view names it as the owner. Errors: `reason_required` and `invalid_user_id` (400),
     /// `invalid_transaction_id` (400) and `not_found` (404) from Apple, `already_credited` (409, naming the account
     /// that holds it) and `not_grantable` (409: revoked, or its `appAccountToken` names an order that cannot take it).
-    public func grant(transactionID: String, to user: UserID, reason: String, operator name: String) async throws
-        -> TransactionView
-    {
+    /// With `order`, the user's waiting order for the product, the transaction completes that order as well (the
+    /// unbound queue's "Bind to"); an order that is not the user's waiting order for it is `not_grantable`, and a
+    /// missing one `not_found`.
+    public func grant(
+        transactionID: String, to user: UserID, reason: String, operator name: String, order: OrderID? = nil
+    ) async throws -> TransactionView {
         guard !reason.isBlank else {
             throw ServiceError(.reasonRequired, "a grant needs the operator's reason")
         }
@@ -127,12 +137,14 @@ public struct SupportService: Sendable {
         if let apple {
             let payload = try await verified(try await Self.askingApple { try await apple.transaction(transactionID) })
             transaction = payload.appleTransaction()
-            settlement = try await submissions.settle(payload, source: source)
+            try await requireWaiting(order, of: user, for: transaction)
+            settlement = try await submissions.settle(payload, source: source, orderHint: order)
         } else if let record = try await submissions.store.transaction(transactionID) {
             transaction = record.transaction
+            try await requireWaiting(order, of: user, for: transaction)
             settlement = try await submissions.settle(
                 transaction, claimedEnvironment: transaction.environment.rawValue,
-                source: source)
+                source: source, orderHint: order)
         } else {
             throw ServiceError(.notFound, "the ledger has no transaction \(transactionID) and Apple is not configured")
         }
@@ -153,8 +165,11 @@ public struct SupportService: Sendable {
 
     private func view(of payload: JWSTransaction) async throws -> TransactionView {
         let transaction = payload.appleTransaction()
-        return try await view(
+        var view = try await view(
             of: transaction, record: try await submissions.store.transaction(transaction.transactionID))
+        view.price = payload.price
+        view.currency = payload.currency
+        return view
     }
 
     private func view(of transaction: AppleTransaction, record: LedgerTransaction?) async throws -> TransactionView {
@@ -167,6 +182,8 @@ public struct SupportService: Sendable {
             grants: record?.grants,
             appTransactionId: transaction.appTransactionID ?? record?.transaction.appTransactionID,
             finishedAtApple: record?.finishedAtApple,
+            appAccountToken: transaction.appAccountToken ?? record?.transaction.appAccountToken, price: nil,
+            currency: nil, rejection: record?.rejection,
             audit: try await submissions.store.auditTrail(of: transaction.transactionID))
     }
 

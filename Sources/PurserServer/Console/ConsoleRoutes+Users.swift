@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import PurserCore
+import PurserStorage
+
+extension ConsoleRoutes {
+    /// A user's page, for "I paid and got nothing": balances, entitlements, every order (waiting ones too) and every
+    /// purchase that is theirs or names one of their orders, the refused and unbound ones included, each with why.
+    func user(_ request: Request, signedIn: SignedIn) async throws -> Response {
+        let id = (request.uri.queryParameters.get("id") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let language = language(request)
+        let text = ConsoleText.table(language)
+        let path = Self.userPath(id)
+        guard !id.isEmpty, id.count <= 200 else {
+            return page("search", status: .badRequest, ["error": text["tooLong"] ?? "", "query": id])
+                .response(language: language, signedIn: signedIn, path: path)
+        }
+        let user = UserID(id)
+        let dates = ISO8601DateFormatter()
+        let wallet = try await orders.wallet(of: user)
+        let purchases = try await store.purchases(of: user, limit: 100)
+        var rows: [[String: Any]] = []
+        for transactionID in purchases.transactionIDs {
+            guard let record = try await store.transaction(transactionID) else { continue }
+            let owned = record.ownerID == user
+            rows.append([
+                "transactionId": transactionID, "productId": record.transaction.productID,
+                "ledger": record.state.rawValue, "recorded": dates.string(from: record.recordedAt),
+                "why": record.rejection.map { "\($0.message) (\($0.code))" }
+                    ?? (owned
+                        ? "" : record.ownerID.map { "\(text["creditedTo"] ?? "") \($0)" } ?? text["whyUnbound"] ?? "")
+                    ,
+            ])
+        }
+        let values: [String: Any] = [
+            "user": id,
+            "balances": wallet.balances.sorted { $0.key < $1.key }.map { ["currency": $0.key, "amount": $0.value] },
+            "hasBalances": !wallet.balances.isEmpty,
+            "entitlements": wallet.entitlements.joined(separator: ", "),
+            "hasEntitlements": !wallet.entitlements.isEmpty,
+            "orders": purchases.orders.map {
+                [
+                    "id": $0.id.description, "productId": $0.productID, "quantity": $0.quantity,
+                    "state": $0.state.rawValue,
+                    "created": dates.string(from: $0.createdAt), "transactionId": $0.transactionID ?? "",
+                ] as [String: Any]
+            },
+            "hasOrders": !purchases.orders.isEmpty, "purchases": rows, "hasPurchases": !rows.isEmpty,
+        ]
+        return page("user", values).response(language: language, signedIn: signedIn, path: path)
+    }
+
+    /// The user page's address: the id in the query, percent-encoded but for unreserved characters.
+    static func userPath(_ id: String) -> String {
+        var unreserved = CharacterSet.alphanumerics
+        unreserved.insert(charactersIn: "-._~")
+        return "/console/users?id=" + (id.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
+    }
+
+    /// The `appAccountToken` Apple signed and the order it names: its id, owner and state, or that it names none.
+    func tokenLine(_ token: OrderID?, text: [String: String]) async throws -> String {
+        guard let token else { return text["noToken"] ?? "—" }
+        guard let order = try await store.order(token) else {
+            return "\(token) · \(text["namesNoOrder"] ?? "")"
+        }
+        return "\(token) · \(text["namesOrderOf"] ?? "") \(order.userID) (\(order.productID), \(order.state.rawValue))"
+    }
+
+    /// The price Apple signed, as "0.99 USD", or why it is not shown.
+    static func priceLine(_ view: SupportService.TransactionView, text: [String: String]) -> String {
+        guard let price = view.price, let currency = view.currency else { return text["priceUnknown"] ?? "—" }
+        let whole = Decimal(price) / 1000
+        return "\(whole) \(currency)"
+    }
+}
