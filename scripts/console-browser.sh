@@ -2,7 +2,8 @@
 # The support console in a real browser: installs Debian's Chromium and its driver if they are missing (apt) and
 # Selenium into the project's venv (scripts/python-venv.sh), starts `purser serve` with the App Store simulator, a
 # console operator (its hash made by `purser console hash-password`) and the admin token, makes a purchase that no
-# order names (unbound: support's case), and drives the console through scripts/console/drive_console.py.
+# order names (unbound: support's case), a purchase Apple signs with the wrong type (refused), and a second server whose
+# App Store (a simulator process) is stopped, and drives the console through scripts/console/drive_console.py.
 # Screenshots go to docs/console/ (the README links them). Exits non-zero on any failure.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/serve-port.sh"
@@ -22,7 +23,13 @@ py="${PURSER_VENV:-$repo/.venv}/bin/python"
 
 work="$(mktemp -d)"
 serve_pid=""
-cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+sim_pid=""
+down_pid=""
+cleanup() {
+  [ -n "$sim_pid" ] && kill -CONT "$sim_pid" 2>/dev/null && kill "$sim_pid" 2>/dev/null
+  for pid in "$serve_pid" "$down_pid"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null; done
+  wait 2>/dev/null; rm -rf "$work"
+}
 trap cleanup EXIT
 
 password="$("$py" -c 'import secrets; print(secrets.token_urlsafe(18))')"
@@ -66,8 +73,42 @@ order="$(curl -sf -X POST "$base/v1/orders" -H "X-Purser-User: erin" -H 'Content
   -d '{"productId": "com.example.purser.gold60"}' | "$py" -c 'import json, sys; print(json.load(sys.stdin)["appAccountToken"])')"
 curl -sf -X POST "$base/simulator/v1/purchases" -H 'Content-Type: application/json' \
   -d "{\"productId\": \"com.example.purser.gold60\", \"appAccountToken\": \"$order\"}" >/dev/null
+# Frank pays for the non-consumable, but Apple signs it as a consumable: refused, and only his page shows it.
+order="$(curl -sf -X POST "$base/v1/orders" -H "X-Purser-User: frank" -H 'Content-Type: application/json' \
+  -d '{"productId": "com.example.purser.noads"}' | "$py" -c 'import json, sys; print(json.load(sys.stdin)["appAccountToken"])')"
+refused="$(curl -sf -X POST "$base/simulator/v1/purchases" -H 'Content-Type: application/json' \
+  -d "{\"productId\": \"com.example.purser.noads\", \"type\": \"Consumable\", \"appAccountToken\": \"$order\"}" \
+  | "$py" -c 'import json, sys; print(json.load(sys.stdin)["transactionId"])')"
 sleep 1.5
+
+# A second server whose App Store is a simulator in its own process, stopped once nina's purchase is credited:
+# Apple hangs (connections open, nothing answers), and support must still see the ledger's record within seconds.
+"$purser" appstore-sim --port 0 --data-dir "$work/sim" >"$work/sim.log" 2>&1 &
+sim_pid=$!
+sim_port="$(wait_for_serve_port "$work/sim.log" "$sim_pid")" || { cat "$work/sim.log"; exit 1; }
+cat >"$work/down.json" <<JSON
+{
+  "host": "127.0.0.1", "port": 0, "dataDirectory": "$work/down", "catalogFile": "$repo/examples/catalog.json",
+  "appStore": "simulator", "simulator": {"url": "http://127.0.0.1:$sim_port"}, "auth": {"mode": "development"},
+  "reconciliation": {"intervalSeconds": 0}, "finishing": {"intervalSeconds": 0},
+  "console": {"operators": [{"name": "li", "passwordHash": "$hash"}]}
+}
+JSON
+PURSER_ADMIN_TOKEN="$("$py" -c 'import secrets; print(secrets.token_urlsafe(24))')" \
+  "$purser" serve --config "$work/down.json" >"$work/down.log" 2>&1 &
+down_pid=$!
+down_port="$(wait_for_serve_port "$work/down.log" "$down_pid")" || { cat "$work/down.log"; exit 1; }
+down="http://127.0.0.1:$down_port"
+order="$(curl -sf -X POST "$down/v1/orders" -H "X-Purser-User: nina" -H 'Content-Type: application/json' \
+  -d '{"productId": "com.example.purser.gold60"}' | "$py" -c 'import json, sys; print(json.load(sys.stdin)["appAccountToken"])')"
+jws="$(curl -sf -X POST "http://127.0.0.1:$sim_port/simulator/v1/purchases" -H 'Content-Type: application/json' \
+  -d "{\"productId\": \"com.example.purser.gold60\", \"appAccountToken\": \"$order\"}" \
+  | "$py" -c 'import json, sys; print(json.load(sys.stdin)["signedTransaction"])')"
+nina="$(curl -sf -X POST "$down/v1/transactions" -H "X-Purser-User: nina" -H 'Content-Type: application/json' \
+  -d "{\"signedTransaction\": \"$jws\"}" | "$py" -c 'import json, sys; print(json.load(sys.stdin)["transactionId"])')"
+kill -STOP "$sim_pid"
 
 "$py" "$repo/scripts/console/drive_console.py" --base "$base" --operator li --password="$password" \
   --apple-order-id "$apple_order" --transaction-id "$transaction" --queued-transaction-id "$queued" \
+  --refused-transaction-id "$refused" --apple-down-base "$down" --apple-down-transaction-id "$nina" \
   --screenshots "$repo/docs/console"
