@@ -54,6 +54,7 @@ public struct LedgerStoreConformance: Sendable {
         try await roundsTheCumulativeShareDownNotEachRefund()
         try await stopsARevokeAtZeroWithoutNegativeBalances()
         try await listsAUsersPurchasesAndWhatTheyOwn()
+        try await creditsARefusedTransactionOnlyWhenSupportOverrides()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

@@ -1,4 +1,5 @@
 import AppStoreSimulator
+import AppStoreVerification
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -121,6 +122,44 @@ import Testing
             #expect(delivered.transactionId == id)
             #expect(try await client.wallet("alice") == ["gold": 60])
             #expect(try await server.store.auditTrail(of: order.orderId.description).map(\.event) == ["delivered"])
+        }
+    }
+
+    /// A non-consumable Apple signed as a consumable is refused; support may override that refusal, explicitly and
+    /// audited, and only that one: the purchase is then credited to its owner and owned.
+    @Test func aGrantOverridesATypeMismatchOnlyWhenAsked() async throws {
+        try await TestServer.run { server, client in
+            await server.appStore.pauseNotifications(true)
+            let order = try await server.order("noads", for: "yara", client: client)
+            let (transaction, jws) = try await server.appStore.purchase(
+                .init(productId: "noads", appAccountToken: order.appAccountToken, type: "Consumable"))
+            let id = transaction.transactionId
+            #expect(try await client.submit(jws, user: "yara").decode(DecisionResponse.self).decision == "rejected")
+            func grant(_ override: String?) -> String {
+                let field = override.map { #", "override": "\#($0)""# } ?? ""
+                return #"{"transactionId": "\#(id)", "userId": "yara", "reason": "ticket 4"\#(field)}"#
+            }
+            let plain = try await client.admin(.post, "/admin/v1/grants", body: grant(nil))
+            #expect(plain.status == .unprocessableContent)
+            #expect(plain.errorCode == "product_type_mismatch")
+            #expect(String(buffer: plain.body).contains("grant with override product_type_mismatch"))
+            let wrong = try await client.admin(.post, "/admin/v1/grants", body: grant("wrong_bundle"))
+            #expect(wrong.status == .badRequest)
+            #expect(wrong.errorCode == "invalid_override")
+            #expect(try await client.get("/v1/wallet", user: "yara").decode(WalletResponse.self).entitlements == [])
+
+            let overridden = try await client.admin(.post, "/admin/v1/grants", body: grant("product_type_mismatch"))
+            #expect(overridden.status == .ok)
+            let view = try overridden.decode(SupportService.TransactionView.self)
+            #expect(view.ledger == "credited" && view.ownerId == "yara" && view.rejection == nil)
+            let override = try #require(view.audit.first { $0.event == "override" })
+            #expect(override.cause.hasPrefix("support by sam for yara: ticket 4"))
+            #expect(override.detail.hasPrefix("product_type_mismatch overridden"))
+            #expect(
+                try await client.get("/v1/wallet", user: "yara").decode(WalletResponse.self).entitlements == ["noads"])
+            let again = try await client.admin(.post, "/admin/v1/grants", body: grant("product_type_mismatch"))
+            #expect(again.status == .ok, "granting again to the owner answers the same view")
+            #expect(try await server.store.balances(of: "yara") == ["noads": 1])
         }
     }
 }

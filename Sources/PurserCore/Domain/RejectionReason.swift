@@ -8,6 +8,11 @@ public struct RejectionReason: Hashable, Sendable, Codable {
         self.message = message
     }
 
+    /// The refusals support may override with an audited grant: a product the catalog holds, which Apple signed with
+    /// another type (the catalog or the App Store Connect entry was wrong). Another app's, another environment's or an
+    /// unknown product's transaction is never credited.
+    public static let overridable: Set<String> = ["product_type_mismatch"]
+
     public static func unknownProduct(_ id: String) -> Self {
         .init(code: "unknown_product", message: "product \(id) is not in the catalog")
     }

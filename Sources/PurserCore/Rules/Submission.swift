@@ -54,6 +54,9 @@ public struct Submission: Hashable, Sendable {
     public var source: Source
     /// The order the client believes this transaction pays for; used only when Apple's record carries no token.
     public var orderHint: OrderID?
+    /// The refusal an operator overrides, by code (`RejectionReason.overridable`): with it a support grant credits a
+    /// transaction the ledger refused, audited as an override. Set only by support, only when the refusal is overridable.
+    public var override: String?
     /// How long before Apple's purchase date the hinted order may have been created and still count (the server's
     /// `orderHint.maxAgeSeconds`); an older order does not bind a transaction without a token.
     public var orderHintMaxAge: TimeInterval
@@ -63,8 +66,9 @@ public struct Submission: Hashable, Sendable {
 
     public init(
         transaction: AppleTransaction, assessment: Assessment, source: Source, orderHint: OrderID? = nil,
-        orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge
+        orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge, override: String? = nil
     ) {
+        self.override = override
         self.transaction = transaction
         self.assessment = assessment
         self.source = source

@@ -16,6 +16,15 @@ public enum SubmissionRules {
             ?? planFirst(submission, order: order, now: now)
         plan.source = submission.source
         plan.appAccountTokenForApple = tokenForApple(plan.written, existing: existing)
+        if let code = submission.override, plan.written?.state == .credited, existing?.state != .credited {
+            plan.audit.insert(
+                AuditEvent(
+                    at: now, subject: .transaction, subjectID: submission.transaction.transactionID,
+                    event: "override", cause: submission.source.description,
+                    detail: "\(code) overridden: "
+                        + (existing?.rejection?.message ?? "the operator credits it as the catalog says")),
+                at: 0)
+        }
         return plan
     }
 
@@ -90,6 +99,13 @@ public enum SubmissionRules {
                 write: .none)
         case .rejected:
             let reason = existing.rejection ?? RejectionReason(code: "rejected", message: "rejected earlier")
+            if case .support = submission.source, let code = submission.override, code == reason.code {
+                // An operator overrides the refusal: credited as an unbound transaction would be.
+                var unbound = existing
+                unbound.state = .unbound
+                unbound.rejection = nil
+                return planRepeat(submission, existing: unbound, order: order, now: now)
+            }
             return LedgerPlan(decision: .rejected(reason), write: .none)
         case .revoked:
             return LedgerPlan(decision: .revoked, write: .none)

@@ -47,6 +47,7 @@ extension ConsoleRoutes {
             "grantable": view.ledger != "credited" && view.ledger != "revoked" && view.apple != "refunded",
         ]
         if let owner = view.ownerId { values["ownerLink"] = Self.userPath(owner.rawValue) }
+        if let code = view.rejection?.code, RejectionReason.overridable.contains(code) { values["overridable"] = code }
         let deliveries = try await store.webhookDeliveries(forTransaction: view.transactionId)
         values["deliveries"] = deliveries.map {
             [
@@ -85,10 +86,11 @@ extension ConsoleRoutes {
         }
         // The unbound queue's "Bind to" names the candidate order, which the transaction then completes.
         let order = form["order"].flatMap { $0.isEmpty ? nil : OrderID($0) }
+        let override = form["override"].flatMap { $0.isEmpty ? nil : $0 }
         do {
             _ = try await support.grant(
                 transactionID: id, to: UserID(user), reason: reason, operator: signedIn.session.operatorName,
-                order: order)
+                order: order, override: override)
         } catch let error as ServiceError {
             return try await transaction(
                 id, request: request, signedIn: signedIn, error: error.message, status: error.code.status)

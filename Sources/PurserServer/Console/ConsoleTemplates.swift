@@ -87,6 +87,8 @@ enum ConsoleTemplates {
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label>{{t.user}} <input name="user" maxlength="200"></label>
         <label>{{t.reason}} <input name="reason" size="60" maxlength="500"></label>
+        {{#overridable}}<label><input type="checkbox" name="override" value="{{overridable}}" id="override">
+        {{t.overrideHint}} ({{overridable}})</label>{{/overridable}}
         <button type="submit">{{t.grant}}</button></form>
         {{/grantable}}
         {{> foot}}

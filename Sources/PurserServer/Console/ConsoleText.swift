@@ -60,6 +60,7 @@ enum ConsoleText {
         "namesNoOrder": "names no order", "namesOrderOf": "names the order of", "price": "Price Apple signed",
         "priceUnknown": "not known: the ledger keeps no price, and Apple did not answer",
         "whyRejectedBecause": "It was refused:",
+        "overrideHint": "Credit it anyway: the catalog is right and Apple's record is not (audited as an override)",
     ]
 
     static let chinese: [String: String] = [
@@ -92,5 +93,6 @@ enum ConsoleText {
         "signedToken": "Apple 签名的令牌", "noToken": "无（没有 appAccountToken）", "namesNoOrder": "不对应任何订单",
         "namesOrderOf": "对应订单的用户：", "price": "Apple 签名的价格", "priceUnknown": "未知：账本不保存价格，且 Apple 未应答",
         "whyRejectedBecause": "已被拒绝：",
+        "overrideHint": "仍然发放：以商品目录为准，Apple 的记录有误（作为例外处理记入审计）",
     ]
 }

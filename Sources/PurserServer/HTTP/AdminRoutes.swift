@@ -19,6 +19,8 @@ struct AdminRoutes {
         var reason: String
         /// The user's waiting order the transaction completes, when support binds it to one.
         var orderId: String?
+        /// A refusal to override (`product_type_mismatch`), audited: credits a transaction the ledger refused for it.
+        var override: String?
     }
 
     /// Adds the routes under `/admin/v1` to `router`, each recorded in `endpoints`.
@@ -47,7 +49,7 @@ struct AdminRoutes {
             }
             let view = try await support.grant(
                 transactionID: body.transactionId, to: UserID(body.userId), reason: body.reason,
-                operator: try context.requireUser().rawValue, order: order)
+                operator: try context.requireUser().rawValue, order: order, override: body.override)
             return try JSONResponse.make(view)
         }
         addWebhookRoutes(to: admin, endpoints: &endpoints)

@@ -12,7 +12,7 @@ extension ServiceError.Code {
         if isRejection { return .unprocessableContent }
         switch self {
         case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired,
-            .invalidTransactionID, .invalidUserID, .invalidStatus, .invalidLimit, .invalidEventID:
+            .invalidTransactionID, .invalidUserID, .invalidStatus, .invalidLimit, .invalidEventID, .invalidOverride:
             return .badRequest
         case .receiptRejected, .unknownProduct: return .unprocessableContent
         case .notFound: return .notFound

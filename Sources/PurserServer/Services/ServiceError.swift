@@ -12,7 +12,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case invalidQuantity, invalidReason, notFound, orderDelivered, alreadyOwned, reasonRequired,
                 appleAnswerUnverified
             case appStoreAPINotConfigured, invalidTransactionID, invalidUserID, alreadyCredited, notGrantable
-            case appleUnavailable
+            case appleUnavailable, invalidOverride
             case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
@@ -60,6 +60,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         /// The App Store Server API failed to answer a support lookup (unreachable, refused our credentials, or an
         /// answer Purser cannot read); nothing was changed.
         public static let appleUnavailable = Code(.appleUnavailable)
+        /// A support grant asked to override a refusal that cannot be overridden.
+        public static let invalidOverride = Code(.invalidOverride)
         /// A webhook listing asked for a status other than pending, failed, dead or delivered.
         public static let invalidStatus = Code(.invalidStatus)
         /// A listing's `limit` outside 1...1000.
@@ -94,6 +96,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .alreadyCredited: "already_credited"
             case .notGrantable: "not_grantable"
             case .appleUnavailable: "apple_unavailable"
+            case .invalidOverride: "invalid_override"
             case .invalidStatus: "invalid_status"
             case .invalidLimit: "invalid_limit"
             case .invalidEventID: "invalid_event_id"

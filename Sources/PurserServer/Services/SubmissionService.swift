@@ -82,26 +82,38 @@ public struct SubmissionService: Sendable {
     }
 
     /// Assesses and settles one signed transaction: the decision path of clients, notifications and reconciliation.
-    public func settle(_ payload: JWSTransaction, source: Submission.Source, orderHint: OrderID? = nil) async throws
-        -> Settlement
-    {
+    public func settle(
+        _ payload: JWSTransaction, source: Submission.Source, orderHint: OrderID? = nil, override: String? = nil
+    ) async throws -> Settlement {
         try await settle(
             payload.appleTransaction(), claimedEnvironment: payload.environment, source: source,
-            orderHint: orderHint)
+            orderHint: orderHint, override: override)
     }
 
     /// Assesses `transaction` against the claims and the catalog, then lets the ledger settle it in one database
     /// transaction. `claimedEnvironment` is the environment exactly as Apple stated it.
+    /// `override` (support only) is a refusal code of `RejectionReason.overridable` to set aside: the transaction is
+    /// assessed by the catalog's type instead of Apple's, and a ledger record refused for it may be credited.
     public func settle(
         _ transaction: AppleTransaction, claimedEnvironment: String?, source: Submission.Source,
-        orderHint: OrderID? = nil
+        orderHint: OrderID? = nil, override: String? = nil
     ) async throws -> Settlement {
-        let assessment = assess(
+        var assessment = assess(
             bundleID: transaction.bundleID, environment: claimedEnvironment,
             productID: transaction.productID, appleType: transaction.type)
+        var overridden: String?
+        if let override, RejectionReason.overridable.contains(override) {
+            let byCatalog = assess(
+                bundleID: transaction.bundleID, environment: claimedEnvironment,
+                productID: transaction.productID, appleType: nil)
+            if case .creditable = byCatalog {
+                assessment = byCatalog
+                overridden = override
+            }
+        }
         let submission = Submission(
             transaction: transaction, assessment: assessment, source: source, orderHint: orderHint,
-            orderHintMaxAge: orderHintMaxAge)
+            orderHintMaxAge: orderHintMaxAge, override: overridden)
         let started = ContinuousClock.now
         let settlement = try await store.settle(submission, now: now())
         Timer(label: PurserMetrics.Name.ledgerWriteDuration, dimensions: [("operation", "settle")])

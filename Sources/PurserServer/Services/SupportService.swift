@@ -121,9 +121,20 @@ public struct SupportService: Sendable {
     /// With `order`, the user's waiting order for the product, the transaction completes that order as well (the
     /// unbound queue's "Bind to"); an order that is not the user's waiting order for it is `not_grantable`, and a
     /// missing one `not_found`.
+    ///
+    /// With `override` (a code of `RejectionReason.overridable`, e.g. `product_type_mismatch`) a transaction refused
+    /// for that reason is credited by the catalog's product all the same, audited as an override; any other code is
+    /// `invalid_override` (400).
     public func grant(
-        transactionID: String, to user: UserID, reason: String, operator name: String, order: OrderID? = nil
+        transactionID: String, to user: UserID, reason: String, operator name: String, order: OrderID? = nil,
+        override: String? = nil
     ) async throws -> TransactionView {
+        if let override, !RejectionReason.overridable.contains(override) {
+            throw ServiceError(
+                .invalidOverride,
+                "only \(RejectionReason.overridable.sorted().joined(separator: ", ")) can be overridden, not \(override)"
+            )
+        }
         guard !reason.isBlank else {
             throw ServiceError(.reasonRequired, "a grant needs the operator's reason")
         }
@@ -138,18 +149,22 @@ public struct SupportService: Sendable {
             let payload = try await verified(try await Self.askingApple { try await apple.transaction(transactionID) })
             transaction = payload.appleTransaction()
             try await requireWaiting(order, of: user, for: transaction)
-            settlement = try await submissions.settle(payload, source: source, orderHint: order)
+            settlement = try await submissions.settle(
+                payload, source: source, orderHint: order, override: override)
         } else if let record = try await submissions.store.transaction(transactionID) {
             transaction = record.transaction
             try await requireWaiting(order, of: user, for: transaction)
             settlement = try await submissions.settle(
                 transaction, claimedEnvironment: transaction.environment.rawValue,
-                source: source, orderHint: order)
+                source: source, orderHint: order, override: override)
         } else {
             throw ServiceError(.notFound, "the ledger has no transaction \(transactionID) and Apple is not configured")
         }
         if case .rejected(let why) = settlement.decision {
-            throw ServiceError(.rejected(why), why.message)
+            let hint =
+                RejectionReason.overridable.contains(why.code)
+                ? "; to credit it anyway, grant with override \(why.code)" : ""
+            throw ServiceError(.rejected(why), why.message + hint)
         }
         try Self.requireGranted(settlement, transactionID: transactionID, to: user)
         return try await view(of: transaction, record: try await submissions.store.transaction(transactionID))

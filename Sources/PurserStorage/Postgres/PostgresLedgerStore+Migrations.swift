@@ -163,5 +163,6 @@ extension PostgresLedgerStore {
         (6, appleFollowUpMigration),
         (7, settlementFunctions),
         (8, UserPurchases.unsettledTokenIndex),
+        (9, overridableBind),
     ]
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension PostgresLedgerStore {
     /// The advisory lock class of Apple transaction ids (with `hashtext(id)`): "purt" in ASCII. A settlement holds it
     /// for each id it decides, so a transaction not in the ledger yet is decided by one replica at a time.
@@ -127,4 +129,24 @@ extension PostgresLedgerStore {
         $$
         """,
     ]
+
+    /// Migration 9: a bind may also credit a transaction the ledger refused, once support overrides the refusal
+    /// (`SubmissionRules` decides when), and clears the refusal. It is migration 7's write function with that one
+    /// statement widened, derived from it so the two cannot drift apart anywhere else.
+    static let overridableBind: [String] = {
+        let original = settlementFunctions[1]
+        let widened =
+            original
+            .replacingOccurrences(of: "CREATE FUNCTION", with: "CREATE OR REPLACE FUNCTION")
+            .replacingOccurrences(
+                of: "credited_by = u.credited_by, app_account_token_for_apple",
+                with: "credited_by = u.credited_by, rejection_code = NULL, rejection_message = NULL,\n"
+                    + "                app_account_token_for_apple"
+            )
+            .replacingOccurrences(
+                of: "AND a.state = 'unbound';", with: "AND a.state IN ('unbound', 'rejected');")
+        precondition(
+            widened.contains("rejection_code = NULL") && widened.contains("'rejected')"), "migration 9 drifted")
+        return [widened]
+    }()
 }

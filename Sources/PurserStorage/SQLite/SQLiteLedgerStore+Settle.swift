@@ -66,8 +66,8 @@ extension SQLiteLedgerStore {
             try database.query(
                 """
                 UPDATE apple_transactions SET state = ?, owner_id = ?, order_id = ?, updated_at = ?, credited_by = ?,
-                    app_account_token_for_apple = ?
-                WHERE transaction_id = ? AND state = 'unbound'
+                    app_account_token_for_apple = ?, rejection_code = NULL, rejection_message = NULL
+                WHERE transaction_id = ? AND state IN ('unbound', 'rejected')
                 """,
                 [
                     .text(record.state.rawValue), .optionalText(record.ownerID?.rawValue),
