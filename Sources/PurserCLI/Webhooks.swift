@@ -38,7 +38,11 @@ extension Purser {
         /// `purser webhooks replay ID`: sends the event again from the first attempt, audited.
         struct Replay: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Send a webhook event again (dead, failed or delivered) to every endpoint that takes it.")
+                abstract: "Send a webhook event again (dead, failed or delivered) to every endpoint that takes it.",
+                discussion: """
+                    To an endpoint with ordered: true the event goes in its user's sequence order: after the user's
+                    earlier events still pending there, and before the user's later ones, which wait for it.
+                    """)
 
             @OptionGroup var options: LedgerCommandOptions
             @Argument(help: "The event's webhook-id (evt_…).") var id: String

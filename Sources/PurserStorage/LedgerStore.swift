@@ -96,9 +96,13 @@ public protocol LedgerStore: Sendable {
     /// Returns how many events it took.
     func dispatchWebhookEvents(to routes: [WebhookRoute], limit: Int, now: Date) async throws -> Int
     /// Claims up to `limit` of `endpoint`'s deliveries that are due at `now` and not claimed (or whose claim expired)
-    /// for `holder` until `until`, soonest due first (see `acquireLease` for the statement).
-    func claimWebhookDeliveries(endpoint: String, holder: String, until: Date, limit: Int, now: Date) async throws
-        -> [WebhookDelivery.Claim]
+    /// for `holder` until `until`, soonest due first (see `acquireLease` for the statement). `ordered` (the endpoint's
+    /// `ordered: true`) also skips every delivery that `WebhookOrdering` holds back: an event of a user waits while
+    /// an earlier event of that user is not yet fanned out or its delivery to `endpoint` is pending or failed, so a
+    /// user's events go out one at a time in `sequence` order, whichever replica claims them.
+    func claimWebhookDeliveries(
+        endpoint: String, ordered: Bool, holder: String, until: Date, limit: Int, now: Date
+    ) async throws -> [WebhookDelivery.Claim]
     /// Records attempts: a delivered one becomes `delivered` whoever holds it now; a failed one is rescheduled (or
     /// dead-lettered) only while `holder` still holds its claim. Every attempt counts in `attempts`.
     func finishWebhookAttempts(_ attempts: [WebhookDelivery.Attempt], holder: String, now: Date) async throws

@@ -45,6 +45,8 @@ public struct LedgerStoreConformance: Sendable {
         try await claimsEachWebhookDeliveryForOneHolderAtATime()
         try await retriesAndDeadLettersWebhookDeliveries()
         try await replaysAWebhookEventWithAnAuditRecord()
+        try await claimsAUsersWebhookDeliveriesInSequenceOnAnOrderedEndpoint()
+        try await skipsEventsAnOrderedEndpointDoesNotTake()
         try await countsWhatWaitsWithItsOldest()
         try await listsTheUnboundQueueAndCandidateOrders()
         try await countsActivityAndFindsATransactionsDeliveries()

@@ -25,6 +25,7 @@ public struct SharedLedgerConformance: Sendable {
         try await bindsAnOrderOnceWhenTwoTransactionsClaimIt(rounds: rounds)
         try await grantsALeaseToOneStoreAtATime()
         try await numbersOneUsersWebhookEventsAcrossStores()
+        try await claimsOneUsersEventsInSequenceAcrossStores()
     }
 
     /// Replicas that start together all migrate, and every migration applies once: a second application would fail

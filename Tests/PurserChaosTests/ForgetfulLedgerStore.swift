@@ -113,10 +113,11 @@ extension ForwardingLedgerStore {
     func dispatchWebhookEvents(to routes: [WebhookRoute], limit: Int, now: Date) async throws -> Int {
         try await inner.dispatchWebhookEvents(to: routes, limit: limit, now: now)
     }
-    func claimWebhookDeliveries(endpoint: String, holder: String, until: Date, limit: Int, now: Date) async throws
-        -> [WebhookDelivery.Claim]
-    {
-        try await inner.claimWebhookDeliveries(endpoint: endpoint, holder: holder, until: until, limit: limit, now: now)
+    func claimWebhookDeliveries(
+        endpoint: String, ordered: Bool, holder: String, until: Date, limit: Int, now: Date
+    ) async throws -> [WebhookDelivery.Claim] {
+        try await inner.claimWebhookDeliveries(
+            endpoint: endpoint, ordered: ordered, holder: holder, until: until, limit: limit, now: now)
     }
     func finishWebhookAttempts(_ attempts: [WebhookDelivery.Attempt], holder: String, now: Date) async throws {
         try await inner.finishWebhookAttempts(attempts, holder: holder, now: now)

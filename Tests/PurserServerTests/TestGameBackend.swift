@@ -30,7 +30,7 @@ final class TestGameBackend: Sendable {
     }
 
     let secret = WebhookSecret.generate()
-    private let behaviour: @Sendable (_ post: Int) -> Answer
+    private let behaviour: @Sendable (_ event: WebhookEvent, _ post: Int) -> Answer
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
 
@@ -41,7 +41,16 @@ final class TestGameBackend: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.now = now
-        self.behaviour = behaviour
+        self.behaviour = { _, post in behaviour(post) }
+    }
+
+    /// `answering(event, n)`: the answer to the n-th post of `event`, for a backend that treats events differently.
+    init(
+        answering: @escaping @Sendable (_ event: WebhookEvent, _ post: Int) -> Answer,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.now = now
+        self.behaviour = answering
     }
 
     var posts: [Post] { state.withLock { $0.posts } }
@@ -92,7 +101,7 @@ final class TestGameBackend: Sendable {
             state.posts.append(Post(id: verified.id, event: verified.event))
             return state.posts.filter { $0.id == verified.id }.count
         }
-        switch behaviour(attempt) {
+        switch behaviour(verified.event, attempt) {
         case .status(let status):
             return Response(status: status)
         case .ok:

@@ -49,6 +49,28 @@ import Testing
         }
     }
 
+    /// `ordered` per endpoint, from the file or the environment, `false` when absent; a misspelt one is refused.
+    @Test func readsOrderedPerEndpoint() async throws {
+        let settings = try await load(
+            """
+            {"webhooks": {"endpoints": [
+                {"url": "https://game.example.com/purser", "secret": "\(Self.first)", "ordered": true},
+                {"url": "https://audit.example.com/purser", "secret": "\(Self.first)"},
+                {"url": "https://other.example.com/purser", "secret": "\(Self.first)"}]}}
+            """, environment: ["PURSER_WEBHOOKS_ENDPOINTS_2_ORDERED": "true"])
+        #expect(settings.webhooks.endpoints.map(\.ordered) == [true, false, true])
+        #expect(try settings.webhooks.checkedEndpoints().map(\.ordered) == [true, false, true])
+        await #expect {
+            _ = try await load(
+                """
+                {"webhooks": {"endpoints": [{"url": "https://game.example.com/purser", "secret": "\(Self.first)",
+                                             "orderd": true}]}}
+                """)
+        } throws: { error in
+            "\(error)".contains("webhooks.endpoints.0.orderd (did you mean webhooks.endpoints.0.ordered?)")
+        }
+    }
+
     @Test func refusesAMalformedURLSecretOrEventTypeNamingTheKey() throws {
         func problem(_ endpoint: ServerConfiguration.Webhooks.Endpoint) -> String? {
             var webhooks = ServerConfiguration.Webhooks()

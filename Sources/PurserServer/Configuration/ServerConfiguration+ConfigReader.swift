@@ -44,7 +44,8 @@ extension ServerConfiguration {
     /// - `orderHint.maxAgeSeconds` (double, default `86400`): how long before the purchase an order may have been
     ///   created and still bind a transaction without Apple's `appAccountToken`.
     /// - `webhooks.endpoints` (array of objects, default none): each `url` (string), `secret` (string, **secret**)
-    ///   or `secrets` (string array, **secret**: every one signs), `events` (string array, optional: all types).
+    ///   or `secrets` (string array, **secret**: every one signs), `events` (string array, optional: all types),
+    ///   `ordered` (bool, default `false`: one user's events one at a time, in `sequence` order).
     ///   `webhooks.retrySeconds` (double array, optional), `webhooks.timeoutSeconds` (double, default `10`),
     ///   `webhooks.concurrency` (int, default `16`), `webhooks.pollIntervalSeconds` (double, default `1`),
     ///   `webhooks.claimSeconds` (double, default `60`).

@@ -14,11 +14,16 @@ extension ServerConfiguration {
             /// The event types it takes (`transaction.credited`, `transaction.revoked`, `transaction.restored`);
             /// `nil`: all.
             public var events: [String]?
+            /// Whether one user's events reach it strictly in `sequence` order: an event waits until the user's
+            /// earlier events are delivered or dead (`LedgerStore.claimWebhookDeliveries`); other users' events go
+            /// on meanwhile. Default `false`.
+            public var ordered: Bool
 
-            public init(url: String, secrets: [String], events: [String]? = nil) {
+            public init(url: String, secrets: [String], events: [String]? = nil, ordered: Bool = false) {
                 self.url = url
                 self.secrets = secrets
                 self.events = events
+                self.ordered = ordered
             }
         }
 
@@ -44,9 +49,10 @@ extension ServerConfiguration.Webhooks {
     /// The longest list of endpoints read: `endpoints.0` to `endpoints.99`.
     static let maxEndpoints = 100
 
-    /// `endpoints` (each `url`, `secret` or `secrets`, `events`), `retrySeconds`, `timeoutSeconds`, `concurrency`,
-    /// `pollIntervalSeconds`, `claimSeconds`, scoped to `webhooks`. The file's `endpoints` array is read by index
-    /// (`endpoints.0.url`), which is also how the environment names them: `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET`.
+    /// `endpoints` (each `url`, `secret` or `secrets`, `events`, `ordered`), `retrySeconds`, `timeoutSeconds`,
+    /// `concurrency`, `pollIntervalSeconds`, `claimSeconds`, scoped to `webhooks`. The file's `endpoints` array is
+    /// read by index (`endpoints.0.url`), which is also how the environment names them:
+    /// `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET`.
     public init(reader: ConfigReader) {
         self.init()
         for index in 0..<Self.maxEndpoints {
@@ -55,7 +61,10 @@ extension ServerConfiguration.Webhooks {
             let secrets =
                 (endpoint.string(forKey: "secret", isSecret: true).map { [$0] } ?? [])
                 + endpoint.stringArray(forKey: "secrets", isSecret: true, default: [])
-            endpoints.append(Endpoint(url: url, secrets: secrets, events: endpoint.stringArray(forKey: "events")))
+            endpoints.append(
+                Endpoint(
+                    url: url, secrets: secrets, events: endpoint.stringArray(forKey: "events"),
+                    ordered: endpoint.bool(forKey: "ordered", default: false)))
         }
         retrySeconds = reader.doubleArray(forKey: "retrySeconds")
         timeoutSeconds = reader.double(forKey: "timeoutSeconds", default: timeoutSeconds)

@@ -37,7 +37,8 @@ import PurserCore
 ///   "database": {"url": null, "password": null},   // postgres://user@host:port/db; none: SQLite in dataDirectory
 ///   "simulator": {"url": null},                    // with appStore simulator: an external simulator's base URL
 ///   "webhooks": {"endpoints": [{"url": "https://game.example.com/purser", "secret": "whsec_…",
-///                               "events": ["transaction.credited"]}],   // events: all types when absent
+///                               "events": ["transaction.credited"],    // events: all types when absent
+///                               "ordered": false}],   // true: one user's events one at a time, in sequence order
 ///                "retrySeconds": null, "timeoutSeconds": 10, "concurrency": 16, "pollIntervalSeconds": 1,
 ///                "claimSeconds": 60},
 ///   "metrics": {"port": null, "token": null},  // GET /metrics (Prometheus) on its own port, optionally behind a token

@@ -10,8 +10,9 @@ import ServiceLifecycle
 /// endpoint claims its due deliveries (`claimWebhookDeliveries`: with several replicas each delivery is posted by
 /// one of them at a time, and a killed replica's claim is taken over once it expires), posts them signed per
 /// Standard Webhooks with at most `concurrency` in flight and `timeoutSeconds` each, marks 2xx delivered and
-/// reschedules anything else on the retry schedule, with jitter, until it is spent: then the event is dead. All
-/// state is in the ledger, next to the credit.
+/// reschedules anything else on the retry schedule, with jitter, until it is spent: then the event is dead. An
+/// `ordered` endpoint's claim holds back a user's event until the user's earlier events are delivered or dead, so
+/// each user's events reach it in `sequence` order. All state is in the ledger, next to the credit.
 public struct WebhookDeliveryService: Service {
     let store: any LedgerStore
     let endpoints: [WebhookEndpoint]
@@ -97,7 +98,8 @@ public struct WebhookDeliveryService: Service {
             do {
                 let at = now()
                 claims = try await store.claimWebhookDeliveries(
-                    endpoint: endpoint.name, holder: holder, until: at.addingTimeInterval(term), limit: batch, now: at)
+                    endpoint: endpoint.name, ordered: endpoint.ordered, holder: holder,
+                    until: at.addingTimeInterval(term), limit: batch, now: at)
             } catch {
                 logger.warning("webhook claim failed; retrying", metadata: ["error": "\(error)"])
                 await pause(pollInterval)

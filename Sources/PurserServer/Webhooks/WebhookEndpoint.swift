@@ -9,6 +9,8 @@ public struct WebhookEndpoint: Sendable, Hashable {
     public let secrets: [WebhookSecret]
     /// The event types it takes; `nil`: all.
     public let types: Set<String>?
+    /// Whether one user's events are delivered to it one at a time, in `sequence` order.
+    public let ordered: Bool
 
     /// The endpoint's name in the ledger: its URL as configured.
     public var name: String { url.absoluteString }
@@ -46,6 +48,7 @@ public struct WebhookEndpoint: Sendable, Hashable {
         self.url = url
         self.secrets = secrets
         self.types = configured.events.map(Set.init)
+        self.ordered = configured.ordered
     }
 }
 

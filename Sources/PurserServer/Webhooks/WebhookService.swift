@@ -47,7 +47,9 @@ public struct WebhookService: Sendable {
     }
 
     /// Sends event `id` again to every configured endpoint that takes its type, from the first attempt of the
-    /// schedule, whatever its deliveries' state (dead, delivered, failed). Audited with `operator`.
+    /// schedule, whatever its deliveries' state (dead, delivered, failed). Audited with `operator`. To an `ordered`
+    /// endpoint it goes in its user's `sequence` order again (`LedgerStore.claimWebhookDeliveries`): after the
+    /// user's earlier pending events, before the user's later ones.
     /// Errors: `invalid_event_id` (400), `webhooks_not_configured` (503), `not_found` (404).
     public func replay(eventID id: String, operator name: String) async throws -> [WebhookDelivery] {
         try Self.requireEventID(id)

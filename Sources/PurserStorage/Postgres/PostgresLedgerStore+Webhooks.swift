@@ -43,9 +43,9 @@ extension PostgresLedgerStore {
         }
     }
 
-    public func claimWebhookDeliveries(endpoint: String, holder: String, until: Date, limit: Int, now: Date)
-        async throws -> [WebhookDelivery.Claim]
-    {
+    public func claimWebhookDeliveries(
+        endpoint: String, ordered: Bool, holder: String, until: Date, limit: Int, now: Date
+    ) async throws -> [WebhookDelivery.Claim] {
         let rows = try await withConnection { connection in
             try await self.rows(
                 connection,
@@ -53,11 +53,12 @@ extension PostgresLedgerStore {
                 UPDATE webhook_deliveries d SET claimed_by = \(holder), claimed_until = \(until.millis)
                 FROM outbox o
                 WHERE o.id = d.event_id
-                  AND d.id IN (SELECT id FROM webhook_deliveries
-                               WHERE endpoint = \(endpoint) AND status IN ('pending', 'failed')
-                                 AND next_attempt_at <= \(now.millis)
-                                 AND (claimed_until IS NULL OR claimed_until <= \(now.millis))
-                               ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                  AND d.id IN (SELECT d.id FROM webhook_deliveries d
+                               WHERE d.endpoint = \(endpoint) AND d.status IN ('pending', 'failed')
+                                 AND d.next_attempt_at <= \(now.millis)
+                                 AND (d.claimed_until IS NULL OR d.claimed_until <= \(now.millis))
+                                 \(unescaped: WebhookOrdering.clause(ordered: ordered))
+                               ORDER BY d.next_attempt_at, d.id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
                 RETURNING d.id, d.endpoint, d.attempts, d.next_attempt_at, o.webhook_id, o.topic, o.payload
                 """)
         }

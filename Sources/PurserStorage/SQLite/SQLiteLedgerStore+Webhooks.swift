@@ -31,18 +31,19 @@ extension SQLiteLedgerStore {
         }
     }
 
-    public func claimWebhookDeliveries(endpoint: String, holder: String, until: Date, limit: Int, now: Date)
-        async throws -> [WebhookDelivery.Claim]
-    {
+    public func claimWebhookDeliveries(
+        endpoint: String, ordered: Bool, holder: String, until: Date, limit: Int, now: Date
+    ) async throws -> [WebhookDelivery.Claim] {
         try await write { database in
             let at = SQLiteData.integer(Int(now.millis))
             let claimed = try database.query(
                 """
                 UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ?
-                WHERE id IN (SELECT id FROM webhook_deliveries
-                             WHERE endpoint = ? AND status IN ('pending', 'failed') AND next_attempt_at <= ?
-                               AND (claimed_until IS NULL OR claimed_until <= ?)
-                             ORDER BY next_attempt_at, id LIMIT ?)
+                WHERE id IN (SELECT d.id FROM webhook_deliveries d
+                             WHERE d.endpoint = ? AND d.status IN ('pending', 'failed') AND d.next_attempt_at <= ?
+                               AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
+                               \(WebhookOrdering.clause(ordered: ordered))
+                             ORDER BY d.next_attempt_at, d.id LIMIT ?)
                 RETURNING id
                 """,
                 [.text(holder), .integer(Int(until.millis)), .text(endpoint), at, at, .integer(limit)])
