@@ -33,6 +33,7 @@ extension ServeCommandTests {
             #expect(["delivered", "alreadyDelivered"].contains(decision["decision"] as? String ?? ""), "\(decision)")
         }
         let (_, wallet) = try await request("GET", "\(base)/v1/wallet", user: "ivy")
-        #expect((wallet["balances"] as? [String: Int]) == ["gold": 60, "noads": 1], "\(wallet)")
+        #expect((wallet["balances"] as? [String: Int]) == ["gold": 60], "\(wallet)")
+        #expect((wallet["entitlements"] as? [String]) == ["noads"], "\(wallet)")
     }
 }
