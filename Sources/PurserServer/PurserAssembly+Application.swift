@@ -26,10 +26,12 @@ extension PurserAssembly {
             notifications: notifications
         ).add(to: router, endpoints: &endpoints)
         if let adminToken {
-            AdminRoutes(support: support, webhooks: webhooks, token: adminToken).add(to: router, endpoints: &endpoints)
+            AdminRoutes(support: support, webhooks: webhooks, wallets: wallets, token: adminToken)
+                .add(to: router, endpoints: &endpoints)
             ConsoleRoutes(
-                support: support, orders: orders, webhooks: webhooks, store: store, keys: .init(adminToken: adminToken),
-                adminToken: adminToken,
+                support: support, orders: orders, wallets: wallets,
+                goodwillLimit: configuration.console.goodwillLimit, webhooks: webhooks, store: store,
+                keys: .init(adminToken: adminToken), adminToken: adminToken,
                 operators: consoleOperators, secureCookies: configuration.console.secureCookies,
                 sessionLength: configuration.console.sessionMinutes * 60, throttle: SignInThrottle(),
                 proxies: trustedProxies, now: now

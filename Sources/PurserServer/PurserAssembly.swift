@@ -15,6 +15,8 @@ public struct PurserAssembly: Sendable {
     public let store: any LedgerStore
     public let appStore: AppStoreAccess
     public let orders: OrderService
+    /// Spends and deposits (the game's backend, support's goodwill credits).
+    public let wallets: WalletService
     public let submissions: SubmissionService
     public let notifications: NotificationService
     public let support: SupportService
@@ -109,6 +111,7 @@ public struct PurserAssembly: Sendable {
         self.submissions = submissions
         self.notifications = notifications
         orders = OrderService(catalog: catalog, store: store, now: now)
+        wallets = WalletService(store: store, now: now)
         support = SupportService(
             submissions: submissions, apple: appStore.serverAPI.map(SupportService.AppleLookup.init))
         reconciler = appStore.serverAPI.map { Reconciler(api: $0, notifications: notifications, now: now) }

@@ -127,6 +127,11 @@ public protocol LedgerStore: Sendable {
     /// What `user` owns: the product ids of the transactions credited to them and not revoked (the wallet's
     /// entitlements, and the check that refuses a second order for a non-consumable already owned).
     func ownedProductIDs(of user: UserID) async throws -> Set<String>
+    /// Applies a spend or deposit once by its idempotency id, all currencies or none, in one database transaction
+    /// with its `wallet.changed` outbox event and audit record. The same id with the same request replays the first
+    /// record; with another request it is a conflict; a spend the balance cannot cover changes nothing.
+    func applyWalletTransaction(_ request: WalletTransaction.Request, now: Date) async throws
+        -> WalletTransaction.Outcome
     /// `user`'s orders and transactions, newest first, at most `limit` of each (support's user page), including the
     /// purchases the ledger refused or could not bind.
     func purchases(of user: UserID, limit: Int) async throws -> UserPurchases

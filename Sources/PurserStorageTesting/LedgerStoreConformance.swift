@@ -57,6 +57,7 @@ public struct LedgerStoreConformance: Sendable {
         try await stopsARevokeAtZeroWithoutNegativeBalances()
         try await listsAUsersPurchasesAndWhatTheyOwn()
         try await creditsARefusedTransactionOnlyWhenSupportOverrides()
+        try await appliesSpendsAndDepositsOnceWithinTheBalance()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

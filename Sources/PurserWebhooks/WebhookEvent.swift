@@ -1,7 +1,8 @@
 import Foundation
 
 /// A Purser webhook's body, in the Standard Webhooks payload structure: `{"type", "timestamp", "data"}`. `data` is
-/// the transaction for `transaction.*` types and `{"message"}` for `webhook.test`. Purser writes the body once, when
+/// the transaction for `transaction.*` types, the spend or deposit for `wallet.changed`, and `{"message"}` for
+/// `webhook.test`. Purser writes the body once, when
 /// the event happens, and posts the very same bytes on every retry.
 public struct WebhookEvent: Sendable, Hashable, Codable {
     /// A full-stop delimited event type.
@@ -17,12 +18,16 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
         public static let transactionRevoked = EventType("transaction.revoked")
         /// Apple reversed a refund: the grants were given back.
         public static let transactionRestored = EventType("transaction.restored")
+        /// A spend or deposit changed a wallet (the game's backend, or support's goodwill credit).
+        public static let walletChanged = EventType("wallet.changed")
         /// A signed test event an operator sent (`purser webhooks test`); no data to apply.
         public static let test = EventType("webhook.test")
-        /// The types an endpoint may subscribe to.
+        /// The `transaction.*` types.
         public static let transactionTypes: [EventType] = [
             transactionCredited, transactionRevoked, transactionRestored,
         ]
+        /// The types an endpoint may subscribe to.
+        public static let subscribable: [EventType] = transactionTypes + [walletChanged]
     }
 
     public var type: EventType
@@ -30,13 +35,19 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
     public var timestamp: Date
     /// The transaction, for `transaction.*` types.
     public var transaction: Transaction?
+    /// The spend or deposit, for `wallet.changed`.
+    public var walletChange: WalletChange?
     /// For `webhook.test`: a line for the operator.
     public var message: String?
 
-    public init(type: EventType, timestamp: Date, transaction: Transaction? = nil, message: String? = nil) {
+    public init(
+        type: EventType, timestamp: Date, transaction: Transaction? = nil, walletChange: WalletChange? = nil,
+        message: String? = nil
+    ) {
         self.type = type
         self.timestamp = timestamp
         self.transaction = transaction
+        self.walletChange = walletChange
         self.message = message
     }
 
@@ -49,6 +60,8 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
         timestamp = try container.decode(Date.self, forKey: .timestamp)
         if type.rawValue.hasPrefix("transaction.") {
             transaction = try container.decode(Transaction.self, forKey: .data)
+        } else if type == .walletChanged {
+            walletChange = try container.decode(WalletChange.self, forKey: .data)
         } else if container.contains(.data), try !container.decodeNil(forKey: .data) {
             message = try container.nestedContainer(keyedBy: TestKeys.self, forKey: .data)
                 .decodeIfPresent(String.self, forKey: .message)
@@ -61,6 +74,8 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
         try container.encode(timestamp, forKey: .timestamp)
         if let transaction {
             try container.encode(transaction, forKey: .data)
+        } else if let walletChange {
+            try container.encode(walletChange, forKey: .data)
         } else {
             var data = container.nestedContainer(keyedBy: TestKeys.self, forKey: .data)
             try data.encodeIfPresent(message, forKey: .message)

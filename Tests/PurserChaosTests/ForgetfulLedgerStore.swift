@@ -92,6 +92,11 @@ extension ForwardingLedgerStore {
         try await inner.transactionIDs(ownedBy: user, limit: limit)
     }
     func ownedProductIDs(of user: UserID) async throws -> Set<String> { try await inner.ownedProductIDs(of: user) }
+    func applyWalletTransaction(_ request: WalletTransaction.Request, now: Date) async throws
+        -> WalletTransaction.Outcome
+    {
+        try await inner.applyWalletTransaction(request, now: now)
+    }
     func purchases(of user: UserID, limit: Int) async throws -> UserPurchases {
         try await inner.purchases(of: user, limit: limit)
     }

@@ -7,6 +7,8 @@ public struct AuditEvent: Hashable, Sendable, Codable {
         case transaction
         /// A webhook event (its `webhook-id`): an operator's replay.
         case webhook
+        /// A spend or deposit (its idempotency id) applied to a wallet.
+        case wallet
     }
 
     public var at: Date

@@ -52,7 +52,8 @@ extension ServerConfiguration {
     /// - `metrics.port` (int, optional): `GET /metrics` (Prometheus text format) on this port of `host`; none: no
     ///   metrics endpoint. `metrics.token` (string, optional, **secret**): the bearer token that listener requires.
     /// - `console.operators` (array of objects, default none): each `name` and `passwordHash` (from `purser console
-    ///   hash-password`); `console.secureCookies` (bool, default `false`), `console.sessionMinutes` (double, `480`).
+    ///   hash-password`); `console.secureCookies` (bool, default `false`), `console.sessionMinutes` (double, `480`),
+    ///   `console.goodwillLimit` (int, `1000`: the most one goodwill credit gives per currency; 0 turns it off).
     /// - `refunds.allowNegativeBalance` (bool, default `true`): whether a refund may take a balance below zero; when
     ///   false it revokes down to zero and records the shortfall.
     /// - `xcode.certificateFile` (string, optional): Xcode's StoreKit testing certificate (DER), for development:

@@ -20,6 +20,8 @@ extension ServerConfiguration {
         public var secureCookies = false
         /// How long a session lasts after sign-in.
         public var sessionMinutes: Double = 480
+        /// The most one goodwill credit from a user's page may give, per currency (0 hides the form).
+        public var goodwillLimit: Int64 = 1_000
 
         public init() {}
     }
@@ -33,7 +35,8 @@ extension ServerConfiguration.Console {
         key.hasPrefix("console.operators.") && key.hasSuffix(".passwordHash")
     }
 
-    /// `operators` (each `name`, `passwordHash`), `secureCookies`, `sessionMinutes`, scoped to `console`.
+    /// `operators` (each `name`, `passwordHash`), `secureCookies`, `sessionMinutes`, `goodwillLimit`, scoped to
+    /// `console`.
     public init(reader: ConfigReader) {
         self.init()
         for index in 0..<Self.maxOperators {
@@ -44,6 +47,7 @@ extension ServerConfiguration.Console {
         }
         secureCookies = reader.bool(forKey: "secureCookies", default: secureCookies)
         sessionMinutes = reader.double(forKey: "sessionMinutes", default: sessionMinutes)
+        goodwillLimit = Int64(reader.int(forKey: "goodwillLimit", default: Int(goodwillLimit)))
     }
 
     /// The operators, each with a password hash that parses; a malformed one stops `serve` naming it.

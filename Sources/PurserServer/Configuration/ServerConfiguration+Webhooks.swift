@@ -11,8 +11,8 @@ extension ServerConfiguration {
             public var url: String
             /// `whsec_<base64 key>` secrets; every one signs each attempt (rotation). Secrets.
             public var secrets: [String]
-            /// The event types it takes (`transaction.credited`, `transaction.revoked`, `transaction.restored`);
-            /// `nil`: all.
+            /// The event types it takes (`transaction.credited`, `transaction.revoked`, `transaction.restored`,
+            /// `wallet.changed`); `nil`: all.
             public var events: [String]?
             /// Whether one user's events reach it strictly in `sequence` order: an event waits until the user's
             /// earlier events are delivered or dead (`LedgerStore.claimWebhookDeliveries`); other users' events go

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import PurserCore
 import PurserStorage
@@ -6,8 +7,11 @@ import PurserStorage
 extension ConsoleRoutes {
     /// A user's page, for "I paid and got nothing": balances, entitlements, every order (waiting ones too) and every
     /// purchase that is theirs or names one of their orders, the refused and unbound ones included, each with why.
-    func user(_ request: Request, signedIn: SignedIn) async throws -> Response {
-        let id = (request.uri.queryParameters.get("id") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    func user(
+        _ request: Request, signedIn: SignedIn, id given: String? = nil, error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let id = (given ?? request.uri.queryParameters.get("id") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let language = language(request)
         let text = ConsoleText.table(language)
         let path = Self.userPath(id)
@@ -32,7 +36,7 @@ extension ConsoleRoutes {
                     ,
             ])
         }
-        let values: [String: Any] = [
+        var values: [String: Any] = [
             "user": id,
             "balances": wallet.balances.sorted { $0.key < $1.key }.map { ["currency": $0.key, "amount": $0.value] },
             "hasBalances": !wallet.balances.isEmpty,
@@ -47,7 +51,40 @@ extension ConsoleRoutes {
             },
             "hasOrders": !purchases.orders.isEmpty, "purchases": rows, "hasPurchases": !rows.isEmpty,
         ]
-        return page("user", values).response(language: language, signedIn: signedIn, path: path)
+        if goodwillLimit > 0 { values["goodwill"] = ["limit": goodwillLimit, "key": UUID().uuidString] }
+        if request.uri.queryParameters.get("credited") != nil, let notice = text["goodwillCredited"] {
+            values["notice"] = notice
+        }
+        if let error { values["error"] = error }
+        return page("user", status: status, values).response(language: language, signedIn: signedIn, path: path)
+    }
+
+    /// A goodwill credit from a user's page, for what no transaction can make good: a deposit of one currency, at
+    /// most `goodwillLimit`, with the operator's reason, audited as `support by <operator>` and sent as a
+    /// `wallet.changed` event. The form's key makes a second click replay the first credit, not add another.
+    func goodwill(_ request: Request, context: PurserRequestContext, _ signedIn: SignedIn) async throws -> Response {
+        let form = try await Self.form(request, context: context)
+        let text = ConsoleText.table(language(request))
+        let id = (form["id"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+            return try await user(request, signedIn: signedIn, id: id, error: text["formExpired"], status: .forbidden)
+        }
+        let currency = (form["currency"] ?? "").trimmingCharacters(in: .whitespaces)
+        let reason = (form["reason"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard goodwillLimit > 0, let amount = Int64(form["amount"] ?? ""), (1...goodwillLimit).contains(amount),
+            let key = form["key"].flatMap(UUID.init(uuidString:)), !currency.isEmpty, !reason.isEmpty
+        else {
+            let error = "\(text["goodwillInvalid"] ?? "") \(goodwillLimit)"
+            return try await user(request, signedIn: signedIn, id: id, error: error, status: .badRequest)
+        }
+        do {
+            _ = try await wallets.apply(
+                WalletService.Body(id: "goodwill-\(key)", amounts: [currency: amount], reason: reason, metadata: nil),
+                to: UserID(id), cause: "support by \(signedIn.session.operatorName)")
+        } catch let error as ServiceError {
+            return try await user(request, signedIn: signedIn, id: id, error: error.message, status: error.code.status)
+        }
+        return ConsolePage.redirect(to: Self.userPath(id) + "&credited=1")
     }
 
     /// The user page's address: the id in the query, percent-encoded but for unreserved characters.

@@ -12,6 +12,9 @@ struct ConsoleRoutes: Sendable {
     let support: SupportService
     /// The wallet a user page shows, as `GET /v1/wallet` answers it.
     let orders: OrderService
+    /// Goodwill credits from a user's page: deposits of at most `goodwillLimit` per currency (0: no form).
+    let wallets: WalletService
+    let goodwillLimit: Int64
     let webhooks: WebhookService
     let store: any LedgerStore
     let keys: ConsoleSession.Keys
@@ -69,7 +72,7 @@ struct ConsoleRoutes: Sendable {
         }
         for (name, render) in [
             ("unbound", unbound), ("webhooks", { try await webhookEvents($0, signedIn: $1) }),
-            ("dashboard", dashboard), ("users", user),
+            ("dashboard", dashboard), ("users", { try await user($0, signedIn: $1) }),
         ] as [(String, @Sendable (Request, SignedIn) async throws -> Response)] {
             console.get(RouterPath(name)) { request, _ in
                 guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
@@ -79,6 +82,10 @@ struct ConsoleRoutes: Sendable {
         console.post("webhooks/:id/replay") { request, context in
             guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
             return try await replay(context.parameters.get("id") ?? "", request: request, context: context, signedIn)
+        }
+        console.post("users/goodwill") { request, context in
+            guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
+            return try await goodwill(request, context: context, signedIn)
         }
         console.post("transactions/:id/grant") { request, context in
             guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }

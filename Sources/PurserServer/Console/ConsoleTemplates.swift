@@ -101,6 +101,14 @@ enum ConsoleTemplates {
         <table id="balances">{{#balances}}<tr><td>{{currency}}</td><td>{{amount}}</td></tr>{{/balances}}</table>
         <h2>{{t.entitlements}}</h2><p id="entitlements">{{#hasEntitlements}}{{entitlements}}{{/hasEntitlements}}
         {{^hasEntitlements}}—{{/hasEntitlements}}</p>
+        {{#goodwill}}<h2>{{t.goodwill}}</h2><p>{{t.goodwillHint}} {{limit}}.</p>
+        <form method="post" action="/console/users/goodwill" id="goodwill">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{user}}">
+        <input type="hidden" name="key" value="{{key}}">
+        <label>{{t.currency}} <input name="currency" maxlength="64" required></label>
+        <label>{{t.amount}} <input name="amount" type="number" min="1" max="{{limit}}" required></label>
+        <label>{{t.reason}} <input name="reason" size="60" maxlength="500" required></label>
+        <button type="submit">{{t.credit}}</button></form>{{/goodwill}}
         <h2>{{t.purchases}}</h2>
         {{^hasPurchases}}<p>—</p>{{/hasPurchases}}
         <table id="purchases"><tr><th>{{t.transaction}}</th><th>{{t.product}}</th><th>{{t.ledger}}</th>

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import PurserCore
 
@@ -7,10 +8,12 @@ import PurserCore
 /// - `GET /transactions/{id}` → one transaction
 /// - `POST /grants` `{transactionId, userId, reason, orderId?}` → credit an unbound transaction once, audited (and
 ///   complete the user's waiting `orderId`)
+/// - `POST /wallets/{userId}/transactions` `{id, amounts, reason, metadata?}` → a spend or deposit, once by `id`
 /// - the webhook routes (`AdminRoutes+Webhooks.swift`)
 struct AdminRoutes {
     let support: SupportService
     let webhooks: WebhookService
+    let wallets: WalletService
     let token: String
 
     struct GrantRequest: Decodable {
@@ -51,6 +54,13 @@ struct AdminRoutes {
                 transactionID: body.transactionId, to: UserID(body.userId), reason: body.reason,
                 operator: try context.requireUser().rawValue, order: order, override: body.override)
             return try JSONResponse.make(view)
+        }
+        admin.on(.post, "wallets/{userId}/transactions", under: "/admin/v1", recordingIn: &endpoints) {
+            request, context in
+            let body = try await request.decodeJSON(WalletService.Body.self, context: context)
+            let raw = try context.parameters.require("userId")
+            let user = UserID(raw.removingPercentEncoding ?? raw)
+            return try JSONResponse.make(try await wallets.apply(body, to: user, cause: "admin"))
         }
         addWebhookRoutes(to: admin, endpoints: &endpoints)
     }

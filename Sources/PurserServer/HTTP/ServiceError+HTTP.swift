@@ -12,11 +12,12 @@ extension ServiceError.Code {
         if isRejection { return .unprocessableContent }
         switch self {
         case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired,
-            .invalidTransactionID, .invalidUserID, .invalidStatus, .invalidLimit, .invalidEventID, .invalidOverride:
+            .invalidTransactionID, .invalidUserID, .invalidStatus, .invalidLimit, .invalidEventID, .invalidOverride,
+            .invalidIdempotencyID, .invalidAmounts, .invalidMetadata:
             return .badRequest
-        case .receiptRejected, .unknownProduct: return .unprocessableContent
+        case .receiptRejected, .unknownProduct, .insufficientBalance: return .unprocessableContent
         case .notFound: return .notFound
-        case .orderDelivered, .alreadyOwned, .alreadyCredited, .notGrantable: return .conflict
+        case .orderDelivered, .alreadyOwned, .alreadyCredited, .notGrantable, .idempotencyConflict: return .conflict
         case .appleAnswerUnverified, .appleUnavailable: return .badGateway
         case .appStoreAPINotConfigured, .webhooksNotConfigured: return .serviceUnavailable
         default: return .internalServerError

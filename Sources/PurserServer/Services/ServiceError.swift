@@ -13,6 +13,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
                 appleAnswerUnverified
             case appStoreAPINotConfigured, invalidTransactionID, invalidUserID, alreadyCredited, notGrantable
             case appleUnavailable, invalidOverride
+            case invalidIdempotencyID, invalidAmounts, invalidMetadata, idempotencyConflict, insufficientBalance
             case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
@@ -62,6 +63,16 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let appleUnavailable = Code(.appleUnavailable)
         /// A support grant asked to override a refusal that cannot be overridden.
         public static let invalidOverride = Code(.invalidOverride)
+        /// A wallet transaction's id that is blank or longer than 255 characters.
+        public static let invalidIdempotencyID = Code(.invalidIdempotencyID)
+        /// Wallet amounts that are empty, zero, too large, or name a currency badly.
+        public static let invalidAmounts = Code(.invalidAmounts)
+        /// Wallet metadata that is not a JSON object, or too large.
+        public static let invalidMetadata = Code(.invalidMetadata)
+        /// A wallet transaction's id applied before with another request (the message names the fields).
+        public static let idempotencyConflict = Code(.idempotencyConflict)
+        /// A spend the balance cannot cover; nothing changed.
+        public static let insufficientBalance = Code(.insufficientBalance)
         /// A webhook listing asked for a status other than pending, failed, dead or delivered.
         public static let invalidStatus = Code(.invalidStatus)
         /// A listing's `limit` outside 1...1000.
@@ -97,6 +108,11 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .notGrantable: "not_grantable"
             case .appleUnavailable: "apple_unavailable"
             case .invalidOverride: "invalid_override"
+            case .invalidIdempotencyID: "invalid_idempotency_id"
+            case .invalidAmounts: "invalid_amounts"
+            case .invalidMetadata: "invalid_metadata"
+            case .idempotencyConflict: "idempotency_conflict"
+            case .insufficientBalance: "insufficient_balance"
             case .invalidStatus: "invalid_status"
             case .invalidLimit: "invalid_limit"
             case .invalidEventID: "invalid_event_id"

@@ -40,7 +40,7 @@ public struct WebhookEndpoint: Sendable, Hashable {
                 throw ConfigurationError("\(key) secret \(position + 1): \(error.message)")
             }
         }
-        let known = Set(WebhookEvent.EventType.transactionTypes.map(\.rawValue))
+        let known = Set(WebhookEvent.EventType.subscribable.map(\.rawValue))
         if let events = configured.events, let unknown = events.first(where: { !known.contains($0) }) {
             throw ConfigurationError(
                 "\(key).events: \(unknown) is not one of \(known.sorted().joined(separator: ", "))")

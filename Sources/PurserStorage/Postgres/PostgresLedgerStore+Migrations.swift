@@ -164,5 +164,6 @@ extension PostgresLedgerStore {
         (7, settlementFunctions),
         (8, UserPurchases.unsettledTokenIndex),
         (9, overridableBind),
+        (10, WalletRows.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
     ]
 }

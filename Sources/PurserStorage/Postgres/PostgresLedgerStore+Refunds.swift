@@ -122,11 +122,14 @@ extension PostgresLedgerStore {
     }
 
     /// `owner`'s balances, inside the caller's transaction.
-    private func balances(_ owner: UserID, on connection: PostgresConnection) async throws -> [String: Int64] {
+    /// `owner`'s balances: their grants (credits, revokes, restores) and wallet entries (spends, deposits), summed.
+    func balances(_ owner: UserID, on connection: PostgresConnection) async throws -> [String: Int64] {
         let rows = try await rows(
             connection,
             """
-            SELECT currency, SUM(amount)::BIGINT AS total FROM grants WHERE user_id = \(owner.rawValue)
+            SELECT currency, SUM(amount)::BIGINT AS total FROM (
+                SELECT currency, amount FROM grants WHERE user_id = \(owner.rawValue)
+                UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = \(owner.rawValue)) AS entries
             GROUP BY currency
             """)
         var totals: [String: Int64] = [:]

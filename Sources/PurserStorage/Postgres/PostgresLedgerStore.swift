@@ -88,20 +88,7 @@ public final class PostgresLedgerStore: LedgerStore, Service {
     }
 
     public func balances(of user: UserID) async throws -> [String: Int64] {
-        let rows = try await withConnection { connection in
-            try await self.rows(
-                connection,
-                """
-                SELECT currency, SUM(amount)::BIGINT AS total FROM grants WHERE user_id = \(user.rawValue)
-                GROUP BY currency
-                """)
-        }
-        var balances: [String: Int64] = [:]
-        for row in rows {
-            let columns = row.makeRandomAccess()
-            balances[try columns.text("currency")] = try columns.int64("total")
-        }
-        return balances
+        try await withConnection { try await self.balances(user, on: $0) }
     }
 
     public func auditTrail(of subjectID: String) async throws -> [AuditEvent] {

@@ -122,5 +122,6 @@ extension SQLiteLedgerStore {
         (5, partialRefunds),
         (6, appleFollowUpMigration),
         (8, UserPurchases.unsettledTokenIndex),
+        (10, WalletRows.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
     ]
 }

@@ -11,9 +11,7 @@ extension SQLiteLedgerStore {
     }
 
     public func balances(of user: UserID) async throws -> [String: Int64] {
-        let rows = try await read(
-            "SELECT currency, SUM(amount) AS total FROM grants WHERE user_id = ? GROUP BY currency",
-            [.text(user.rawValue)])
+        let rows = try await read(Self.balancesQuery, [.text(user.rawValue), .text(user.rawValue)])
         var balances: [String: Int64] = [:]
         for row in rows {
             balances[try row.text("currency")] = Int64(try row.int("total"))

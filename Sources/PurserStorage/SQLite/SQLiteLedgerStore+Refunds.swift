@@ -100,11 +100,17 @@ extension SQLiteLedgerStore {
         }
     }
 
+    /// A user's balances: their grants (credits, revokes, restores) and wallet entries (spends, deposits), summed.
+    static let balancesQuery = """
+        SELECT currency, SUM(amount) AS total FROM (
+            SELECT currency, amount FROM grants WHERE user_id = ?
+            UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = ?)
+        GROUP BY currency
+        """
+
     /// `owner`'s balances, read on the writer inside the caller's transaction.
-    private static func writerBalances(_ owner: UserID, on database: SQLiteDatabase) throws -> [String: Int64] {
-        let rows = try database.query(
-            "SELECT currency, SUM(amount) AS total FROM grants WHERE user_id = ? GROUP BY currency",
-            [.text(owner.rawValue)])
+    static func writerBalances(_ owner: UserID, on database: SQLiteDatabase) throws -> [String: Int64] {
+        let rows = try database.query(Self.balancesQuery, [.text(owner.rawValue), .text(owner.rawValue)])
         var totals: [String: Int64] = [:]
         for row in rows { totals[try row.text("currency")] = Int64(try row.int("total")) }
         return totals

@@ -2,14 +2,19 @@ import Foundation
 import PurserCore
 import PurserWebhooks
 
-/// An outbox row about to be written with a credit, a revoke or a restore, in the same database transaction: its
+/// An outbox row about to be written with a credit, a revoke, a restore or a wallet change, in the same database
+/// transaction: its
 /// keys and its webhook body. The store assigns the user's next `sequence` and then asks for the body, which is
 /// written once and posted unchanged on every attempt.
 struct OutboxEvent: Sendable {
-    /// Unique per event: `<transactionId>:credited`, `<transactionId>:revoke:<n>`, `<transactionId>:restore:<n>`.
+    /// Unique per event: `<transactionId>:credited`, `<transactionId>:revoke:<n>`, `<transactionId>:restore:<n>`,
+    /// `wallet:<row id>`.
     var idempotencyKey: String
     var type: WebhookEvent.EventType
-    var record: LedgerTransaction
+    /// The transaction of a `transaction.*` event.
+    var record: LedgerTransaction?
+    /// The spend or deposit of a `wallet.changed` event.
+    var walletChange: WalletTransaction? = nil
     var owner: UserID
     var grants: Grants
     var cause: String?
@@ -55,8 +60,26 @@ struct OutboxEvent: Sendable {
             record: record, owner: owner, grants: restored, cause: nil, share: nil, at: at)
     }
 
+    /// The spend or deposit `change`, the `row`-th of the ledger's wallet transactions.
+    static func walletChanged(_ change: WalletTransaction, row: Int64) -> OutboxEvent {
+        OutboxEvent(
+            idempotencyKey: "wallet:\(row)", type: .walletChanged, record: nil, walletChange: change,
+            owner: change.request.userID, grants: Grants(change.request.amounts), cause: change.request.cause,
+            share: nil, at: change.recordedAt)
+    }
+
     /// The webhook body with the user's `sequence`.
     func body(sequence: Int64) throws -> String {
+        guard let record else {
+            let change = walletChange
+            let event = WebhookEvent(
+                type: type, timestamp: at,
+                walletChange: .init(
+                    id: change?.request.id ?? "", userId: owner.rawValue, amounts: grants.amounts,
+                    balances: change?.balances ?? [:], cause: cause ?? "", reason: change?.request.reason ?? "",
+                    occurredAt: at, sequence: sequence))
+            return String(decoding: try event.body(), as: UTF8.self)
+        }
         let transaction = record.transaction
         let event = WebhookEvent(
             type: type, timestamp: at,

@@ -1,0 +1,100 @@
+import Foundation
+import PurserCore
+import PurserStorage
+
+/// Spends and deposits on a user's wallet: the game's backend through the admin API, and support's goodwill credits
+/// from the console. Checks what a caller sent; the ledger applies it once by its id, within the balance.
+public struct WalletService: Sendable {
+    /// `POST /admin/v1/wallets/{userId}/transactions`.
+    public struct Body: Decodable, Sendable {
+        public var id: String
+        public var amounts: [String: Int64]
+        public var reason: String
+        var metadata: JSONObject?
+    }
+
+    /// The answer: what applied and the balances it left; `replayed` when the id had applied before.
+    public struct Answer: Codable, Sendable, Hashable {
+        public var id: String
+        public var userId: UserID
+        public var amounts: [String: Int64]
+        public var balances: [String: Int64]
+        public var replayed: Bool
+    }
+
+    let store: any LedgerStore
+    let now: @Sendable () -> Date
+
+    public init(store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.now = now
+    }
+
+    /// The largest amount of one currency in one request, and RevenueCat's largest balance.
+    static let maxAmount: Int64 = 2_000_000_000
+    static let maxMetadataBytes = 4_096
+
+    /// Applies `body` to `user`'s wallet once. Errors: `invalid_idempotency_id`, `invalid_amounts`, `reason_required`,
+    /// `invalid_user_id`, `invalid_metadata` (400), `idempotency_conflict` (409, naming the fields that differ),
+    /// `insufficient_balance` (422: nothing changed).
+    public func apply(_ body: Body, to user: UserID, cause: String) async throws -> Answer {
+        try Self.check(body, user: user)
+        let request = WalletTransaction.Request(
+            id: body.id, userID: user, amounts: body.amounts, reason: body.reason, metadata: body.metadata?.canonical,
+            cause: cause)
+        switch try await store.applyWalletTransaction(request, now: now()) {
+        case .applied(let change):
+            return Answer(change, replayed: false)
+        case .replayed(let change):
+            return Answer(change, replayed: true)
+        case .conflict(let fields):
+            throw ServiceError(
+                .idempotencyConflict,
+                "id \(body.id) was applied before with another \(fields.joined(separator: ", ")); nothing was changed")
+        case .insufficient(let currency, let balance, let requested):
+            throw ServiceError(
+                .insufficientBalance,
+                "\(user) has \(balance) \(currency), less than the \(requested) to spend; nothing was changed")
+        }
+    }
+
+    static func check(_ body: Body, user: UserID) throws {
+        guard (1...255).contains(body.id.count), !body.id.isBlank else {
+            throw ServiceError(.invalidIdempotencyID, "id must be 1 to 255 characters and not blank")
+        }
+        guard !user.rawValue.isBlank, user.rawValue.count <= 128 else {
+            throw ServiceError(.invalidUserID, "userId must be 1 to 128 characters and not blank")
+        }
+        guard !body.amounts.isEmpty, body.amounts.count <= 100 else {
+            throw ServiceError(.invalidAmounts, "amounts must name 1 to 100 currencies")
+        }
+        for (currency, amount) in body.amounts {
+            guard (1...64).contains(currency.count),
+                currency.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) })
+            else {
+                throw ServiceError(.invalidAmounts, "a currency is 1 to 64 ASCII letters, digits, _, - or .")
+            }
+            guard amount != 0, abs(amount) <= maxAmount else {
+                throw ServiceError(
+                    .invalidAmounts, "\(currency): an amount is not 0 and at most \(maxAmount) either way")
+            }
+        }
+        guard !body.reason.isBlank, body.reason.count <= 500 else {
+            throw ServiceError(.reasonRequired, "reason must be 1 to 500 characters and not blank")
+        }
+        if let metadata = body.metadata {
+            guard metadata.isObject, metadata.canonical.utf8.count <= maxMetadataBytes else {
+                throw ServiceError(
+                    .invalidMetadata, "metadata must be a JSON object of at most \(maxMetadataBytes) bytes")
+            }
+        }
+    }
+}
+
+extension WalletService.Answer {
+    init(_ change: WalletTransaction, replayed: Bool) {
+        self.init(
+            id: change.request.id, userId: change.request.userID, amounts: change.request.amounts,
+            balances: change.balances, replayed: replayed)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import PostgresNIO
+import PurserCore
+
+extension PostgresLedgerStore {
+    /// The advisory lock class of wallet idempotency ids (with `hashtext(id)`): "purw" in ASCII.
+    static let walletIDLockKey: Int32 = 0x7075_7277
+
+    /// Takes the id's lock, then the user's balance lock (the one refunds take), always in that order: two requests
+    /// with one id apply one after the other (the second replays or conflicts), and no spend, other spend or refund
+    /// of the user changes the balance between the check and the write.
+    public func applyWalletTransaction(_ request: WalletTransaction.Request, now: Date) async throws
+        -> WalletTransaction.Outcome
+    {
+        try await inTransaction { connection in
+            try await self.execute(
+                connection, "SELECT pg_advisory_xact_lock(\(Self.walletIDLockKey), hashtext(\(request.id)))")
+            if let existing = try await self.walletTransaction(request.id, on: connection) {
+                let differing = existing.request.differences(from: request)
+                return differing.isEmpty ? .replayed(existing) : .conflict(differing)
+            }
+            let user = request.userID.rawValue
+            try await self.execute(
+                connection, "SELECT pg_advisory_xact_lock(\(Self.balanceLockKey), hashtext(\(user)))")
+            let balances = try await self.balances(request.userID, on: connection)
+            if let short = request.shortfall(in: balances) {
+                return .insufficient(
+                    currency: short.currency, balance: short.balance, requested: -(request.amounts[short.currency] ?? 0)
+                )
+            }
+            let change = WalletTransaction(
+                request: request, balances: WalletRows.after(request, from: balances),
+                recordedAt: Date(millis: now.millis))
+            let inserted = try await self.rows(
+                connection,
+                """
+                INSERT INTO wallet_transactions
+                    (idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at)
+                VALUES (\(request.id), \(user), \(try WalletRows.json(request.amounts)), \(request.reason),
+                    \(request.metadata), \(request.cause), \(try WalletRows.json(change.balances)), \(now.millis))
+                RETURNING id
+                """)
+            guard let row = try inserted.first?.makeRandomAccess().int64("id") else {
+                throw StorageError(.corrupt, "a wallet transaction's id did not come back")
+            }
+            let currencies = request.amounts.keys.sorted()
+            try await self.execute(
+                connection,
+                """
+                INSERT INTO wallet_entries (wallet_transaction_id, user_id, currency, amount)
+                SELECT \(row), \(user), c, a FROM unnest(\(currencies)::TEXT[], \(currencies.map { request.amounts[$0] ?? 0 })::BIGINT[]) AS u(c, a)
+                """)
+            try await self.writeOutboxEvent(.walletChanged(change, row: row), on: connection)
+            try await self.insertAudit(WalletRows.audit(change), on: connection)
+            return .applied(change)
+        }
+    }
+
+    private func walletTransaction(_ id: String, on connection: PostgresConnection) async throws
+        -> WalletTransaction?
+    {
+        let rows = try await rows(
+            connection,
+            """
+            SELECT user_id, amounts, reason, metadata, cause, balances, created_at FROM wallet_transactions
+            WHERE idempotency_id = \(id)
+            """)
+        guard let row = rows.first?.makeRandomAccess() else { return nil }
+        return WalletTransaction(
+            request: .init(
+                id: id, userID: UserID(try row.text("user_id")),
+                amounts: try WalletRows.amounts(try row.text("amounts")),
+                reason: try row.text("reason"), metadata: try row.optionalText("metadata"), cause: try row.text("cause")
+            ),
+            balances: try WalletRows.amounts(try row.text("balances")),
+            recordedAt: Date(millis: try row.int64("created_at")))
+    }
+}
