@@ -57,7 +57,9 @@ struct AdminRoutes {
         }
         admin.on(.post, "wallets/{userId}/transactions", under: "/admin/v1", recordingIn: &endpoints) {
             request, context in
-            let body = try await request.decodeJSON(WalletService.Body.self, context: context)
+            let data = try await request.jsonBody(context: context)
+            var body = try Request.decode(WalletService.Body.self, from: data)
+            body.metadata = try WalletService.metadata(in: data)
             let raw = try context.parameters.require("userId")
             let user = UserID(raw.removingPercentEncoding ?? raw)
             return try JSONResponse.make(try await wallets.apply(body, to: user, cause: "admin"))

@@ -5,6 +5,12 @@ extension Request {
     /// Reads and decodes a JSON body, mapping every failure to a stable 4xx: `unsupported_media_type` (415: the
     /// `Content-Type` is missing or not JSON), `empty_body`, `body_too_large`, `malformed_json`.
     func decodeJSON<T: Decodable>(_ type: T.Type, context: some RequestContext) async throws -> T {
+        try Self.decode(type, from: try await jsonBody(context: context))
+    }
+
+    /// The body's bytes, once its `Content-Type` says JSON and it is neither empty nor too large (the errors of
+    /// `decodeJSON`), for a route that reads more of it than one `Decodable` does.
+    func jsonBody(context: some RequestContext) async throws -> Data {
         guard Self.isJSON(contentType: headers[.contentType]) else { throw APIError.unsupportedMediaType }
         let buffer: ByteBuffer
         do {
@@ -13,8 +19,13 @@ extension Request {
             throw APIError.bodyTooLarge(limit: context.maxUploadSize)
         }
         guard buffer.readableBytes > 0 else { throw APIError.emptyBody }
+        return Data(buffer.readableBytesView)
+    }
+
+    /// Decodes a JSON body read by `jsonBody`, mapping every failure to a stable 400 `malformed_json`.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            return try JSONDecoder().decode(T.self, from: data)
         } catch let DecodingError.keyNotFound(key, _) {
             throw APIError.malformedJSON("the field \(key.stringValue) is missing")
         } catch let DecodingError.typeMismatch(_, context) where context.codingPath.isEmpty {

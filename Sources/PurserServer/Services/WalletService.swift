@@ -10,7 +10,33 @@ public struct WalletService: Sendable {
         public var id: String
         public var amounts: [String: Int64]
         public var reason: String
-        var metadata: JSONObject?
+        /// The caller's `metadata` as canonical JSON (`metadata(in:)`), compared on replay.
+        var metadata: String?
+
+        private enum CodingKeys: String, CodingKey { case id, amounts, reason }
+
+        init(id: String, amounts: [String: Int64], reason: String, metadata: String? = nil) {
+            self.id = id
+            self.amounts = amounts
+            self.reason = reason
+            self.metadata = metadata
+        }
+    }
+
+    /// The body's `metadata` as canonical JSON: keys sorted, so the same metadata sent twice is the same text and a
+    /// replay compares equal. `invalid_metadata` when it is not a JSON object or is larger than 4 KB.
+    static func metadata(in body: Data) throws -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let metadata = object["metadata"], !(metadata is NSNull)
+        else { return nil }
+        guard metadata is [String: Any],
+            let canonical = try? JSONSerialization.data(
+                withJSONObject: metadata, options: [.sortedKeys, .withoutEscapingSlashes]),
+            canonical.count <= maxMetadataBytes
+        else {
+            throw ServiceError(.invalidMetadata, "metadata must be a JSON object of at most \(maxMetadataBytes) bytes")
+        }
+        return String(decoding: canonical, as: UTF8.self)
     }
 
     /// The answer: what applied and the balances it left; `replayed` when the id had applied before.
@@ -40,7 +66,7 @@ public struct WalletService: Sendable {
     public func apply(_ body: Body, to user: UserID, cause: String) async throws -> Answer {
         try Self.check(body, user: user)
         let request = WalletTransaction.Request(
-            id: body.id, userID: user, amounts: body.amounts, reason: body.reason, metadata: body.metadata?.canonical,
+            id: body.id, userID: user, amounts: body.amounts, reason: body.reason, metadata: body.metadata,
             cause: cause)
         switch try await store.applyWalletTransaction(request, now: now()) {
         case .applied(let change):
@@ -81,12 +107,6 @@ public struct WalletService: Sendable {
         }
         guard !body.reason.isBlank, body.reason.count <= 500 else {
             throw ServiceError(.reasonRequired, "reason must be 1 to 500 characters and not blank")
-        }
-        if let metadata = body.metadata {
-            guard metadata.isObject, metadata.canonical.utf8.count <= maxMetadataBytes else {
-                throw ServiceError(
-                    .invalidMetadata, "metadata must be a JSON object of at most \(maxMetadataBytes) bytes")
-            }
         }
     }
 }
