@@ -132,6 +132,10 @@ public protocol LedgerStore: Sendable {
     /// record; with another request it is a conflict; a spend the balance cannot cover changes nothing.
     func applyWalletTransaction(_ request: WalletTransaction.Request, now: Date) async throws
         -> WalletTransaction.Outcome
+    /// `user`'s wallet history, newest first: every purchase credit, revoke and restore (one entry per transaction and
+    /// kind and moment) and every spend and deposit, up to `limit` after `cursor`.
+    func walletHistory(of user: UserID, after cursor: WalletHistoryEntry.Cursor?, limit: Int) async throws
+        -> WalletHistoryPage
     /// `user`'s orders and transactions, newest first, at most `limit` of each (support's user page), including the
     /// purchases the ledger refused or could not bind.
     func purchases(of user: UserID, limit: Int) async throws -> UserPurchases

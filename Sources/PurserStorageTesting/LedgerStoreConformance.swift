@@ -58,6 +58,7 @@ public struct LedgerStoreConformance: Sendable {
         try await listsAUsersPurchasesAndWhatTheyOwn()
         try await creditsARefusedTransactionOnlyWhenSupportOverrides()
         try await appliesSpendsAndDepositsOnceWithinTheBalance()
+        try await listsAWalletsHistoryInPages()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

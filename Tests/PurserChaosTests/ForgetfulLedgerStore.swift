@@ -92,6 +92,11 @@ extension ForwardingLedgerStore {
         try await inner.transactionIDs(ownedBy: user, limit: limit)
     }
     func ownedProductIDs(of user: UserID) async throws -> Set<String> { try await inner.ownedProductIDs(of: user) }
+    func walletHistory(of user: UserID, after cursor: WalletHistoryEntry.Cursor?, limit: Int) async throws
+        -> WalletHistoryPage
+    {
+        try await inner.walletHistory(of: user, after: cursor, limit: limit)
+    }
     func applyWalletTransaction(_ request: WalletTransaction.Request, now: Date) async throws
         -> WalletTransaction.Outcome
     {

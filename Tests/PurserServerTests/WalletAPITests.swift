@@ -56,6 +56,21 @@ import Testing
                     refused.status == .badRequest && refused.errorCode == code, "\(body): \(refused.errorCode ?? "")")
             }
             #expect(try await client.wallet("zoe") == ["gold": 60, "gems": 3])
+
+            let view = try await client.admin(.get, "/admin/v1/wallets/zoe").decode(WalletService.View.self)
+            #expect(view.balances == ["gold": 60, "gems": 3] && view.available == view.balances && view.held.isEmpty)
+            let newest = try await client.admin(.get, "/admin/v1/wallets/zoe/transactions?limit=1")
+                .decode(WalletService.History.self)
+            #expect(newest.entries.map(\.reference) == ["shop-1"] && newest.entries.first?.kind == "spend")
+            let cursor = try #require(newest.next)
+            let rest = try await client.admin(.get, "/admin/v1/wallets/zoe/transactions?cursor=\(cursor)")
+                .decode(WalletService.History.self)
+            #expect(rest.entries.map(\.reference) == ["quest-7"] && rest.next == nil)
+            #expect(
+                try await client.admin(.get, "/admin/v1/wallets/zoe/transactions?cursor=x").errorCode
+                    == "invalid_cursor")
+            #expect(
+                try await client.admin(.get, "/admin/v1/wallets/zoe/transactions?limit=0").errorCode == "invalid_limit")
         }
     }
 
@@ -80,6 +95,10 @@ import Testing
                 #expect(credited.headers[.location] == "/console/users?id=ann&credited=1")
             }
             #expect(try await client.wallet("ann") == ["gold": 250])
+            let after = String(
+                buffer: try await ConsoleTests.get(client, "/console/users?id=ann", cookie: session).body)
+            #expect(
+                after.contains("goodwill-\(key)") && after.contains("support by li: ticket 5"), "the history shows it")
             let audit = try await server.store.auditTrail(of: "goodwill-\(key)")
             #expect(audit.map(\.event) == ["deposited"] && audit.first?.cause == "support by li")
             var forged = form

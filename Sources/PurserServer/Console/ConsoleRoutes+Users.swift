@@ -36,7 +36,19 @@ extension ConsoleRoutes {
                     ,
             ])
         }
+        let history = try await store.walletHistory(of: user, after: nil, limit: 50).entries.map {
+            [
+                "at": dates.string(from: $0.at), "kind": $0.kind, "reference": $0.reference,
+                "isTransaction": ["credit", "revoke", "restore"].contains($0.kind),
+                "amounts": $0.amounts.sorted { $0.key < $1.key }.map {
+                    "\($0.key) \($0.value > 0 ? "+" : "")\($0.value)"
+                }
+                .joined(separator: ", "),
+                "cause": [$0.cause, $0.reason].compactMap { $0 }.joined(separator: ": "),
+            ] as [String: Any]
+        }
         var values: [String: Any] = [
+            "history": history, "hasHistory": !history.isEmpty,
             "user": id,
             "balances": wallet.balances.sorted { $0.key < $1.key }.map { ["currency": $0.key, "amount": $0.value] },
             "hasBalances": !wallet.balances.isEmpty,

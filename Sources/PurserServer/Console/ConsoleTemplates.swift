@@ -109,6 +109,11 @@ enum ConsoleTemplates {
         <label>{{t.amount}} <input name="amount" type="number" min="1" max="{{limit}}" required></label>
         <label>{{t.reason}} <input name="reason" size="60" maxlength="500" required></label>
         <button type="submit">{{t.credit}}</button></form>{{/goodwill}}
+        <h2>{{t.walletHistory}}</h2>
+        {{^hasHistory}}<p>—</p>{{/hasHistory}}
+        <table id="history">{{#history}}<tr><td>{{at}}</td><td>{{kind}}</td><td>{{amounts}}</td>
+        <td>{{#isTransaction}}<a href="/console/transactions/{{reference}}">{{reference}}</a>{{/isTransaction}}
+        {{^isTransaction}}{{reference}}{{/isTransaction}}</td><td>{{cause}}</td></tr>{{/history}}</table>
         <h2>{{t.purchases}}</h2>
         {{^hasPurchases}}<p>—</p>{{/hasPurchases}}
         <table id="purchases"><tr><th>{{t.transaction}}</th><th>{{t.product}}</th><th>{{t.ledger}}</th>

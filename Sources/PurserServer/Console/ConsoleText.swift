@@ -61,7 +61,8 @@ enum ConsoleText {
         "priceUnknown": "not known: the ledger keeps no price, and Apple did not answer",
         "whyRejectedBecause": "It was refused:",
         "overrideHint": "Credit it anyway: the catalog is right and Apple's record is not (audited as an override)",
-        "goodwill": "Goodwill credit", "currency": "Currency", "amount": "Amount", "credit": "Credit",
+        "walletHistory": "Wallet history (newest first)", "goodwill": "Goodwill credit", "currency": "Currency",
+        "amount": "Amount", "credit": "Credit",
         "goodwillHint": "For what no transaction can make good: a deposit with your reason, audited and sent to the "
             + "game's backend as a wallet.changed event. At most, per currency:",
         "goodwillCredited": "Credited, recorded in the audit trail and sent to the game's backend.",
@@ -99,7 +100,7 @@ enum ConsoleText {
         "namesOrderOf": "对应订单的用户：", "price": "Apple 签名的价格", "priceUnknown": "未知：账本不保存价格，且 Apple 未应答",
         "whyRejectedBecause": "已被拒绝：",
         "overrideHint": "仍然发放：以商品目录为准，Apple 的记录有误（作为例外处理记入审计）",
-        "goodwill": "补偿发放", "currency": "货币", "amount": "数量", "credit": "发放",
+        "walletHistory": "钱包记录（最新在前）", "goodwill": "补偿发放", "currency": "货币", "amount": "数量", "credit": "发放",
         "goodwillHint": "用于无法通过任何交易补发的情况：填写原因后存入，记入审计，并以 wallet.changed 事件通知游戏后端。每种货币最多：",
         "goodwillCredited": "已发放，已记入审计记录并通知游戏后端。",
         "goodwillInvalid": "请填写货币、原因，以及 1 至以下范围内的整数数量：",

@@ -9,6 +9,7 @@ import PurserCore
 /// - `POST /grants` `{transactionId, userId, reason, orderId?}` → credit an unbound transaction once, audited (and
 ///   complete the user's waiting `orderId`)
 /// - `POST /wallets/{userId}/transactions` `{id, amounts, reason, metadata?}` → a spend or deposit, once by `id`
+/// - `GET /wallets/{userId}` → balances, held, available; `GET /wallets/{userId}/transactions` → the history
 /// - the webhook routes (`AdminRoutes+Webhooks.swift`)
 struct AdminRoutes {
     let support: SupportService
@@ -60,10 +61,24 @@ struct AdminRoutes {
             let data = try await request.jsonBody(context: context)
             var body = try Request.decode(WalletService.Body.self, from: data)
             body.metadata = try WalletService.metadata(in: data)
-            let raw = try context.parameters.require("userId")
-            let user = UserID(raw.removingPercentEncoding ?? raw)
-            return try JSONResponse.make(try await wallets.apply(body, to: user, cause: "admin"))
+            return try JSONResponse.make(try await wallets.apply(body, to: try Self.user(context), cause: "admin"))
+        }
+        admin.on(.get, "wallets/{userId}", under: "/admin/v1", recordingIn: &endpoints) { _, context in
+            try JSONResponse.make(try await wallets.view(of: try Self.user(context)))
+        }
+        admin.on(.get, "wallets/{userId}/transactions", under: "/admin/v1", recordingIn: &endpoints) {
+            request, context in
+            let query = request.uri.queryParameters
+            return try JSONResponse.make(
+                try await wallets.history(
+                    of: try Self.user(context), cursor: query.get("cursor"), limit: query.get("limit")))
         }
         addWebhookRoutes(to: admin, endpoints: &endpoints)
+    }
+
+    /// The `userId` path parameter, percent-decoded (the router hands it over as sent).
+    static func user(_ context: PurserRequestContext) throws -> UserID {
+        let raw = try context.parameters.require("userId")
+        return UserID(raw.removingPercentEncoding ?? raw)
     }
 }

@@ -13,7 +13,7 @@ extension ServiceError.Code {
         switch self {
         case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired,
             .invalidTransactionID, .invalidUserID, .invalidStatus, .invalidLimit, .invalidEventID, .invalidOverride,
-            .invalidIdempotencyID, .invalidAmounts, .invalidMetadata:
+            .invalidIdempotencyID, .invalidAmounts, .invalidMetadata, .invalidCursor:
             return .badRequest
         case .receiptRejected, .unknownProduct, .insufficientBalance: return .unprocessableContent
         case .notFound: return .notFound

@@ -14,6 +14,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case appStoreAPINotConfigured, invalidTransactionID, invalidUserID, alreadyCredited, notGrantable
             case appleUnavailable, invalidOverride
             case invalidIdempotencyID, invalidAmounts, invalidMetadata, idempotencyConflict, insufficientBalance
+            case invalidCursor
             case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
@@ -73,6 +74,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let idempotencyConflict = Code(.idempotencyConflict)
         /// A spend the balance cannot cover; nothing changed.
         public static let insufficientBalance = Code(.insufficientBalance)
+        /// A history `cursor` this API did not hand out.
+        public static let invalidCursor = Code(.invalidCursor)
         /// A webhook listing asked for a status other than pending, failed, dead or delivered.
         public static let invalidStatus = Code(.invalidStatus)
         /// A listing's `limit` outside 1...1000.
@@ -113,6 +116,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .invalidMetadata: "invalid_metadata"
             case .idempotencyConflict: "idempotency_conflict"
             case .insufficientBalance: "insufficient_balance"
+            case .invalidCursor: "invalid_cursor"
             case .invalidStatus: "invalid_status"
             case .invalidLimit: "invalid_limit"
             case .invalidEventID: "invalid_event_id"

@@ -88,9 +88,7 @@ public struct WalletService: Sendable {
         guard (1...255).contains(body.id.count), !body.id.isBlank else {
             throw ServiceError(.invalidIdempotencyID, "id must be 1 to 255 characters and not blank")
         }
-        guard !user.rawValue.isBlank, user.rawValue.count <= 128 else {
-            throw ServiceError(.invalidUserID, "userId must be 1 to 128 characters and not blank")
-        }
+        try check(user)
         guard !body.amounts.isEmpty, body.amounts.count <= 100 else {
             throw ServiceError(.invalidAmounts, "amounts must name 1 to 100 currencies")
         }

@@ -76,3 +76,38 @@ extension PostgresLedgerStore {
             recordedAt: Date(millis: try row.int64("created_at")))
     }
 }
+
+extension PostgresLedgerStore {
+    public func walletHistory(of user: UserID, after cursor: WalletHistoryEntry.Cursor?, limit: Int) async throws
+        -> WalletHistoryPage
+    {
+        let start = cursor ?? WalletHistoryPage.start
+        let rows = try await withConnection { connection in
+            try await self.rows(
+                connection,
+                """
+                SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
+                    SELECT created_at AS at, 'g'::TEXT AS source, MAX(id) AS row, kind, transaction_id AS ref,
+                        json_object_agg(currency, amount)::TEXT AS amounts, NULL::TEXT AS cause, NULL::TEXT AS reason
+                    FROM grants WHERE user_id = \(user.rawValue) GROUP BY transaction_id, kind, created_at
+                    UNION ALL
+                    SELECT created_at, 'w'::TEXT, id, ''::TEXT, idempotency_id, amounts, cause, reason
+                    FROM wallet_transactions WHERE user_id = \(user.rawValue)) AS history
+                WHERE (at, source, row) < (\(start.at), \(start.source), \(start.row))
+                ORDER BY at DESC, source DESC, row DESC LIMIT \(limit + 1)
+                """)
+        }
+        let entries = try rows.map { raw in
+            let row = raw.makeRandomAccess()
+            return (
+                WalletHistoryEntry.Cursor(
+                    at: try row.int64("at"), source: try row.text("source"), row: try row.int64("row")),
+                try WalletHistoryPage.entry(
+                    at: try row.int64("at"), source: try row.text("source"), kind: try row.text("kind"),
+                    reference: try row.text("ref"), amounts: try row.text("amounts"),
+                    cause: try row.optionalText("cause"), reason: try row.optionalText("reason"))
+            )
+        }
+        return WalletHistoryPage(rows: entries, limit: limit)
+    }
+}

@@ -62,3 +62,38 @@ extension SQLiteLedgerStore {
             recordedAt: Date(millis: try row.int("created_at")))
     }
 }
+
+extension SQLiteLedgerStore {
+    public func walletHistory(of user: UserID, after cursor: WalletHistoryEntry.Cursor?, limit: Int) async throws
+        -> WalletHistoryPage
+    {
+        let start = cursor ?? WalletHistoryPage.start
+        let rows = try await read(
+            """
+            SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
+                SELECT created_at AS at, 'g' AS source, MAX(id) AS row, kind, transaction_id AS ref,
+                    json_group_object(currency, amount) AS amounts, NULL AS cause, NULL AS reason
+                FROM grants WHERE user_id = ? GROUP BY transaction_id, kind, created_at
+                UNION ALL
+                SELECT created_at, 'w', id, '', idempotency_id, amounts, cause, reason
+                FROM wallet_transactions WHERE user_id = ?)
+            WHERE (at, source, row) < (?, ?, ?)
+            ORDER BY at DESC, source DESC, row DESC LIMIT ?
+            """,
+            [
+                .text(user.rawValue), .text(user.rawValue), .integer(Int(start.at)), .text(start.source),
+                .integer(Int(start.row)), .integer(limit + 1),
+            ])
+        let entries = try rows.map { row in
+            (
+                WalletHistoryEntry.Cursor(
+                    at: Int64(try row.int("at")), source: try row.text("source"), row: Int64(try row.int("row"))),
+                try WalletHistoryPage.entry(
+                    at: Int64(try row.int("at")), source: try row.text("source"), kind: try row.text("kind"),
+                    reference: try row.text("ref"), amounts: try row.text("amounts"), cause: row.optionalText("cause"),
+                    reason: row.optionalText("reason"))
+            )
+        }
+        return WalletHistoryPage(rows: entries, limit: limit)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import PurserCore
+import PurserStorage
+import Testing
+
+extension LedgerStoreConformance {
+    /// The history lists a purchase's credit and refund beside spends and deposits, newest first, and its pages
+    /// cover every entry exactly once.
+    public func listsAWalletsHistoryInPages() async throws {
+        let order = try await newOrder("zack")
+        let purchase = Submission(
+            transaction: transaction("t-zack", token: order.id), assessment: .creditable(gold), source: .client("zack"))
+        #expect(try await store.settle(purchase, now: now).decision == .delivered)
+        for index in 1...5 {
+            _ = try await store.applyWalletTransaction(
+                walletRequest("w-zack-\(index)", "zack", ["gold": -5]), now: now + Double(index))
+        }
+        _ = try await store.applyWalletTransaction(
+            walletRequest("w-zack-6", "zack", ["gold": 10], reason: "trade"), now: now + 6)
+        let refund = Revocation(transactionID: "t-zack", date: now, type: .refundFull, percentage: 100_000, cause: "r")
+        _ = try await store.revoke(refund, now: now + 7)
+
+        let all = try await store.walletHistory(of: "zack", after: nil, limit: 100)
+        #expect(all.next == nil)
+        #expect(
+            all.entries.map(\.kind) == ["revoke", "deposit", "spend", "spend", "spend", "spend", "spend", "credit"])
+        #expect(all.entries.last?.amounts == ["gold": 60] && all.entries.last?.reference == "t-zack")
+        #expect(all.entries.first?.amounts == ["gold": -60])
+        #expect(all.entries[2].reference == "w-zack-5" && all.entries[2].cause == "admin")
+        #expect(all.entries.map(\.at) == all.entries.map(\.at).sorted(by: >))
+
+        var paged: [WalletHistoryEntry] = []
+        var cursor: WalletHistoryEntry.Cursor?
+        repeat {
+            let page = try await store.walletHistory(of: "zack", after: cursor, limit: 3)
+            paged += page.entries
+            cursor = page.next
+        } while cursor != nil
+        #expect(paged == all.entries)
+        #expect(try await store.walletHistory(of: "nobody", after: nil, limit: 10).entries.isEmpty)
+    }
+}
