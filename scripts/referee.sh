@@ -177,7 +177,9 @@ cat >"$work/serve.json" <<JSON
   "metrics": {"port": $metrics_port}
 }
 JSON
-PURSER_WEBHOOKS_ENDPOINTS_0_SECRET="$hook_secret" PURSER_METRICS_TOKEN="$metrics_token" "$purser" serve --config "$work/serve.json" >"$work/serve.log" 2>&1 &
+admin_token="$("$py" -c 'import secrets; print(secrets.token_urlsafe(24))')"
+PURSER_WEBHOOKS_ENDPOINTS_0_SECRET="$hook_secret" PURSER_METRICS_TOKEN="$metrics_token" PURSER_ADMIN_TOKEN="$admin_token" \
+  "$purser" serve --config "$work/serve.json" >"$work/serve.log" 2>&1 &
 serve_pid=$!
 serve_port="$(wait_for_serve_port "$work/serve.log" "$serve_pid")" || true  # webhooks_verified reports a missing one
 credit() {  # credit USER: an order, a simulator purchase with its token, the submission; prints the decision
@@ -191,21 +193,30 @@ credit() {  # credit USER: an order, a simulator purchase with its token, the su
   curl -sf -X POST "http://127.0.0.1:$serve_port/v1/transactions" -H "X-Purser-User: $1" \
     -H 'Content-Type: application/json' -d "{\"signedTransaction\": \"$jws\"}"
 }
+wallet() {  # wallet USER ID AMOUNTS: a spend or deposit through the admin API; prints the answer
+  curl -s -X POST "http://127.0.0.1:$serve_port/admin/v1/wallets/$1/transactions" \
+    -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
+    -d "{\"id\": \"$2\", \"amounts\": $3, \"reason\": \"referee\"}"
+}
 webhooks_verified() {
   [ -n "$serve_port" ] || { cat "$work/serve.log"; return 1; }
   # The hosted simulator also sends Apple's notification at once, which may credit first: either way, credited.
   credit alice | grep -Eq '"(d|alreadyD)elivered"' && credit bob | grep -Eq '"(d|alreadyD)elivered"' || return 1
+  # A deposit and a spend: each a wallet.changed event.
+  wallet alice quest-1 '{"gems": 5}' | grep -q '"replayed":false' || return 1
+  wallet alice shop-1 '{"gold": -20}' | grep -q '"gold":40' || return 1
   sleep 1.5  # the first attempts fail: nothing listens yet
   "$py" "$repo/scripts/referee/webhook_receiver.py" --port "$hook_port" --out "$work/webhooks.jsonl" &
   receiver_pid=$!
   for _ in $(seq 1 100); do
-    [ "$(wc -l <"$work/webhooks.jsonl" 2>/dev/null || echo 0)" -ge 2 ] && break
+    [ "$(wc -l <"$work/webhooks.jsonl" 2>/dev/null || echo 0)" -ge 4 ] && break
     sleep 0.1
   done
   kill "$receiver_pid" 2>/dev/null; wait "$receiver_pid" 2>/dev/null
-  "$py" "$repo/scripts/referee/verify_webhooks.py" --secret "$hook_secret" --records "$work/webhooks.jsonl" --expect 2
+  "$py" "$repo/scripts/referee/verify_webhooks.py" --secret "$hook_secret" --records "$work/webhooks.jsonl" --expect 2 \
+    --expect-wallet 2
 }
-check "standardwebhooks verifies every event purser serve posted (receiver down at first), rejects tampering and age" \
+check "standardwebhooks verifies every event purser serve posted (credits, a deposit, a spend; receiver down at first), rejects tampering and age" \
   webhooks_verified
 
 # 4. Metrics: prometheus_client's own parser reads GET /metrics (its own port, behind its token) after the two
@@ -235,6 +246,8 @@ metrics_parsed() {
   answered 400 -X POST "http://127.0.0.1:$serve_port/v1/orders" -H 'Content-Type: application/json' \
     -d '{"productId": "com.example.purser.gold60", "quantity": 11}' || return 1
   answered 404 "http://127.0.0.1:$serve_port/v1/orders/00000000-0000-4000-8000-000000000000" || return 1
+  # A spend the balance cannot cover: 422, counted as insufficient.
+  wallet bob shop-2 '{"gold": -1000}' | grep -q insufficient_balance || return 1
   "$py" "$repo/scripts/referee/check_metrics.py" --url "http://127.0.0.1:$metrics_port/metrics" \
     --token="$metrics_token" --delivered 2
 }

@@ -110,6 +110,13 @@ def main() -> None:
     internal = [s for s in family("hb_requests", "counter").samples if s.labels.get("http_response_status_code") == "500"]
     if internal:
         fail(f"hb_requests_total counts answers as 500 though none was: {internal}")
+    # The referee's deposit and spend applied, and its spend beyond the balance refused.
+    for kind, outcome in [("deposit", "applied"), ("spend", "applied"), ("spend", "insufficient")]:
+        found = [s.value for s in family("purser_wallet_transactions", "counter").samples
+                 if s.name == "purser_wallet_transactions_total" and s.labels.get("kind") == kind
+                 and s.labels.get("outcome") == outcome]
+        if sum(found) != 1:
+            fail(f"purser_wallet_transactions_total{{kind={kind},outcome={outcome}}} is not 1")
     lag_bounds = {s.labels.get("le") for s in family("purser_notifications_intake_lag_seconds", "histogram").samples}
     if "86400.0" not in lag_bounds:
         fail(f"the intake lag histogram lacks its one-day bucket: {sorted(lag_bounds)}")

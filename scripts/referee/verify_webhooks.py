@@ -24,10 +24,12 @@ def main() -> int:
     parser.add_argument("--secret", required=True)
     parser.add_argument("--records", required=True)
     parser.add_argument("--expect", type=int, required=True, help="distinct transaction.credited events expected")
+    parser.add_argument("--expect-wallet", type=int, default=0, help="distinct wallet.changed events expected")
     args = parser.parse_args()
     webhook = standardwebhooks.Webhook(args.secret)
     records = [json.loads(line) for line in open(args.records, encoding="utf-8") if line.strip()]
     credited = set()
+    wallet = set()
     for record in records:
         headers, body = record["headers"], record["body"]
         event = webhook.verify(body, headers)
@@ -40,11 +42,18 @@ def main() -> int:
             if missing:
                 return fail(f"{headers['webhook-id']} lacks {sorted(missing)}")
             credited.add(headers["webhook-id"])
+        if event["type"] == "wallet.changed":
+            missing = {"id", "userId", "amounts", "balances", "cause", "reason", "occurredAt", "sequence"} - set(data)
+            if missing:
+                return fail(f"{headers['webhook-id']} lacks {sorted(missing)}")
+            wallet.add(headers["webhook-id"])
         tampered = body.replace('"gold":60', '"gold":6000') if '"gold":60' in body else body + " "
         if not rejects(webhook, tampered, headers):
             return fail(f"a tampered body of {headers['webhook-id']} verified")
     if len(credited) != args.expect:
         return fail(f"expected {args.expect} credited events, received {len(credited)} ({len(records)} posts)")
+    if len(wallet) != args.expect_wallet:
+        return fail(f"expected {args.expect_wallet} wallet.changed events, received {len(wallet)}")
 
     # The same genuine request, received ten minutes after it was signed: outside the five-minute tolerance.
     class Later(dt.datetime):
@@ -58,7 +67,8 @@ def main() -> int:
             return fail("a request ten minutes old verified")
     finally:
         library.datetime = dt.datetime
-    print(f"standardwebhooks verified {len(records)} posts ({len(credited)} credited events); rejected tampered "
+    print(f"standardwebhooks verified {len(records)} posts ({len(credited)} credited, {len(wallet)} wallet.changed "
+          f"events); rejected tampered "
           f"bodies and a ten-minute-old request")
     return 0
 

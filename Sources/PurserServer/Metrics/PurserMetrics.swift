@@ -36,6 +36,7 @@ public enum PurserMetrics {
         public static let reconciliationFindings = "purser.reconciliation.findings"
         public static let reconciliationLastSuccess = "purser.reconciliation.last.success.timestamp"
         public static let webhookAttempts = "purser.webhooks.attempts"
+        public static let walletTransactions = "purser.wallet.transactions"
     }
 
     /// Suffixes by the conventions: swift-metrics' labels carry no unit or type, Prometheus names do.
@@ -51,6 +52,7 @@ public enum PurserMetrics {
         Name.reconciliationRuns: "_total",
         Name.reconciliationFindings: "_total",
         Name.webhookAttempts: "_total",
+        Name.walletTransactions: "_total",
         "hb.requests": "_total",
         "hb.request.errors": "_total",
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import PurserCore
 import PurserStorage
 
@@ -68,7 +69,12 @@ public struct WalletService: Sendable {
         let request = WalletTransaction.Request(
             id: body.id, userID: user, amounts: body.amounts, reason: body.reason, metadata: body.metadata,
             cause: cause)
-        switch try await store.applyWalletTransaction(request, now: now()) {
+        let outcome = try await store.applyWalletTransaction(request, now: now())
+        Counter(
+            label: PurserMetrics.Name.walletTransactions,
+            dimensions: [("kind", WalletHistoryEntry.walletKind(body.amounts)), ("outcome", outcome.label)]
+        ).increment()
+        switch outcome {
         case .applied(let change):
             return Answer(change, replayed: false)
         case .replayed(let change):
@@ -114,5 +120,17 @@ extension WalletService.Answer {
         self.init(
             id: change.request.id, userId: change.request.userID, amounts: change.request.amounts,
             balances: change.balances, replayed: replayed)
+    }
+}
+
+extension WalletTransaction.Outcome {
+    /// The `outcome` label of `purser_wallet_transactions_total`.
+    var label: String {
+        switch self {
+        case .applied: "applied"
+        case .replayed: "replayed"
+        case .conflict: "conflict"
+        case .insufficient: "insufficient"
+        }
     }
 }
