@@ -5,6 +5,6 @@ extension Purser {
     struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Measure Purser's speed.",
-            subcommands: [BenchVerify.self, BenchSubmit.self, BenchReceipt.self, BenchWebhooks.self])
+            subcommands: [BenchVerify.self, BenchSubmit.self, BenchReceipt.self, BenchWebhooks.self, BenchSpend.self])
     }
 }

@@ -38,13 +38,16 @@ struct BenchConnection {
 
     /// `GET path`; fails unless it answers 200.
     mutating func get(_ path: String) async throws {
-        let (status, body) = try await send(.GET, path, user: nil, json: nil)
+        let (status, body) = try await send(.GET, path, user: nil, token: nil, json: nil)
         guard status == .ok else { throw ValidationError("\(path) answered \(status.code): \(String(buffer: body))") }
     }
 
-    /// `POST path` with a JSON body as `user` (development authentication); decodes a 2xx answer.
-    mutating func post<Response: Decodable>(_ path: String, user: String, json: ByteBuffer) async throws -> Response {
-        let (status, body) = try await send(.POST, path, user: user, json: json)
+    /// `POST path` with a JSON body as `user` (development authentication), or with the admin API's bearer `token`;
+    /// decodes a 2xx answer.
+    mutating func post<Response: Decodable>(
+        _ path: String, user: String? = nil, token: String? = nil, json: ByteBuffer
+    ) async throws -> Response {
+        let (status, body) = try await send(.POST, path, user: user, token: token, json: json)
         guard status.code < 300 else {
             throw ValidationError("\(path) answered \(status.code): \(String(buffer: body))")
         }
@@ -53,12 +56,13 @@ struct BenchConnection {
         return try decoder.decode(Response.self, from: Data(body.readableBytesView))
     }
 
-    private mutating func send(_ method: HTTPMethod, _ path: String, user: String?, json: ByteBuffer?) async throws
-        -> (HTTPResponseStatus, ByteBuffer)
-    {
+    private mutating func send(
+        _ method: HTTPMethod, _ path: String, user: String?, token: String?, json: ByteBuffer?
+    ) async throws -> (HTTPResponseStatus, ByteBuffer) {
         var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
         head.headers.add(name: "Host", value: host)
         if let user { head.headers.add(name: "X-Purser-User", value: user) }
+        if let token { head.headers.add(name: "Authorization", value: "Bearer \(token)") }
         var parts: [HTTPClientRequestPart] = [.head(head), .end(nil)]
         if let json {
             head.headers.add(name: "Content-Type", value: "application/json")

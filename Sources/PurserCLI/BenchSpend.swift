@@ -1,0 +1,138 @@
+import AppStoreSimulator
+import ArgumentParser
+import Foundation
+import Logging
+import NIOCore
+import PurserCore
+import PurserServer
+import PurserStorage
+
+extension Purser {
+    /// `purser bench spend`: wallet spends per second through the admin API over loopback HTTP, each with its own
+    /// id, and in the same run through the same client the rate of `GET /health`, so the ratio says what a spend costs
+    /// on top of HTTP. It then checks that every spend was taken exactly once.
+    struct BenchSpend: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "spend",
+            abstract: "Wallet spends per second (distinct ids) over loopback HTTP, against GET /health.")
+
+        @Option(help: "Number of spends.") var spends = 20_000
+        @Option(help: "Concurrent HTTP clients (one connection each).") var clients = 32
+        @Option(help: "GET /health requests, half measured before the spends and half after.")
+        var healthRequests = 20_000
+        @Option(help: "Ledger: sqlite (a file in a temporary directory) or postgres (a fresh database per run).")
+        var storage = "sqlite"
+        @Option(
+            name: .customLong("database-url"),
+            help: "PostgreSQL server for --storage postgres (default: PURSER_DATABASE_URL); each run makes a database.")
+        var databaseURL: String?
+
+        func validate() throws {
+            guard spends > 0, clients > 0, healthRequests >= 2 else {
+                throw ValidationError("--spends and --clients must be positive, --health-requests at least 2")
+            }
+            _ = try ledgerPlan()
+        }
+
+        /// The ledger options as `bench submit` reads them: one way to make and drop a database per run.
+        private func ledgerPlan() throws -> BenchSubmit {
+            try BenchSubmit.parse(["--storage", storage] + (databaseURL.map { ["--database-url", $0] } ?? []))
+        }
+
+        /// The bench's spenders, and what each holds before the first spend.
+        static let users = 100
+        static let opening: Int64 = 1_000_000_000
+        static let token = "bench-admin-token"
+
+        func run() async throws {
+            let logger = {
+                var logger = Logger(label: "purser.bench")
+                logger.logLevel = .error
+                return logger
+            }()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-bench-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
+            let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority))
+            let ledger = try ledgerPlan()
+            let plan = self
+            try await ledger.withDatabase(logger: logger) { url in
+                let settings = {
+                    var settings = BenchSubmit.settings(
+                        directory: directory, databaseURL: url, bundleID: appStore.configuration.defaultBundleID)
+                    settings.admin.token = Self.token
+                    return settings
+                }()
+                let store = try await settings.openLedger(logger: logger)
+                try await store.whileRunning {
+                    try await store.migrate()
+                    print("ledger: \(ledger.ledgerName)")
+                    for user in 0..<Self.users {
+                        _ = try await store.applyWalletTransaction(
+                            .init(
+                                id: "bench-opening-\(user)", userID: Self.user(user), amounts: ["gold": Self.opening],
+                                reason: "bench", cause: "admin"), now: Date())
+                    }
+                    try await BenchSubmit.withServers(
+                        1, settings: settings, appStore: appStore, catalog: ProductCatalog([]), logger: logger
+                    ) { ports, ledgers in
+                        try await plan.measure(
+                            BenchLoad(host: "127.0.0.1", ports: ports, clients: plan.clients, ledgers: ledgers),
+                            store: store)
+                    }
+                }
+            }
+        }
+
+        func measure(_ load: BenchLoad, store: any LedgerStore) async throws {
+            let bodies = (0..<spends).map { index in
+                ByteBuffer(string: #"{"id": "bench-spend-\#(index)", "amounts": {"gold": -1}, "reason": "bench"}"#)
+            }
+            _ = try await load.run("warm-up", count: clients * 50) { connection, _ in
+                try await connection.get("/health")
+            }
+            print("measuring with \(clients) concurrent clients…")
+            let before = try await load.run("GET /health", count: healthRequests / 2) { connection, _ in
+                try await connection.get("/health")
+            }
+            let written = load.writeCounts()
+            let spent = try await load.run("POST /admin/v1/wallets/…/transactions", count: spends) {
+                connection, index in
+                let answer: WalletService.Answer = try await connection.post(
+                    "/admin/v1/wallets/\(Self.user(index))/transactions", token: Self.token, json: bodies[index])
+                return !answer.replayed
+            }
+            let after = try await load.run("GET /health", count: healthRequests - healthRequests / 2) { connection, _ in
+                try await connection.get("/health")
+            }
+            let rate = Double(spent.results.filter { $0 }.count) / spent.seconds
+            let health = Double(healthRequests) / (before.seconds + after.seconds)
+            print(String(format: "spends per second: %.0f (%d spends in %.2f s)", rate, spends, spent.seconds))
+            print(
+                String(
+                    format: "GET /health per second: %.0f (%.0f before the spends, %.0f after)", health, before.rate,
+                    after.rate))
+            print(
+                String(
+                    format: "ratio spends/health: %.3f; %d clients over loopback HTTP; CPU %.0f µs per spend",
+                    rate / health, clients, spent.cpuMicrosecondsPerItem))
+            print(
+                BenchSubmit.describe(
+                    load.writeCounts().since(written), perCredited: spent.results.count, noun: "spend"))
+            try await checkExactlyOnce(applied: spent.results.filter { $0 }.count, store: store)
+        }
+
+        /// Every spend applied once: each bench user's balance is the opening less their spends.
+        func checkExactlyOnce(applied: Int, store: any LedgerStore) async throws {
+            var wrong = 0
+            for user in 0..<Self.users {
+                let count = Int64((spends - user + Self.users - 1) / Self.users)
+                if try await store.balances(of: Self.user(user)) != ["gold": Self.opening - count] { wrong += 1 }
+            }
+            print("exactly once: applied \(applied) of \(spends); wallets off \(wrong)")
+            guard applied == spends, wrong == 0 else { throw ValidationError("not every spend was taken exactly once") }
+        }
+
+        static func user(_ index: Int) -> UserID { UserID("bench-user-\(index % users)") }
+    }
+}

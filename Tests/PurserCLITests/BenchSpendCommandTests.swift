@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// `purser bench spend` with small numbers: the spend rate, the `GET /health` rate and their ratio, and the check
+/// that every spend was taken once, on each ledger.
+@Suite struct BenchSpendCommandTests {
+    static func bench(_ extra: [String]) throws -> PurserProcess.Run {
+        let run = try PurserProcess.run(
+            ["bench", "spend", "--spends", "300", "--health-requests", "200", "--clients", "8"] + extra)
+        #expect(run.status == 0, "\(run.stderr)")
+        let spends = try #require(run.stdout.firstMatch(of: /spends per second: (\d+)/).flatMap { Double($0.1) })
+        let health = try #require(run.stdout.firstMatch(of: /GET \/health per second: (\d+)/).flatMap { Double($0.1) })
+        let ratio = try #require(run.stdout.firstMatch(of: /ratio spends\/health: ([0-9.]+)/).flatMap { Double($0.1) })
+        #expect(spends > 0 && health > 0)
+        #expect(abs(ratio - spends / health) <= 0.002 + 0.01 * ratio)
+        #expect(run.stdout.contains("exactly once: applied 300 of 300; wallets off 0"), "\(run.stdout)")
+        return run
+    }
+
+    @Test func printsBothRatesAndTakesEverySpendOnceOnSQLite() throws {
+        #expect(try Self.bench([]).stdout.contains("ledger: SQLite"))
+    }
+
+    /// Needs `PURSER_TEST_DATABASE_URL`.
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"] != nil,
+            "set PURSER_TEST_DATABASE_URL (scripts/postgres.sh start DIR prints one) to run"))
+    func printsBothRatesAndTakesEverySpendOnceOnPostgres() throws {
+        let server = try #require(ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"])
+        #expect(try Self.bench(["--storage", "postgres", "--database-url", server]).stdout.contains("PostgreSQL"))
+    }
+}
