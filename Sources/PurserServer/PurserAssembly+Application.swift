@@ -92,6 +92,10 @@ extension PurserAssembly {
                     lease: reconciliationLease(holder: LeasedWork.holderName("serve")), logger: logger)
             )
         }
+        services.append(
+            HoldExpiryService(
+                store: store, interval: .seconds(5), lease: holdExpiryLease(holder: LeasedWork.holderName("serve")),
+                logger: logger, now: now))
         if let port = configuration.metrics.port {
             let listener = MetricsListener(
                 registry: PurserMetrics.registry,

@@ -123,6 +123,11 @@ public struct PurserAssembly: Sendable {
     }
 
     /// The lease every run of the Apple follow-ups holds, so one replica calls Apple at a time.
+    /// The lease every sweep of expired wallet holds holds.
+    public func holdExpiryLease(holder: String) -> LeasedWork {
+        LeasedWork("wallet-holds", holder: holder, term: .seconds(60), store: store, now: now)
+    }
+
     public func appleFollowUpLease(holder: String) -> LeasedWork {
         LeasedWork("apple-follow-ups", holder: holder, term: .seconds(60), store: store, now: now)
     }

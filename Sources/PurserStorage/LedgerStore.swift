@@ -132,6 +132,20 @@ public protocol LedgerStore: Sendable {
     /// record; with another request it is a conflict; a spend the balance cannot cover changes nothing.
     func applyWalletTransaction(_ request: WalletTransaction.Request, now: Date) async throws
         -> WalletTransaction.Outcome
+    /// Reserves amounts on a user's wallet once by the hold's id: the available balance (balance less open holds)
+    /// must cover each currency, or nothing changes.
+    func placeHold(_ request: WalletHold.Request, now: Date) async throws -> WalletHold.Outcome
+    /// Captures all (`amounts` nil) or part of an open hold, releasing the rest: a `wallet.changed` spend with id
+    /// `hold:<id>`. A hold resolves once; the same capture again replays.
+    func captureHold(_ id: String, amounts: [String: Int64]?, cause: String, now: Date) async throws
+        -> WalletHold.Resolution
+    /// Releases an open hold. A hold resolves once; voiding it again replays.
+    func voidHold(_ id: String, cause: String, now: Date) async throws -> WalletHold.Resolution
+    /// Expires up to `limit` open holds past their expiry (the leased sweep): each once, whoever sweeps.
+    func expireHolds(now: Date, limit: Int) async throws -> Int
+    func hold(_ id: String) async throws -> WalletHold?
+    /// What `user`'s open holds unexpired at `now` reserve, per currency.
+    func heldAmounts(of user: UserID, now: Date) async throws -> [String: Int64]
     /// `user`'s wallet history, newest first: every purchase credit, revoke and restore (one entry per transaction and
     /// kind and moment) and every spend and deposit, up to `limit` after `cursor`.
     func walletHistory(of user: UserID, after cursor: WalletHistoryEntry.Cursor?, limit: Int) async throws

@@ -26,6 +26,28 @@ public struct SharedLedgerConformance: Sendable {
         try await grantsALeaseToOneStoreAtATime()
         try await numbersOneUsersWebhookEventsAcrossStores()
         try await claimsOneUsersEventsInSequenceAcrossStores()
+        try await expiresEachHoldOnceAcrossStores()
+    }
+
+    /// Replicas sweeping expired holds at the same moment expire each once: one audit record each, no more.
+    public func expiresEachHoldOnceAcrossStores() async throws {
+        _ = try await stores[0].applyWalletTransaction(
+            .init(id: "w-ivo-0", userID: "ivo", amounts: ["gold": 100], reason: "r", cause: "admin"), now: now)
+        for index in 0..<20 {
+            _ = try await stores[index % stores.count].placeHold(
+                .init(
+                    id: "h-ivo-\(index)", userID: "ivo", amounts: ["gold": 1], reason: "r", expiresInSeconds: 1,
+                    cause: "admin"), now: now)
+        }
+        let swept = try await withThrowingTaskGroup(of: Int.self) { group in
+            for store in stores { group.addTask { try await store.expireHolds(now: now + 5, limit: 7) } }
+            for store in stores { group.addTask { try await store.expireHolds(now: now + 5, limit: 100) } }
+            return try await group.reduce(0, +)
+        }
+        #expect(swept == 20)
+        for index in 0..<20 {
+            #expect(try await stores[1].auditTrail(of: "h-ivo-\(index)").map(\.event) == ["held", "expired"])
+        }
     }
 
     /// Replicas that start together all migrate, and every migration applies once: a second application would fail

@@ -97,6 +97,22 @@ extension ForwardingLedgerStore {
     {
         try await inner.walletHistory(of: user, after: cursor, limit: limit)
     }
+    func placeHold(_ request: WalletHold.Request, now: Date) async throws -> WalletHold.Outcome {
+        try await inner.placeHold(request, now: now)
+    }
+    func captureHold(_ id: String, amounts: [String: Int64]?, cause: String, now: Date) async throws
+        -> WalletHold.Resolution
+    {
+        try await inner.captureHold(id, amounts: amounts, cause: cause, now: now)
+    }
+    func voidHold(_ id: String, cause: String, now: Date) async throws -> WalletHold.Resolution {
+        try await inner.voidHold(id, cause: cause, now: now)
+    }
+    func expireHolds(now: Date, limit: Int) async throws -> Int { try await inner.expireHolds(now: now, limit: limit) }
+    func hold(_ id: String) async throws -> WalletHold? { try await inner.hold(id) }
+    func heldAmounts(of user: UserID, now: Date) async throws -> [String: Int64] {
+        try await inner.heldAmounts(of: user, now: now)
+    }
     func applyWalletTransaction(_ request: WalletTransaction.Request, now: Date) async throws
         -> WalletTransaction.Outcome
     {

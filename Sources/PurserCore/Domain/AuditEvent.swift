@@ -9,6 +9,8 @@ public struct AuditEvent: Hashable, Sendable, Codable {
         case webhook
         /// A spend or deposit (its idempotency id) applied to a wallet.
         case wallet
+        /// A hold on a wallet (its id): placed, captured, voided, expired.
+        case hold
     }
 
     public var at: Date

@@ -73,6 +73,7 @@ struct AdminRoutes {
                 try await wallets.history(
                     of: try Self.user(context), cursor: query.get("cursor"), limit: query.get("limit")))
         }
+        addHoldRoutes(to: admin, endpoints: &endpoints)
         addWebhookRoutes(to: admin, endpoints: &endpoints)
     }
 

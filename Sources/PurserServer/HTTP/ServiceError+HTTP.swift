@@ -13,11 +13,13 @@ extension ServiceError.Code {
         switch self {
         case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired,
             .invalidTransactionID, .invalidUserID, .invalidStatus, .invalidLimit, .invalidEventID, .invalidOverride,
-            .invalidIdempotencyID, .invalidAmounts, .invalidMetadata, .invalidCursor:
+            .invalidIdempotencyID, .invalidAmounts, .invalidMetadata, .invalidCursor, .invalidExpiry:
             return .badRequest
-        case .receiptRejected, .unknownProduct, .insufficientBalance: return .unprocessableContent
+        case .receiptRejected, .unknownProduct, .insufficientBalance, .captureExceedsHold: return .unprocessableContent
         case .notFound: return .notFound
-        case .orderDelivered, .alreadyOwned, .alreadyCredited, .notGrantable, .idempotencyConflict: return .conflict
+        case .orderDelivered, .alreadyOwned, .alreadyCredited, .notGrantable, .idempotencyConflict,
+            .holdAlreadyCaptured, .holdAlreadyVoided, .holdExpired:
+            return .conflict
         case .appleAnswerUnverified, .appleUnavailable: return .badGateway
         case .appStoreAPINotConfigured, .webhooksNotConfigured: return .serviceUnavailable
         default: return .internalServerError

@@ -14,7 +14,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case appStoreAPINotConfigured, invalidTransactionID, invalidUserID, alreadyCredited, notGrantable
             case appleUnavailable, invalidOverride
             case invalidIdempotencyID, invalidAmounts, invalidMetadata, idempotencyConflict, insufficientBalance
-            case invalidCursor
+            case invalidCursor, invalidExpiry, captureExceedsHold, holdAlreadyCaptured, holdAlreadyVoided, holdExpired
             case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
@@ -76,6 +76,16 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let insufficientBalance = Code(.insufficientBalance)
         /// A history `cursor` this API did not hand out.
         public static let invalidCursor = Code(.invalidCursor)
+        /// A hold's `expiresInSeconds` outside 1 second to a week.
+        public static let invalidExpiry = Code(.invalidExpiry)
+        /// A capture of more than the hold reserves, or of another currency.
+        public static let captureExceedsHold = Code(.captureExceedsHold)
+        /// A capture or void of a hold captured before (with other amounts, for a capture).
+        public static let holdAlreadyCaptured = Code(.holdAlreadyCaptured)
+        /// A capture of a hold voided before.
+        public static let holdAlreadyVoided = Code(.holdAlreadyVoided)
+        /// A capture or void of a hold past its expiry.
+        public static let holdExpired = Code(.holdExpired)
         /// A webhook listing asked for a status other than pending, failed, dead or delivered.
         public static let invalidStatus = Code(.invalidStatus)
         /// A listing's `limit` outside 1...1000.
@@ -117,6 +127,11 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .idempotencyConflict: "idempotency_conflict"
             case .insufficientBalance: "insufficient_balance"
             case .invalidCursor: "invalid_cursor"
+            case .invalidExpiry: "invalid_expiry"
+            case .captureExceedsHold: "capture_exceeds_hold"
+            case .holdAlreadyCaptured: "hold_already_captured"
+            case .holdAlreadyVoided: "hold_already_voided"
+            case .holdExpired: "hold_expired"
             case .invalidStatus: "invalid_status"
             case .invalidLimit: "invalid_limit"
             case .invalidEventID: "invalid_event_id"

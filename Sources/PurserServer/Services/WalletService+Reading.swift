@@ -7,7 +7,7 @@ extension WalletService {
     public struct View: Codable, Sendable, Hashable {
         public var userId: UserID
         public var balances: [String: Int64]
-        /// Amounts open holds reserve. Holds are not built yet, so nothing is ever held.
+        /// What open, unexpired holds reserve.
         public var held: [String: Int64]
         /// What a spend may take: the balance less what is held (a debt is never available).
         public var available: [String: Int64]
@@ -24,7 +24,12 @@ extension WalletService {
     public func view(of user: UserID) async throws -> View {
         try Self.check(user)
         let balances = try await store.balances(of: user)
-        return View(userId: user, balances: balances, held: [:], available: balances.mapValues { max($0, 0) })
+        let held = try await store.heldAmounts(of: user, now: now())
+        var available: [String: Int64] = [:]
+        for currency in Set(balances.keys).union(held.keys) {
+            available[currency] = max((balances[currency] ?? 0) - (held[currency] ?? 0), 0)
+        }
+        return View(userId: user, balances: balances, held: held, available: available)
     }
 
     /// Errors: `invalid_user_id`, `invalid_cursor` (not a cursor this API handed out), `invalid_limit` (not 1...1000).

@@ -91,8 +91,10 @@ public struct WalletService: Sendable {
     }
 
     static func check(_ body: Body, user: UserID) throws {
-        guard (1...255).contains(body.id.count), !body.id.isBlank else {
-            throw ServiceError(.invalidIdempotencyID, "id must be 1 to 255 characters and not blank")
+        guard (1...255).contains(body.id.count), !body.id.isBlank, !body.id.hasPrefix(WalletHold.captureID("")) else {
+            throw ServiceError(
+                .invalidIdempotencyID,
+                "id must be 1 to 255 characters, not blank, and not start with hold: (a capture's)")
         }
         try check(user)
         guard !body.amounts.isEmpty, body.amounts.count <= 100 else {

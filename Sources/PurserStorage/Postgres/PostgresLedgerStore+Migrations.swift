@@ -165,5 +165,6 @@ extension PostgresLedgerStore {
         (8, UserPurchases.unsettledTokenIndex),
         (9, overridableBind),
         (10, WalletRows.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
+        (11, WalletHoldRules.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
     ]
 }

@@ -23,37 +23,48 @@ extension PostgresLedgerStore {
             try await self.execute(
                 connection, "SELECT pg_advisory_xact_lock(\(Self.balanceLockKey), hashtext(\(user)))")
             let balances = try await self.balances(request.userID, on: connection)
-            if let short = request.shortfall(in: balances) {
+            let spent = request.amounts.filter { $0.value < 0 }.mapValues { -$0 }
+            let held = try await self.heldAmounts(request.userID, now: now, on: connection)
+            if let short = WalletHoldRules.shortfall(spent, balances: balances, held: held) {
                 return .insufficient(
-                    currency: short.currency, balance: short.balance, requested: -(request.amounts[short.currency] ?? 0)
-                )
+                    currency: short.currency, balance: short.available, requested: spent[short.currency] ?? 0)
             }
             let change = WalletTransaction(
                 request: request, balances: WalletRows.after(request, from: balances),
                 recordedAt: Date(millis: now.millis))
-            let inserted = try await self.rows(
-                connection,
-                """
-                INSERT INTO wallet_transactions
-                    (idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at)
-                VALUES (\(request.id), \(user), \(try WalletRows.json(request.amounts)), \(request.reason),
-                    \(request.metadata), \(request.cause), \(try WalletRows.json(change.balances)), \(now.millis))
-                RETURNING id
-                """)
-            guard let row = try inserted.first?.makeRandomAccess().int64("id") else {
-                throw StorageError(.corrupt, "a wallet transaction's id did not come back")
-            }
-            let currencies = request.amounts.keys.sorted()
-            try await self.execute(
-                connection,
-                """
-                INSERT INTO wallet_entries (wallet_transaction_id, user_id, currency, amount)
-                SELECT \(row), \(user), c, a FROM unnest(\(currencies)::TEXT[], \(currencies.map { request.amounts[$0] ?? 0 })::BIGINT[]) AS u(c, a)
-                """)
-            try await self.writeOutboxEvent(.walletChanged(change, row: row), on: connection)
-            try await self.insertAudit(WalletRows.audit(change), on: connection)
+            try await self.writeWalletTransaction(change, on: connection)
             return .applied(change)
         }
+    }
+
+    /// Writes an applied wallet transaction inside the caller's transaction: its row, its entries, its
+    /// `wallet.changed` event and its audit record.
+    func writeWalletTransaction(_ change: WalletTransaction, on connection: PostgresConnection) async throws {
+        let request = change.request
+        let user = request.userID.rawValue
+        let inserted = try await rows(
+            connection,
+            """
+            INSERT INTO wallet_transactions
+                (idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at)
+            VALUES (\(request.id), \(user), \(try WalletRows.json(request.amounts)), \(request.reason),
+                \(request.metadata), \(request.cause), \(try WalletRows.json(change.balances)),
+                \(change.recordedAt.millis))
+            RETURNING id
+            """)
+        guard let row = try inserted.first?.makeRandomAccess().int64("id") else {
+            throw StorageError(.corrupt, "a wallet transaction's id did not come back")
+        }
+        let currencies = request.amounts.keys.sorted()
+        try await execute(
+            connection,
+            """
+            INSERT INTO wallet_entries (wallet_transaction_id, user_id, currency, amount)
+            SELECT \(row), \(user), c, a
+            FROM unnest(\(currencies)::TEXT[], \(currencies.map { request.amounts[$0] ?? 0 })::BIGINT[]) AS u(c, a)
+            """)
+        try await writeOutboxEvent(.walletChanged(change, row: row), on: connection)
+        try await insertAudit(WalletRows.audit(change), on: connection)
     }
 
     private func walletTransaction(_ id: String, on connection: PostgresConnection) async throws

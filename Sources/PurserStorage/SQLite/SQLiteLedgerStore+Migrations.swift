@@ -123,5 +123,6 @@ extension SQLiteLedgerStore {
         (6, appleFollowUpMigration),
         (8, UserPurchases.unsettledTokenIndex),
         (10, WalletRows.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
+        (11, WalletHoldRules.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
     ]
 }

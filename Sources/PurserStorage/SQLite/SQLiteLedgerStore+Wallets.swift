@@ -12,37 +12,44 @@ extension SQLiteLedgerStore {
                 return differing.isEmpty ? .replayed(existing) : .conflict(differing)
             }
             let balances = try Self.writerBalances(request.userID, on: database)
-            if let short = request.shortfall(in: balances) {
+            let spent = request.amounts.filter { $0.value < 0 }.mapValues { -$0 }
+            let held = try Self.heldAmounts(request.userID, now: now, on: database)
+            if let short = WalletHoldRules.shortfall(spent, balances: balances, held: held) {
                 return .insufficient(
-                    currency: short.currency, balance: short.balance, requested: -(request.amounts[short.currency] ?? 0)
-                )
+                    currency: short.currency, balance: short.available, requested: spent[short.currency] ?? 0)
             }
             let change = WalletTransaction(
                 request: request, balances: WalletRows.after(request, from: balances),
                 recordedAt: Date(millis: now.millis))
-            let at = SQLiteData.integer(Int(now.millis))
-            let user = SQLiteData.text(request.userID.rawValue)
-            let inserted = try database.query(
-                """
-                INSERT INTO wallet_transactions
-                    (idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-                """,
-                [
-                    .text(request.id), user, .text(try WalletRows.json(request.amounts)), .text(request.reason),
-                    .optionalText(request.metadata), .text(request.cause), .text(try WalletRows.json(change.balances)),
-                    at,
-                ])
-            let row = try inserted.first?.int("id") ?? 0
-            for (currency, amount) in request.amounts.sorted(by: { $0.key < $1.key }) {
-                try database.query(
-                    "INSERT INTO wallet_entries (wallet_transaction_id, user_id, currency, amount) VALUES (?, ?, ?, ?)",
-                    [.integer(row), user, .text(currency), .integer(Int(amount))])
-            }
-            try Self.writeOutboxEvent(.walletChanged(change, row: Int64(row)), on: database)
-            try Self.insertAudit(WalletRows.audit(change), on: database)
+            try Self.writeWalletTransaction(change, on: database)
             return .applied(change)
         }
+    }
+
+    /// Writes an applied wallet transaction inside the caller's transaction: its row, its entries, its
+    /// `wallet.changed` event and its audit record.
+    static func writeWalletTransaction(_ change: WalletTransaction, on database: SQLiteDatabase) throws {
+        let request = change.request
+        let user = SQLiteData.text(request.userID.rawValue)
+        let inserted = try database.query(
+            """
+            INSERT INTO wallet_transactions
+                (idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """,
+            [
+                .text(request.id), user, .text(try WalletRows.json(request.amounts)), .text(request.reason),
+                .optionalText(request.metadata), .text(request.cause), .text(try WalletRows.json(change.balances)),
+                .integer(Int(change.recordedAt.millis)),
+            ])
+        let row = try inserted.first?.int("id") ?? 0
+        for (currency, amount) in request.amounts.sorted(by: { $0.key < $1.key }) {
+            try database.query(
+                "INSERT INTO wallet_entries (wallet_transaction_id, user_id, currency, amount) VALUES (?, ?, ?, ?)",
+                [.integer(row), user, .text(currency), .integer(Int(amount))])
+        }
+        try writeOutboxEvent(.walletChanged(change, row: Int64(row)), on: database)
+        try insertAudit(WalletRows.audit(change), on: database)
     }
 
     /// The wallet transaction recorded with idempotency id `id`, if any.
