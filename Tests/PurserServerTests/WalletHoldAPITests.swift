@@ -11,7 +11,7 @@ import Testing
 /// names.
 @Suite struct WalletHoldAPITests {
     @Test func aHoldReservesAndResolvesOnce() async throws {
-        try await TestServer.run { server, client in
+        try await TestServer.run(configure: ConsoleTests.configure) { server, client in
             #expect(
                 try await client.admin(
                     .post, "/admin/v1/wallets/mia/transactions",
@@ -27,6 +27,9 @@ import Testing
                 ).replayed)
             let view = try await client.admin(.get, "/admin/v1/wallets/mia").decode(WalletService.View.self)
             #expect(view.held == ["gold": 60] && view.available == ["gold": 40])
+            let session = try await ConsoleTests.signIn(client)
+            let page = String(buffer: try await ConsoleTests.get(client, "/console/users?id=mia", cookie: session).body)
+            #expect(page.contains(#"<p id="held">Reserved by open holds (not spendable): gold 60</p>"#), "\(page)")
             let spend = try await client.admin(
                 .post, "/admin/v1/wallets/mia/transactions",
                 body: #"{"id": "w-2", "amounts": {"gold": -50}, "reason": "sword"}"#)

@@ -63,6 +63,10 @@ extension ConsoleRoutes {
             },
             "hasOrders": !purchases.orders.isEmpty, "purchases": rows, "hasPurchases": !rows.isEmpty,
         ]
+        let held = try await store.heldAmounts(of: user, now: now())
+        if !held.isEmpty {
+            values["held"] = held.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
         if goodwillLimit > 0 { values["goodwill"] = ["limit": goodwillLimit, "key": UUID().uuidString] }
         if request.uri.queryParameters.get("credited") != nil, let notice = text["goodwillCredited"] {
             values["notice"] = notice

@@ -99,6 +99,7 @@ enum ConsoleTemplates {
         <h2>{{t.balances}}</h2>
         {{^hasBalances}}<p>—</p>{{/hasBalances}}
         <table id="balances">{{#balances}}<tr><td>{{currency}}</td><td>{{amount}}</td></tr>{{/balances}}</table>
+        {{#held}}<p id="held">{{t.held}}: {{held}}</p>{{/held}}
         <h2>{{t.entitlements}}</h2><p id="entitlements">{{#hasEntitlements}}{{entitlements}}{{/hasEntitlements}}
         {{^hasEntitlements}}—{{/hasEntitlements}}</p>
         {{#goodwill}}<h2>{{t.goodwill}}</h2><p>{{t.goodwillHint}} {{limit}}.</p>
