@@ -27,6 +27,8 @@ import Testing
                 ).replayed)
             let view = try await client.admin(.get, "/admin/v1/wallets/mia").decode(WalletService.View.self)
             #expect(view.held == ["gold": 60] && view.available == ["gold": 40])
+            let app = try await client.get("/v1/wallet", user: "mia").decode(WalletResponse.self)
+            #expect(app.held == ["gold": 60] && app.available == ["gold": 40] && app.balances == ["gold": 100])
             let session = try await ConsoleTests.signIn(client)
             let page = String(buffer: try await ConsoleTests.get(client, "/console/users?id=mia", cookie: session).body)
             #expect(page.contains(#"<p id="held">Reserved by open holds (not spendable): gold 60</p>"#), "\(page)")

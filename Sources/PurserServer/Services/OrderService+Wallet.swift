@@ -2,15 +2,22 @@ import PurserCore
 import PurserStorage
 
 extension OrderService {
-    /// `user`'s wallet: the balances of the currencies consumables grant, and the non-consumables they own. A currency
-    /// that only non-consumables grant (the demo's `noads`) is shown as the owned products, not as a count.
+    /// `user`'s wallet: the balances of the currencies consumables grant, what open holds reserve and what is left to
+    /// spend, and the non-consumables they own. A currency that only non-consumables grant (the demo's `noads`) is
+    /// shown as the owned products, not as a count.
     public func wallet(of user: UserID) async throws -> WalletResponse {
         async let balances = store.balances(of: user)
         async let owned = store.ownedProductIDs(of: user)
+        async let held = store.heldAmounts(of: user, now: now())
         let entitlements = try await owned.filter { catalog.product($0)?.type == .nonConsumable }.sorted()
+        let counted = try await balances.filter { !entitlementCurrencies.contains($0.key) }
+        let reserved = try await held
+        var available: [String: Int64] = [:]
+        for currency in Set(counted.keys).union(reserved.keys) {
+            available[currency] = max((counted[currency] ?? 0) - (reserved[currency] ?? 0), 0)
+        }
         return WalletResponse(
-            userId: user, balances: try await balances.filter { !entitlementCurrencies.contains($0.key) },
-            entitlements: entitlements)
+            userId: user, balances: counted, entitlements: entitlements, held: reserved, available: available)
     }
 
     /// Throws `already_owned` when `user` owns `product`, a non-consumable: Apple would not charge again, so an order

@@ -11,7 +11,7 @@ public struct OrderService: Sendable {
     public let productList: ProductListResponse
     /// The currencies only non-consumables grant: the wallet shows them as entitlements, not as balances.
     let entitlementCurrencies: Set<String>
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     public init(catalog: ProductCatalog, store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }) {
         self.catalog = catalog
