@@ -248,6 +248,10 @@ metrics_parsed() {
   answered 404 "http://127.0.0.1:$serve_port/v1/orders/00000000-0000-4000-8000-000000000000" || return 1
   # A spend the balance cannot cover: 422, counted as insufficient.
   wallet bob shop-2 '{"gold": -1000}' | grep -q insufficient_balance || return 1
+  # An open hold: the gauge counts it.
+  curl -sf -X POST "http://127.0.0.1:$serve_port/admin/v1/wallets/bob/holds" -H "Authorization: Bearer $admin_token" \
+    -H 'Content-Type: application/json' \
+    -d '{"id": "auction-1", "amounts": {"gold": 10}, "expiresInSeconds": 600, "reason": "referee"}' >/dev/null || return 1
   "$py" "$repo/scripts/referee/check_metrics.py" --url "http://127.0.0.1:$metrics_port/metrics" \
     --token="$metrics_token" --delivered 2
 }

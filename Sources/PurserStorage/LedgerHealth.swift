@@ -29,16 +29,20 @@ public struct LedgerHealth: Hashable, Sendable {
     public var undeliveredEvents: Backlog
     /// Webhook deliveries that ran out of retries (kept, replayable).
     public var deadEvents: Int
+    /// Wallet holds not captured, voided or expired yet, by when they were placed (an expired one counts until the
+    /// sweep, every few seconds, expires it).
+    public var openHolds: Backlog
 
     public init(
         unbound: Backlog, waitingOrders: Backlog, undispatchedEvents: Backlog, undeliveredEvents: Backlog,
-        deadEvents: Int
+        deadEvents: Int, openHolds: Backlog = Backlog(count: 0, oldest: nil)
     ) {
         self.unbound = unbound
         self.waitingOrders = waitingOrders
         self.undispatchedEvents = undispatchedEvents
         self.undeliveredEvents = undeliveredEvents
         self.deadEvents = deadEvents
+        self.openHolds = openHolds
     }
 
     /// The one query both stores run (standard SQL): counts and oldest times in milliseconds, one row.
@@ -52,6 +56,8 @@ public struct LedgerHealth: Hashable, Sendable {
                (SELECT COUNT(*) FROM webhook_deliveries WHERE status IN ('pending', 'failed')) AS undelivered,
                (SELECT MIN(o.created_at) FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
                 WHERE d.status IN ('pending', 'failed')) AS undelivered_oldest,
-               (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'dead') AS dead
+               (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'dead') AS dead,
+               (SELECT COUNT(*) FROM wallet_holds WHERE state = 'open') AS holds,
+               (SELECT MIN(created_at) FROM wallet_holds WHERE state = 'open') AS holds_oldest
         """
 }

@@ -82,10 +82,13 @@ extension LedgerStoreConformance {
         #expect(try await store.hold("h-hoshi-5")?.state == .expired)
 
         // A capture racing a void resolves the hold once.
+        let before = try await store.health().openHolds.count
         _ = try await store.placeHold(holdRequest("h-hoshi-6", "hoshi", ["gold": 5]), now: now + 11)
+        #expect(try await store.health().openHolds.count == before + 1, "an open hold is counted")
         async let capture = store.captureHold("h-hoshi-6", amounts: nil, cause: "admin", now: now + 12)
         async let void = store.voidHold("h-hoshi-6", cause: "admin", now: now + 12)
         let outcomes = try await [capture, void]
+        #expect(try await store.health().openHolds.count == before, "a resolved hold is not")
         #expect(outcomes.filter(resolvedNow).count == 1, "\(outcomes)")
         let balance = try await store.balances(of: "hoshi")["gold"]
         #expect(balance == 10 || balance == 5)

@@ -117,6 +117,8 @@ def main() -> None:
                  and s.labels.get("outcome") == outcome]
         if sum(found) != 1:
             fail(f"purser_wallet_transactions_total{{kind={kind},outcome={outcome}}} is not 1")
+    if value("purser_wallet_holds_open", "gauge") != 1:
+        fail("the referee's open hold is not in purser_wallet_holds_open")
     lag_bounds = {s.labels.get("le") for s in family("purser_notifications_intake_lag_seconds", "histogram").samples}
     if "86400.0" not in lag_bounds:
         fail(f"the intake lag histogram lacks its one-day bucket: {sorted(lag_bounds)}")

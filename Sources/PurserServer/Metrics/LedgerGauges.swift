@@ -4,7 +4,7 @@ import PurserStorage
 
 /// The ledger's backlog as gauges, read from the ledger when Prometheus scrapes (so they are as fresh as the scrape
 /// and cost nothing between scrapes): unbound transactions, waiting orders and undelivered webhook events, each with
-/// the age of its oldest, and dead-lettered events.
+/// the age of its oldest, dead-lettered events, and open wallet holds with the age of the oldest.
 struct LedgerGauges: Sendable {
     let store: any LedgerStore
     /// Whether webhook endpoints are configured: without any, events wait for one by design and are no backlog.
@@ -25,5 +25,7 @@ struct LedgerGauges: Sendable {
         Gauge(label: "purser.webhooks.backlog.events").record(backlog.count)
         Gauge(label: "purser.webhooks.backlog.oldest.age.seconds").record(backlog.oldestAge(at: at))
         Gauge(label: "purser.webhooks.dead.events").record(health.deadEvents)
+        Gauge(label: "purser.wallet.holds.open").record(health.openHolds.count)
+        Gauge(label: "purser.wallet.holds.open.oldest.age.seconds").record(health.openHolds.oldestAge(at: at))
     }
 }

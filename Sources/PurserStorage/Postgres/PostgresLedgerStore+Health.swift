@@ -17,6 +17,6 @@ extension PostgresLedgerStore {
         return LedgerHealth(
             unbound: try backlog("unbound"), waitingOrders: try backlog("waiting"),
             undispatchedEvents: try backlog("undispatched"), undeliveredEvents: try backlog("undelivered"),
-            deadEvents: Int(try row.int64("dead")))
+            deadEvents: Int(try row.int64("dead")), openHolds: try backlog("holds"))
     }
 }

@@ -11,6 +11,6 @@ extension SQLiteLedgerStore {
         return LedgerHealth(
             unbound: try backlog("unbound"), waitingOrders: try backlog("waiting"),
             undispatchedEvents: try backlog("undispatched"), undeliveredEvents: try backlog("undelivered"),
-            deadEvents: try row.int("dead"))
+            deadEvents: try row.int("dead"), openHolds: try backlog("holds"))
     }
 }
