@@ -61,6 +61,15 @@ public struct WalletHold: Hashable, Sendable {
         self.resolvedAt = resolvedAt
     }
 
+    /// What can be spent: each balance less what open holds reserve, never below 0 (a debt has nothing available).
+    public static func available(balances: [String: Int64], held: [String: Int64]) -> [String: Int64] {
+        var available: [String: Int64] = [:]
+        for currency in Set(balances.keys).union(held.keys) {
+            available[currency] = max((balances[currency] ?? 0) - (held[currency] ?? 0), 0)
+        }
+        return available
+    }
+
     /// The id of the wallet transaction a capture writes: `hold:` and the hold's id (callers' ids may not start so).
     public static func captureID(_ holdID: String) -> String { "hold:" + holdID }
 

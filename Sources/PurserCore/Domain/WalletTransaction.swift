@@ -38,16 +38,6 @@ public struct WalletTransaction: Hashable, Sendable {
             if cause != other.cause { fields.append("cause") }
             return fields
         }
-
-        /// The first currency this request would take below zero from `balances`, with its balance: a spend needs
-        /// the balance to cover it (the floor is 0; a balance already below 0 is a debt that allows no spend).
-        public func shortfall(in balances: [String: Int64]) -> (currency: String, balance: Int64)? {
-            for (currency, amount) in amounts.sorted(by: { $0.key < $1.key }) where amount < 0 {
-                let balance = balances[currency] ?? 0
-                if balance + amount < 0 { return (currency, balance) }
-            }
-            return nil
-        }
     }
 
     public var request: Request

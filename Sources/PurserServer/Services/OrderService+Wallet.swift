@@ -12,12 +12,9 @@ extension OrderService {
         let entitlements = try await owned.filter { catalog.product($0)?.type == .nonConsumable }.sorted()
         let counted = try await balances.filter { !entitlementCurrencies.contains($0.key) }
         let reserved = try await held
-        var available: [String: Int64] = [:]
-        for currency in Set(counted.keys).union(reserved.keys) {
-            available[currency] = max((counted[currency] ?? 0) - (reserved[currency] ?? 0), 0)
-        }
         return WalletResponse(
-            userId: user, balances: counted, entitlements: entitlements, held: reserved, available: available)
+            userId: user, balances: counted, entitlements: entitlements, held: reserved,
+            available: WalletHold.available(balances: counted, held: reserved))
     }
 
     /// Throws `already_owned` when `user` owns `product`, a non-consumable: Apple would not charge again, so an order

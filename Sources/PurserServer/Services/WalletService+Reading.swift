@@ -25,11 +25,9 @@ extension WalletService {
         try Self.check(user)
         let balances = try await store.balances(of: user)
         let held = try await store.heldAmounts(of: user, now: now())
-        var available: [String: Int64] = [:]
-        for currency in Set(balances.keys).union(held.keys) {
-            available[currency] = max((balances[currency] ?? 0) - (held[currency] ?? 0), 0)
-        }
-        return View(userId: user, balances: balances, held: held, available: available)
+        return View(
+            userId: user, balances: balances, held: held,
+            available: WalletHold.available(balances: balances, held: held))
     }
 
     /// Errors: `invalid_user_id`, `invalid_cursor` (not a cursor this API handed out), `invalid_limit` (not 1...1000).
