@@ -44,6 +44,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         // The swift-metrics backend `purser serve` exports at GET /metrics (Prometheus text format).
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // Starts child processes (chaos's replicas, the CLI tests' servers) without Foundation's Process.run(), which
+        // can crash the parent on Linux (swift-corelibs-foundation#5472).
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         // The support console's server-rendered pages.
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -184,6 +188,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),
@@ -301,7 +307,7 @@ let package = Package(
             name: "PurserCLITests",
             dependencies: [
                 "PurserCLI", "PurserCore", "AppStoreSimulator", "AppStoreVerification", "PurserStorage",
-                "PurserWebhooks",
+                "PurserWebhooks", "PurserChaos",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -5,7 +5,9 @@
 #   3. the services under PurserServer/Services speak the domain: they import no HTTP types;
 #   4. PurserCore and AppStoreVerification import no NIO, no Hummingbird, no swift-log;
 #   5. no source file under Sources/ has more than 300 lines;
-#   6. PurserStoreKitSimulated is PurserStoreKit's sources and nothing else: one symbolic link per adapter file.
+#   6. PurserStoreKitSimulated is PurserStoreKit's sources and nothing else: one symbolic link per adapter file;
+#   7. no Foundation `Process` starts a child: its run() can crash the parent on Linux (swift-corelibs-foundation#5472);
+#      ChildProcess (swift-subprocess) does.
 # Prints each finding and exits 1 when there is any.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -71,6 +73,11 @@ done
 for link in Sources/PurserStoreKitSimulated/*; do
   [ -e "Sources/PurserStoreKit/$(basename "$link")" ] && [ -L "$link" ] \
     || fail "$link is not a link to one of PurserStoreKit's files"
+done
+
+# 7. Children are started by ChildProcess.
+for file in $(grep -rlE "(^|[^A-Za-z])Process\(\)" Sources Tests --include='*.swift' || true); do
+  fail "$file starts a child with Foundation's Process; use ChildProcess (swift-corelibs-foundation#5472)"
 done
 
 if [ "$failures" -gt 0 ]; then

@@ -31,21 +31,7 @@ trap 'bash scripts/postgres.sh stop "$PURSER_POSTGRES_DIR"' EXIT
 PURSER_TEST_DATABASE_URL="$(bash scripts/postgres.sh start "$PURSER_POSTGRES_DIR")"
 export PURSER_TEST_DATABASE_URL
 echo "== swift test"
-# Foundation's Process.run() on this toolchain can crash the whole test process (SIGSEGV, a memcpy over-read in
-# findMaximumOpenFromProcSelfFD: swift-corelibs-foundation#5472, fixed upstream, not in Swift 6.3.1); the tests
-# launch many purser processes. Only when the crashed thread is in Process.run() is the suite run again (at most
-# three runs in all), and the script says so; any other failure fails at once.
-swift_test_log="$(mktemp -t purser-swift-test.XXXXXX)"
-for attempt in 1 2 3; do
-  if swift test --skip-build 2>&1 | tee "$swift_test_log"; then break; fi
-  if [ "$attempt" -lt 3 ] && grep -A4 ' crashed:$' "$swift_test_log" | grep -q 'Process.run() .* in libFoundation.so'; then
-    echo "== swift test crashed inside Foundation's Process.run() (swift-corelibs-foundation#5472): running it again"
-  else
-    rm -f "$swift_test_log"
-    exit 1
-  fi
-done
-rm -f "$swift_test_log"
+swift test --skip-build
 echo "== StoreKit interface check (the SDK's Apple branch, no Mac needed)"
 bash scripts/check-storekit-interface.sh
 PURSER_BIN="$(swift build --show-bin-path)/purser"

@@ -1,4 +1,5 @@
 import Foundation
+import PurserChaos
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -28,7 +29,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("Shop.storekit")
         try Self.storeKitFile.write(to: file, atomically: true, encoding: .utf8)
-        let (process, output) = try serve.start([
+        let process = try await serve.start([
             "appstore-sim", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path,
             "--storekit-config", file.path,
         ])
@@ -36,10 +37,10 @@ import Testing
 
         var port: String?
         for _ in 0..<300 where port == nil {
-            if let match = output.value.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { port = String(match.1) }
+            if let match = process.output.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { port = String(match.1) }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let base = "http://127.0.0.1:\(try #require(port, "no listening line in: \(output.value)"))/simulator/v1"
+        let base = "http://127.0.0.1:\(try #require(port, "no listening line in: \(process.output)"))/simulator/v1"
 
         let (listed, catalog) = try await serve.request("GET", "\(base)/products")
         #expect(listed == 200)
@@ -56,8 +57,8 @@ import Testing
         #expect(refused == 404)
     }
 
-    @Test func refusesAnUnreadableStoreKitConfiguration() throws {
-        let run = try PurserProcess.run(["appstore-sim", "--storekit-config", "/nonexistent/Shop.storekit"])
+    @Test func refusesAnUnreadableStoreKitConfiguration() async throws {
+        let run = try await PurserProcess.run(["appstore-sim", "--storekit-config", "/nonexistent/Shop.storekit"])
         #expect(run.status != 0)
         #expect(run.stderr.contains("--storekit-config"))
     }

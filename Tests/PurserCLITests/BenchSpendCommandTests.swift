@@ -4,8 +4,8 @@ import Testing
 /// `purser bench spend` with small numbers: the spend rate, the `GET /health` rate and their ratio, and the check
 /// that every spend was taken once, on each ledger.
 @Suite struct BenchSpendCommandTests {
-    static func bench(_ extra: [String]) throws -> PurserProcess.Run {
-        let run = try PurserProcess.run(
+    static func bench(_ extra: [String]) async throws -> PurserProcess.Run {
+        let run = try await PurserProcess.run(
             ["bench", "spend", "--spends", "300", "--health-requests", "200", "--clients", "8"] + extra)
         #expect(run.status == 0, "\(run.stderr)")
         let spends = try #require(run.stdout.firstMatch(of: /spends per second: (\d+)/).flatMap { Double($0.1) })
@@ -17,8 +17,8 @@ import Testing
         return run
     }
 
-    @Test func printsBothRatesAndTakesEverySpendOnceOnSQLite() throws {
-        #expect(try Self.bench([]).stdout.contains("ledger: SQLite"))
+    @Test func printsBothRatesAndTakesEverySpendOnceOnSQLite() async throws {
+        #expect(try await Self.bench([]).stdout.contains("ledger: SQLite"))
     }
 
     /// Needs `PURSER_TEST_DATABASE_URL`.
@@ -26,8 +26,8 @@ import Testing
         .enabled(
             if: ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"] != nil,
             "set PURSER_TEST_DATABASE_URL (scripts/postgres.sh start DIR prints one) to run"))
-    func printsBothRatesAndTakesEverySpendOnceOnPostgres() throws {
+    func printsBothRatesAndTakesEverySpendOnceOnPostgres() async throws {
         let server = try #require(ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"])
-        #expect(try Self.bench(["--storage", "postgres", "--database-url", server]).stdout.contains("PostgreSQL"))
+        #expect(try await Self.bench(["--storage", "postgres", "--database-url", server]).stdout.contains("PostgreSQL"))
     }
 }

@@ -19,8 +19,8 @@ import Testing
         }
     }
 
-    static func bench(_ extra: [String]) throws -> (PurserProcess.Run, Figures) {
-        let run = try PurserProcess.run(
+    static func bench(_ extra: [String]) async throws -> (PurserProcess.Run, Figures) {
+        let run = try await PurserProcess.run(
             ["bench", "submit", "--purchases", "200", "--health-requests", "200", "--clients", "4"] + extra)
         #expect(run.status == 0, "\(run.stderr)")
         let figures = try Figures(run.stdout)
@@ -30,8 +30,8 @@ import Testing
         return (run, figures)
     }
 
-    @Test func printsBothRatesAndTheirRatioOnSQLite() throws {
-        let (run, _) = try Self.bench([])
+    @Test func printsBothRatesAndTheirRatioOnSQLite() async throws {
+        let (run, _) = try await Self.bench([])
         #expect(run.stdout.contains("ledger: SQLite, synchronous=FULL"))
         #expect(
             run.stdout.contains(
@@ -39,8 +39,8 @@ import Testing
     }
 
     /// With `--preload`, two rounds in one run: the empty ledger, then the preloaded one, and how they compare.
-    @Test func measuresTheEmptyAndThePreloadedLedgerInOneRun() throws {
-        let (run, _) = try Self.bench(["--preload", "300"])
+    @Test func measuresTheEmptyAndThePreloadedLedgerInOneRun() async throws {
+        let (run, _) = try await Self.bench(["--preload", "300"])
         #expect(run.stdout.contains("round 1: the empty ledger"))
         #expect(run.stdout.contains("preloaded 300 settled purchases"))
         #expect(run.stdout.contains("round 2: the ledger preloaded with 300"))
@@ -50,8 +50,8 @@ import Testing
         #expect(run.stdout.contains("preloaded vs empty ledger: credited/s "))
     }
 
-    @Test func refusesPostgresWithoutADatabase() throws {
-        let run = try PurserProcess.run(
+    @Test func refusesPostgresWithoutADatabase() async throws {
+        let run = try await PurserProcess.run(
             ["bench", "submit", "--storage", "postgres"], environment: ["PURSER_DATABASE_URL": ""])
         #expect(run.status != 0)
         #expect(run.stderr.contains("--database-url"))
@@ -62,9 +62,9 @@ import Testing
         .enabled(
             if: ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"] != nil,
             "set PURSER_TEST_DATABASE_URL (scripts/postgres.sh start DIR prints one) to run"))
-    func printsBothRatesOnPostgresWithTwoReplicas() throws {
+    func printsBothRatesOnPostgresWithTwoReplicas() async throws {
         let server = try #require(ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"])
-        let (run, _) = try Self.bench(["--storage", "postgres", "--replicas", "2", "--database-url", server])
+        let (run, _) = try await Self.bench(["--storage", "postgres", "--replicas", "2", "--database-url", server])
         #expect(run.stdout.contains("ledger: PostgreSQL (2 servers in this process on one database)"))
         #expect(run.stdout.contains("exactly once: delivered 200 of 200; ledger credited 200 (0 preloaded)"))
     }

@@ -3,8 +3,8 @@ import Testing
 
 /// `purser chaos` from the command line: a short run's JSON report, and clear refusals of bad options.
 @Suite struct ChaosCommandTests {
-    @Test func printsAJSONReportAndExitsZeroWhenNothingBroke() throws {
-        let run = try PurserProcess.run([
+    @Test func printsAJSONReportAndExitsZeroWhenNothingBroke() async throws {
+        let run = try await PurserProcess.run([
             "chaos", "--purchases", "60", "--devices", "4", "--users", "6", "--seed", "5",
             "--baseline-purchases", "30", "--json", "--quiet",
         ])
@@ -22,8 +22,8 @@ import Testing
     }
 
     /// The server as a real `purser serve` child process, killed with SIGKILL and restarted on its SQLite ledger.
-    @Test func killsAndRestartsARealServerProcessAndStillLosesNothing() throws {
-        let run = try PurserProcess.run([
+    @Test func killsAndRestartsARealServerProcessAndStillLosesNothing() async throws {
+        let run = try await PurserProcess.run([
             "chaos", "--purchases", "120", "--devices", "6", "--users", "10", "--seed", "11", "--replicas", "1",
             "--faults", "server-kill,response-lost,client-crash", "--rate", "server-kill=0.05", "--baselines", "none",
             "--json", "--quiet",
@@ -40,25 +40,25 @@ import Testing
         #expect(Set(kills.compactMap { $0["pid"] as? Int }).count == kills.count, "each kill hit a new process")
     }
 
-    @Test func refusesWhatAReplicaSetCannotDo() throws {
-        let kills = try PurserProcess.run(["chaos", "--faults", "server-kill"])
+    @Test func refusesWhatAReplicaSetCannotDo() async throws {
+        let kills = try await PurserProcess.run(["chaos", "--faults", "server-kill"])
         #expect(kills.status != 0)
         #expect(kills.stderr.contains("server-kill needs the server as processes"))
-        let sqlite = try PurserProcess.run(["chaos", "--replicas", "2"])
+        let sqlite = try await PurserProcess.run(["chaos", "--replicas", "2"])
         #expect(sqlite.status != 0)
         #expect(sqlite.stderr.contains("SQLite serves one replica"))
-        let postgres = try PurserProcess.run(["chaos", "--storage", "postgres", "--replicas", "2"])
+        let postgres = try await PurserProcess.run(["chaos", "--storage", "postgres", "--replicas", "2"])
         #expect(postgres.status != 0 || ProcessInfo.processInfo.environment["PURSER_DATABASE_URL"] != nil)
     }
 
-    @Test func refusesUnknownFamiliesAndRatesOutOfRange() throws {
-        let family = try PurserProcess.run(["chaos", "--faults", "client-crash,gremlins"])
+    @Test func refusesUnknownFamiliesAndRatesOutOfRange() async throws {
+        let family = try await PurserProcess.run(["chaos", "--faults", "client-crash,gremlins"])
         #expect(family.status != 0)
         #expect(family.stderr.contains("unknown fault family 'gremlins'"))
-        let rate = try PurserProcess.run(["chaos", "--rate", "client-crash=1.5"])
+        let rate = try await PurserProcess.run(["chaos", "--rate", "client-crash=1.5"])
         #expect(rate.status != 0)
         #expect(rate.stderr.contains("within 0...1"))
-        let seed = try PurserProcess.run(["chaos", "--seed", "soon"])
+        let seed = try await PurserProcess.run(["chaos", "--seed", "soon"])
         #expect(seed.status != 0)
         #expect(seed.stderr.contains("--seed must be"))
     }

@@ -3,7 +3,7 @@ import Testing
 
 /// `purser config check`: the effective configuration with its secrets redacted, and every problem at once.
 @Suite struct ConfigCheckCommandTests {
-    @Test func listsEveryProblemAndRedactsSecrets() throws {
+    @Test func listsEveryProblemAndRedactsSecrets() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-check-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -15,7 +15,7 @@ import Testing
          "console": {"operators": [{"name": "li", "passwordHash": "not-a-hash-4711"}]},
          "http": {"trustedProxies": ["10.0.0.0/40"]}}
         """#.write(to: file, atomically: true, encoding: .utf8)
-        let run = try PurserProcess.run(["config", "check", "--config", file.path])
+        let run = try await PurserProcess.run(["config", "check", "--config", file.path])
         #expect(run.status == 1)
         let problems = run.stderr.split(separator: "\n").filter { $0.hasPrefix("problem: ") }
         #expect(problems.count == 4, "\(run.stderr)")
@@ -37,7 +37,7 @@ import Testing
         """#.write(to: file, atomically: true, encoding: .utf8)
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
             .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
-        let good = try PurserProcess.run(["config", "check", "--config", file.path])
+        let good = try await PurserProcess.run(["config", "check", "--config", file.path])
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stderr.contains("no problems"))
     }

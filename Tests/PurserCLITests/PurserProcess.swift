@@ -1,4 +1,5 @@
 import Foundation
+import PurserChaos
 
 /// The built `purser` binary, run as support staff would: arguments, optional standard input, exit status and output.
 enum PurserProcess {
@@ -20,42 +21,29 @@ enum PurserProcess {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Run {
-        try run(binary, arguments, stdin: stdin, environment: environment)
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) async throws
+        -> Run
+    {
+        try await run(binary, arguments, stdin: stdin, environment: environment)
     }
 
     /// Another program the tests need (for example `openssl`), run the same way.
-    static func runTool(_ path: String, _ arguments: [String]) throws -> Run {
-        try run(URL(fileURLWithPath: path), arguments, stdin: nil, environment: [:])
+    static func runTool(_ path: String, _ arguments: [String]) async throws -> Run {
+        try await run(URL(fileURLWithPath: path), arguments, stdin: nil, environment: [:])
     }
 
+    /// Runs through swift-subprocess, as `purser chaos` does: Foundation's `Process.run()` can crash this test process
+    /// (swift-corelibs-foundation#5472).
     private static func run(_ executable: URL, _ arguments: [String], stdin: Data?, environment: [String: String])
-        throws -> Run
+        async throws -> Run
     {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        let completed = try await ChildProcess.run(
+            executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            input: Array(stdin ?? Data()))
+        return Run(status: completed.status, stdout: completed.standardOutput, stderr: completed.standardError)
     }
 
-    static func run(_ arguments: [String], stdin: String) throws -> Run {
-        try run(arguments, stdin: Data(stdin.utf8))
+    static func run(_ arguments: [String], stdin: String) async throws -> Run {
+        try await run(arguments, stdin: Data(stdin.utf8))
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// `purser receipt` on the built binary: a DER file, base64 on standard input, damaged receipts, and `--verify`.
 @Suite struct ReceiptCommandTests {
-    @Test func decodesAndRefusesReceipts() throws {
+    @Test func decodesAndRefusesReceipts() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-receipt-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -24,7 +24,7 @@ import Testing
         let file = directory.appendingPathComponent("receipt.der")
         try Data(der).write(to: file)
 
-        let ok = try PurserProcess.run(["receipt", file.path])
+        let ok = try await PurserProcess.run(["receipt", file.path])
         #expect(ok.status == 0, "stderr: \(ok.stderr)")
         let printed = try #require(try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any])
         #expect(printed["bundleId"] as? String == "com.example.app")
@@ -36,28 +36,30 @@ import Testing
         #expect(ok.stdout.contains("\"applicationVersion\" : \"42\",\n  \"bundleId\""))  // pretty, sorted keys
 
         let base64 = Data(der).base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed]) + "\n"
-        let piped = try PurserProcess.run(["receipt", "-"], stdin: base64)
+        let piped = try await PurserProcess.run(["receipt", "-"], stdin: base64)
         #expect(piped.status == 0, "stderr: \(piped.stderr)")
         #expect(piped.stdout == ok.stdout)
 
         let truncated = directory.appendingPathComponent("truncated.der")
         try Data(der.prefix(der.count / 2)).write(to: truncated)
-        let broken = try PurserProcess.run(["receipt", truncated.path])
+        let broken = try await PurserProcess.run(["receipt", truncated.path])
         #expect(broken.status == 1)
         #expect(broken.stdout.isEmpty)
         #expect(broken.stderr.split(separator: "\n").count == 1)
         #expect(broken.stderr.hasPrefix("truncated: ") || broken.stderr.hasPrefix("malformed: "), "\(broken.stderr)")
 
-        let garbage = try PurserProcess.run(["receipt", "-"], stdin: "not a receipt!")
+        let garbage = try await PurserProcess.run(["receipt", "-"], stdin: "not a receipt!")
         #expect(garbage.status == 1)
         #expect(garbage.stderr.hasPrefix("invalid_base64: "))
 
-        let missing = try PurserProcess.run(["receipt", directory.appendingPathComponent("absent").path])
+        let missing = try await PurserProcess.run(["receipt", directory.appendingPathComponent("absent").path])
         #expect(missing.status != 0)
     }
 
     @Test(arguments: [ReceiptCertificateAuthority.Digest.sha1, .sha256])
-    func verifiesWhatTheSimulatorSignsAndRefusesATamperedReceipt(_ digest: ReceiptCertificateAuthority.Digest) throws {
+    func verifiesWhatTheSimulatorSignsAndRefusesATamperedReceipt(_ digest: ReceiptCertificateAuthority.Digest)
+        async throws
+    {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-receipt-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -72,11 +74,11 @@ import Testing
         let file = directory.appendingPathComponent("receipt.der")
         try Data(der).write(to: file)
 
-        let ok = try PurserProcess.run(["receipt", "--verify", "--root", root.path, file.path])
+        let ok = try await PurserProcess.run(["receipt", "--verify", "--root", root.path, file.path])
         #expect(ok.status == 0, "stderr: \(ok.stderr)")
         #expect(ok.stdout.contains("\"transactionId\" : \"2000000000000001\""))
 
-        let untrusted = try PurserProcess.run(["receipt", "--verify", file.path])
+        let untrusted = try await PurserProcess.run(["receipt", "--verify", file.path])
         #expect(untrusted.status == 1)
         #expect(untrusted.stderr.hasPrefix("untrusted_chain: "), "\(untrusted.stderr)")
         #expect(!untrusted.stdout.isEmpty, "the JSON is printed either way")
@@ -85,12 +87,12 @@ import Testing
         let product = Array("gold60".utf8)
         let at = try #require((0...(der.count - 6)).first { der[$0..<($0 + 6)].elementsEqual(product) })
         tampered[at + 5] = UInt8(ascii: "1")
-        let piped = try PurserProcess.run(
+        let piped = try await PurserProcess.run(
             ["receipt", "--verify", "--root", root.path, "-"], stdin: Data(tampered).base64EncodedString())
         #expect(piped.status == 1)
         #expect(piped.stderr.hasPrefix("bad_signature: "), "\(piped.stderr)")
 
-        let rootWithoutVerify = try PurserProcess.run(["receipt", "--root", root.path, file.path])
+        let rootWithoutVerify = try await PurserProcess.run(["receipt", "--root", root.path, file.path])
         #expect(rootWithoutVerify.status != 0)
     }
 }

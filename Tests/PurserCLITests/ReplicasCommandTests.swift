@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PurserChaos
 import PurserStorage
 import Testing
 
@@ -29,7 +30,7 @@ struct ReplicasCommandTests {
         let environment = [
             "PURSER_DATABASE_URL": database, "PURSER_SIMULATOR_URL": simulatorURL,
         ]
-        var replicas: [(Process, Int)] = []
+        var replicas: [(ChildProcess, Int)] = []
         for index in 1...2 {
             replicas.append(
                 try await serve.launch(

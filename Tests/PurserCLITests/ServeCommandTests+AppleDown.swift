@@ -1,4 +1,5 @@
 import Foundation
+import PurserChaos
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,7 +16,7 @@ extension ServeCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (simulator, simulatorURL) = try await startSimulator(in: directory)
         defer {
-            kill(simulator.processIdentifier, SIGCONT)
+            simulator.send(SIGCONT)
             simulator.terminate()
         }
         let file = directory.appendingPathComponent("purser.json")
@@ -33,7 +34,7 @@ extension ServeCommandTests {
             "POST", "\(base)/v1/transactions", user: "nina", json: #"{"signedTransaction": "\#(jws)"}"#)
         #expect(submitted == 200 && decision["decision"] as? String == "delivered", "\(decision)")
 
-        kill(simulator.processIdentifier, SIGSTOP)  // Apple hangs: connections open, nothing answers
+        simulator.send(SIGSTOP)  // Apple hangs: connections open, nothing answers
         var lookup = URLRequest(url: URL(string: "\(base)/admin/v1/transactions/\(id)")!)
         lookup.setValue("Bearer support-token-1", forHTTPHeaderField: "Authorization")
         lookup.timeoutInterval = 30

@@ -1,4 +1,5 @@
 import Foundation
+import PurserChaos
 import Testing
 
 /// The simulator inside `purser serve` sells Purser's catalog as the catalog says.

@@ -1,31 +1,14 @@
 import Foundation
+import PurserChaos
 import Testing
 
 extension ServeCommandTests {
     /// Starts `arguments` with `environment` added, and waits for its "listening on" line; returns its port.
-    func launch(_ arguments: [String], environment: [String: String]) async throws -> (Process, Int) {
-        let (process, port, _) = try await launchWithOutput(arguments, environment: environment)
-        return (process, port)
-    }
-
-    /// `launch`, also returning what the process prints (standard output and error together).
-    func launchWithOutput(_ arguments: [String], environment: [String: String]) async throws -> (
-        Process, Int, Output
-    ) {
-        let process = Process()
-        process.executableURL = VerifyCommandTests.binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = ServeCommandTests.Output()
-        output.pipe = pipe
-        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
-        try process.run()
+    func launch(_ arguments: [String], environment: [String: String]) async throws -> (ChildProcess, Int) {
+        let process = try await start(arguments, environment: environment)
         for _ in 0..<600 {
-            if let match = output.value.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/), let port = Int(match.1) {
-                return (process, port, output)
+            if let match = process.output.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/), let port = Int(match.1) {
+                return (process, port)
             }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(100))
@@ -34,9 +17,17 @@ extension ServeCommandTests {
         throw CancellationError()
     }
 
+    /// Starts the `purser` binary with `arguments` and this process's environment with `environment` added; what it
+    /// prints is the child's `output`.
+    func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildProcess {
+        try await ChildProcess.start(
+            VerifyCommandTests.binary, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    }
+
     /// Writes the one-product catalog (`gold60`, 60 gold) to `catalog.json` in `directory` and starts `appstore-sim`
     /// with its data in `directory/sim`; returns the simulator's process and base URL.
-    func startSimulator(in directory: URL) async throws -> (Process, String) {
+    func startSimulator(in directory: URL) async throws -> (ChildProcess, String) {
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
             .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
         let (simulator, port) = try await launch(

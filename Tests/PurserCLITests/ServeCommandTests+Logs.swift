@@ -1,4 +1,5 @@
 import Foundation
+import PurserChaos
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,11 +16,11 @@ extension ServeCommandTests {
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
             .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
         let keyFile = directory.appendingPathComponent("AuthKey_TESTKEY123.p8")
-        let openssl = try PurserProcess.runTool(
+        let openssl = try await PurserProcess.runTool(
             "/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
         try #require(openssl.status == 0, "openssl: \(openssl.stderr)")
         try openssl.stdout.write(to: keyFile, atomically: true, encoding: .utf8)
-        let hashed = try PurserProcess.run(["console", "hash-password"], stdin: "correct horse battery\n")
+        let hashed = try await PurserProcess.run(["console", "hash-password"], stdin: "correct horse battery\n")
         let hash = hashed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(hash.hasPrefix("$scrypt$"), "\(hashed.stderr)")
         let webhookKey = Data((0..<32).map { UInt8(($0 * 37 + 11) % 256) }).base64EncodedString()
@@ -51,7 +52,7 @@ extension ServeCommandTests {
             """
         let file = directory.appendingPathComponent("purser.json")
         try configuration.write(to: file, atomically: true, encoding: .utf8)
-        let (process, port, output) = try await launchWithOutput(
+        let (process, port) = try await launch(
             ["serve", "--config", file.path, "--log-level", "trace"],
             environment: ["PURSER_ADMIN_TOKEN": adminToken])
         defer { if process.isRunning { process.terminate() } }
@@ -63,7 +64,7 @@ extension ServeCommandTests {
         user.setValue("Bearer \(jwtSecret)", forHTTPHeaderField: "Authorization")
         _ = try await URLSession.shared.data(for: user)
         process.terminate()
-        let log = output.drained(after: process)
+        let log = await process.outputAfterExit()
         #expect(log.contains("Starting service"), "the trace log lacks the service group's lines: \(log)")
         for (name, secret) in secrets {
             #expect(!log.contains(secret), "the \(name) appears in the trace log")
@@ -87,11 +88,11 @@ extension ServeCommandTests {
                       "pollIntervalSeconds": 0.05},
          "metrics": {"port": 0}}
         """.write(to: file, atomically: true, encoding: .utf8)
-        let (process, _, output) = try await launchWithOutput(["serve", "--config", file.path], environment: [:])
+        let (process, _) = try await launch(["serve", "--config", file.path], environment: [:])
         defer { if process.isRunning { process.terminate() } }
         try await Task.sleep(for: .seconds(1))
         process.terminate()
-        let log = output.drained(after: process)
+        let log = await process.outputAfterExit()
         let failures = log.split(separator: "\n").filter { $0.contains("failed") || $0.contains("storage_") }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #expect(log.contains("reconciliation"), "the reconciliation worker did not run: \(log)")

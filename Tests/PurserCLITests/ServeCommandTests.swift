@@ -1,4 +1,5 @@
 import Foundation
+import PurserChaos
 import PurserCore
 import Testing
 
@@ -8,44 +9,10 @@ import Testing
 
 /// Runs `purser serve` as the quick start does and drives it over HTTP.
 @Suite struct ServeCommandTests {
-    /// Output of a running child process, collected as it arrives.
-    final class Output: @unchecked Sendable {
-        private let lock = NSLock()
-        private var text = ""
-        var pipe: Pipe?
-        func append(_ data: Data) { lock.withLock { text += String(decoding: data, as: UTF8.self) } }
-        var value: String { lock.withLock { text } }
-
-        /// Everything the process wrote, once it has exited: what the handler has not picked up yet is read here, so
-        /// a process that writes and exits at once is not mistaken for a silent one.
-        func drained(after process: Process) -> String {
-            process.waitUntilExit()
-            if let handle = pipe?.fileHandleForReading {
-                handle.readabilityHandler = nil
-                append(handle.readDataToEndOfFile())
-            }
-            return value
-        }
-    }
-
     func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-serve-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
-    }
-
-    func start(_ arguments: [String]) throws -> (Process, Output) {
-        let process = Process()
-        process.executableURL = VerifyCommandTests.binary
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = Output()
-        output.pipe = pipe
-        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
-        try process.run()
-        return (process, output)
     }
 
     func request(_ method: String, _ url: String, user: String? = nil, json: String? = nil) async throws -> (
@@ -71,17 +38,17 @@ import Testing
         try
             #"{"port": 0, "dataDirectory": "data", "catalogFile": "catalog.json", "appStore": "simulator", "auth": {"mode": "development"}}"#
             .write(to: directory.appendingPathComponent("purser.json"), atomically: true, encoding: .utf8)
-        let (process, output) = try start(["serve", "--config", directory.appendingPathComponent("purser.json").path])
+        let process = try await start(["serve", "--config", directory.appendingPathComponent("purser.json").path])
         defer { if process.isRunning { process.terminate() } }
 
         var port: String?
         for _ in 0..<300 where port == nil {
-            if let match = output.value.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { port = String(match.1) }
+            if let match = process.output.firstMatch(of: /listening on 127\.0\.0\.1:(\d+)/) { port = String(match.1) }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let base = "http://127.0.0.1:\(try #require(port, "no listening line in: \(output.value)"))"
-        #expect(output.value.contains("APP STORE SIMULATOR IS ON"))
-        #expect(output.value.contains("DEVELOPMENT AUTHENTICATION IS ON"))
+        let base = "http://127.0.0.1:\(try #require(port, "no listening line in: \(process.output)"))"
+        #expect(process.output.contains("APP STORE SIMULATOR IS ON"))
+        #expect(process.output.contains("DEVELOPMENT AUTHENTICATION IS ON"))
 
         #expect(try await request("GET", "\(base)/health").0 == 200)
         let (created, order) = try await request(
@@ -123,12 +90,12 @@ import Testing
         }
         let (_, record) = try await request("GET", "\(base)/simulator/v1/server-api/purchases/\(lostID)")
         let appleOrder = try #require(record["appleOrderId"] as? String)
-        let lookup = try PurserProcess.run([
+        let lookup = try await PurserProcess.run([
             "lookup", "--config", config, "--port", portNumber, "--order-id", appleOrder,
         ])
         #expect(lookup.status == 0, "\(lookup.stderr)")
         #expect(lookup.stdout.contains("\"ledger\" : \"unbound\""), "\(lookup.stdout)")
-        let grant = try PurserProcess.run([
+        let grant = try await PurserProcess.run([
             "grant", "--config", config, "--port", portNumber, "--transaction-id", lostID,
             "--user", "bob", "--reason", "ticket 1: paid, got nothing", "--operator", "sam",
         ])
@@ -142,7 +109,7 @@ import Testing
         #expect(apples["appAccountToken"] as? String == OrderID.accountToken(for: "bob").description)
         // Both purchases were made on the simulator's default device: one Apple account, one appTransactionId.
         let account = try #require(apples["appTransactionId"] as? String)
-        let byAccount = try PurserProcess.run([
+        let byAccount = try await PurserProcess.run([
             "lookup", "--config", config, "--port", portNumber, "--app-transaction-id", account,
         ])
         #expect(byAccount.status == 0, "\(byAccount.stderr)")
@@ -152,35 +119,35 @@ import Testing
         for (flag, id) in [
             ("--order-id", "MZZZZZZZZZ"), ("--transaction-id", "9999999"), ("--app-transaction-id", "1"),
         ] {
-            let none = try PurserProcess.run(["lookup", "--config", config, "--port", portNumber, flag, id])
+            let none = try await PurserProcess.run(["lookup", "--config", config, "--port", portNumber, flag, id])
             #expect(none.status == 1, "\(flag): \(none.stdout)")
             #expect(none.stderr.hasPrefix("not_found: "), "\(flag): \(none.stderr)")
         }
-        let reconcile = try PurserProcess.run(["reconcile", "--config", config, "--port", portNumber, "--json"])
+        let reconcile = try await PurserProcess.run(["reconcile", "--config", config, "--port", portNumber, "--json"])
         #expect(reconcile.status == 0, "\(reconcile.stderr)")
         #expect(reconcile.stdout.contains("\"credited\":0"), "\(reconcile.stdout)")
 
         process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "output: \(output.value)")
+        await process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "output: \(process.output)")
     }
 
     @Test func refusesAnUnusableConfiguration() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (noCatalog, noCatalogOutput) = try start(["serve", "--data-dir", directory.path, "--port", "0"])
-        let noCatalogText = noCatalogOutput.drained(after: noCatalog)
+        let noCatalog = try await start(["serve", "--data-dir", directory.path, "--port", "0"])
+        let noCatalogText = await noCatalog.outputAfterExit()
         #expect(noCatalog.terminationStatus == 1)
         #expect(noCatalogText.contains("purser: no product catalog"))
         #expect(!noCatalogText.contains("Usage:"), "a configuration error is not a usage error: \(noCatalogText)")
 
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
             .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
-        let (noSecret, noSecretOutput) = try start([
+        let noSecret = try await start([
             "serve", "--data-dir", directory.path, "--port", "0",
             "--catalog", directory.appendingPathComponent("catalog.json").path,
         ])
-        let noSecretText = noSecretOutput.drained(after: noSecret)
+        let noSecretText = await noSecret.outputAfterExit()
         #expect(noSecret.terminationStatus == 1)
         #expect(noSecretText.contains("HS256 needs a secret"))
         // A failed start leaves no ledger behind.
@@ -200,9 +167,9 @@ import Testing
         let (first, port) = try await launch(
             arguments + ["--data-dir", directory.appendingPathComponent("a").path, "--port", "0"], environment: [:])
         defer { first.terminate() }
-        let (second, output) = try start(
+        let second = try await start(
             arguments + ["--data-dir", directory.appendingPathComponent("b").path, "--port", String(port)])
-        let text = output.drained(after: second)
+        let text = await second.outputAfterExit()
         #expect(second.terminationStatus == 1)
         #expect(text.contains("127.0.0.1:\(port), set by `port` (--port)"), "\(text)")
     }
@@ -214,21 +181,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
             .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = VerifyCommandTests.binary
-        process.arguments = [
-            "serve", "--data-dir", directory.path, "--port", "0", "--auth", "development",
-            "--catalog", directory.appendingPathComponent("catalog.json").path,
-            "--database-url", "postgres://purser@127.0.0.1:1/ledger",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["PURSER_DATABASE_PASSWORD": "pw-7f3e-never-printed"]) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let process = try await start(
+            [
+                "serve", "--data-dir", directory.path, "--port", "0", "--auth", "development",
+                "--catalog", directory.appendingPathComponent("catalog.json").path,
+                "--database-url", "postgres://purser@127.0.0.1:1/ledger",
+            ], environment: ["PURSER_DATABASE_PASSWORD": "pw-7f3e-never-printed"])
+        let text = await process.outputAfterExit()
         #expect(process.terminationStatus != 0)
         #expect(text.contains("the ledger cannot be reached at start"), "\(text)")
         #expect(!text.contains("pw-7f3e-never-printed"))

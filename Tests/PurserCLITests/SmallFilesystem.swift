@@ -1,4 +1,5 @@
 import Foundation
+import PurserChaos
 
 /// A small filesystem a test makes for itself and removes afterwards: a size-limited `tmpfs` (to fill the disk) or an
 /// ext4 image on a loop device mounted `errors=remount-ro` (which the kernel turns read-only under an open file when
@@ -99,16 +100,23 @@ struct SmallFilesystem {
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
     }
 
+    /// Runs `tool` to its end, its output discarded, and throws unless its exit code is in `accepting`. A plain
+    /// `posix_spawn` and `waitpid`, because the probes above are synchronous (`.enabled(if:)` reads them) and
+    /// Foundation's `Process.run()` can crash this process (swift-corelibs-foundation#5472).
     static func run(_ tool: String, _ arguments: [String], accepting: Set<Int32> = [0]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard accepting.contains(process.terminationStatus) else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments) failed"])
-        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([tool] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        var status: Int32 = 0
+        let failed = CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments) failed"])
+        guard posix_spawn(&pid, tool, &actions, nil, argv, environ) == 0 else { throw failed }
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        // Exited normally (no signal in the low seven bits), with its code in the next byte.
+        guard status & 0x7f == 0, accepting.contains((status >> 8) & 0xff) else { throw failed }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PurserChaos
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -16,7 +17,7 @@ struct StorageFaultTests {
 
     /// A running `appstore-sim` (its data off the failing disk) and a `serve` whose data directory is on `disk`.
     struct Servers {
-        let simulator: Process
+        let simulator: ChildProcess
         let simulatorURL: String
         let catalog: URL
         let dataDirectory: URL
@@ -34,14 +35,14 @@ struct StorageFaultTests {
             dataDirectory: disk.mountPoint.appendingPathComponent("data"))
     }
 
-    func startServe(_ servers: Servers) async throws -> (Process, String, ServeCommandTests.Output) {
-        let (process, port, output) = try await serve.launchWithOutput(
+    func startServe(_ servers: Servers) async throws -> (ChildProcess, String) {
+        let (process, port) = try await serve.launch(
             [
                 "serve", "--port", "0", "--appstore", "simulator", "--auth", "development",
                 "--data-dir", servers.dataDirectory.path, "--catalog", servers.catalog.path,
                 "--bundle-id", "com.example.purser.demo",
             ], environment: ["PURSER_SIMULATOR_URL": servers.simulatorURL])
-        return (process, "http://127.0.0.1:\(port)", output)
+        return (process, "http://127.0.0.1:\(port)")
     }
 
     /// An order for alice and its purchase at the simulator: the signed transaction to submit.
@@ -68,10 +69,10 @@ struct StorageFaultTests {
 
     /// How often `line` is in what `serve` printed, once its output has settled: the pipe is read on another thread,
     /// so a line logged just before an answer may arrive after it (waits up to 2 s for at least one).
-    func occurrences(of line: String, in output: ServeCommandTests.Output) async throws -> Int {
-        for _ in 0..<40 where !output.value.contains(line) { try await Task.sleep(for: .milliseconds(50)) }
+    func occurrences(of line: String, in server: ChildProcess) async throws -> Int {
+        for _ in 0..<40 where !server.output.contains(line) { try await Task.sleep(for: .milliseconds(50)) }
         try await Task.sleep(for: .milliseconds(100))
-        return output.value.components(separatedBy: line).count - 1
+        return server.output.components(separatedBy: line).count - 1
     }
 
     /// Starts the simulator and `serve` on a new `kind` disk, credits one purchase, pays a second, breaks the disk
@@ -80,8 +81,7 @@ struct StorageFaultTests {
     /// the two signed transactions (the first credited, the second not).
     func withFailingDisk(
         _ kind: SmallFilesystem.Kind, megabytes: Int, fault: (SmallFilesystem) throws -> Void,
-        recover: (SmallFilesystem, Servers, Process, String, ServeCommandTests.Output, String, String) async throws
-            -> Process
+        recover: (SmallFilesystem, Servers, ChildProcess, String, String, String) async throws -> ChildProcess
     ) async throws {
         let directory = try serve.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -89,7 +89,7 @@ struct StorageFaultTests {
         defer { disk.remove() }
         let servers = try await startSimulator(in: directory, dataOn: disk)
         defer { servers.simulator.terminate() }
-        let (server, base, output) = try await startServe(servers)
+        let (server, base) = try await startServe(servers)
         var running = server
         defer { running.terminate() }
 
@@ -103,8 +103,8 @@ struct StorageFaultTests {
         }
         let (health, _) = try await serve.request("GET", "\(base)/health")
         #expect(health == 200 && server.isRunning, "the server stays up while its disk fails")
-        #expect(try await occurrences(of: "the ledger is unavailable", in: output) == 1, "logged once per episode")
-        running = try await recover(disk, servers, server, base, output, first, second)
+        #expect(try await occurrences(of: "the ledger is unavailable", in: server) == 1, "logged once per episode")
+        running = try await recover(disk, servers, server, base, first, second)
     }
 
     @Test func aFullDiskAnswers503AndServesAgainOnceSpaceIsFreed() async throws {
@@ -112,16 +112,16 @@ struct StorageFaultTests {
         try await withFailingDisk(
             .tmpfs, megabytes: 8, fault: { filler = try $0.fill() },
             recover: {
-                _, servers, server, base, output, first, second in
+                _, servers, server, base, first, second in
                 try FileManager.default.removeItem(at: try #require(filler))
                 #expect(try await submit(second, at: base) == (200, "delivered"), "served again once space is freed")
-                #expect(try await occurrences(of: "the ledger is back", in: output) == 1)
+                #expect(try await occurrences(of: "the ledger is back", in: server) == 1)
                 #expect(try await gold(at: base) == 120)
 
                 // Nothing acknowledged is lost: killed and restarted on the same disk, both credits are there, once each.
-                kill(server.processIdentifier, SIGKILL)
-                server.waitUntilExit()
-                let (restarted, again, _) = try await startServe(servers)
+                server.send(SIGKILL)
+                await server.waitUntilExit()
+                let (restarted, again) = try await startServe(servers)
                 #expect(try await gold(at: again) == 120)
                 #expect(try await submit(first, at: again) == (200, "alreadyDelivered"))
                 #expect(try await submit(second, at: again) == (200, "alreadyDelivered"))
@@ -134,13 +134,13 @@ struct StorageFaultTests {
         try await withFailingDisk(
             .ext4, megabytes: 16, fault: { try $0.failIntoReadOnly() },
             recover: {
-                disk, servers, server, _, _, first, second in
+                disk, servers, server, _, first, second in
                 // The operator stops the server, repairs the disk and starts it again: nothing acknowledged was lost.
-                kill(server.processIdentifier, SIGKILL)
-                server.waitUntilExit()
+                server.send(SIGKILL)
+                await server.waitUntilExit()
                 try disk.unmountAndRepair()
                 try disk.mount()
-                let (restarted, base, _) = try await startServe(servers)
+                let (restarted, base) = try await startServe(servers)
                 #expect(try await submit(first, at: base) == (200, "alreadyDelivered"))
                 #expect(try await submit(second, at: base) == (200, "delivered"))
                 #expect(try await gold(at: base) == 120)

@@ -3,8 +3,8 @@ import Testing
 
 /// `purser --version` prints the version the changelog and the HTTP contract name.
 @Suite struct VersionCommandTests {
-    @Test func versionMatchesTheChangelogAndTheContract() throws {
-        let run = try PurserProcess.run(["--version"])
+    @Test func versionMatchesTheChangelogAndTheContract() async throws {
+        let run = try await PurserProcess.run(["--version"])
         #expect(run.status == 0, "\(run.stderr)")
         let printed = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(printed.split(separator: ".").count == 3, "not a version: \(printed)")

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import PurserChaos
 import PurserWebhooks
 import ServiceLifecycle
 import Synchronization
@@ -47,7 +48,7 @@ import Testing
         }
     }
 
-    func launch(config: URL, secret: String) async throws -> (Process, Int) {
+    func launch(config: URL, secret: String) async throws -> (ChildProcess, Int) {
         try await serve.launch(
             ["serve", "--config", config.path], environment: ["PURSER_WEBHOOKS_ENDPOINTS_0_SECRET": secret])
     }
@@ -86,9 +87,9 @@ import Testing
             }
             for _ in 0..<200 where backend.posts.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
             let held = try #require(backend.posts.first, "a post is in flight")
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-            #expect(server.terminationReason == .uncaughtSignal)
+            server.send(SIGKILL)
+            await server.waitUntilExit()
+            #expect(server.terminationStatus == 128 + SIGKILL)
 
             (server, port) = try await launch(config: config, secret: secret.serialized)
             defer { server.terminate() }
@@ -100,7 +101,7 @@ import Testing
             // The ledger agrees, as `purser webhooks list` shows it.
             var delivered: [[String: Any]] = []
             for _ in 0..<100 {
-                let run = try PurserProcess.run(
+                let run = try await PurserProcess.run(
                     ["webhooks", "list", "--config", config.path, "--port", String(port), "--json"],
                     environment: ["PURSER_WEBHOOKS_ENDPOINTS_0_SECRET": secret.serialized])
                 #expect(run.status == 0, "\(run.stderr)")

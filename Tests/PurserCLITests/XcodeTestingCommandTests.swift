@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import AppStoreVerification
 import Foundation
+import PurserChaos
 import PurserCore
 import Testing
 
@@ -50,9 +51,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let xcode = try XcodeTestingSigner()
         let (arguments, environment) = try setUp(xcode, in: directory, environments: "Production,Sandbox,Xcode")
-        let (process, port, output) = try await serve.launchWithOutput(arguments, environment: environment)
+        let (process, port) = try await serve.launch(arguments, environment: environment)
         defer { if process.isRunning { process.terminate() } }
-        #expect(output.value.contains("TRUSTING XCODE'S STOREKIT TESTING CERTIFICATE"))
+        #expect(process.output.contains("TRUSTING XCODE'S STOREKIT TESTING CERTIFICATE"))
         let base = "http://127.0.0.1:\(port)"
 
         let (_, order) = try await serve.request(
@@ -78,7 +79,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let (arguments, environment) = try setUp(
             try XcodeTestingSigner(), in: directory, environments: "Production,Sandbox")
-        let run = try PurserProcess.run(arguments, environment: environment)
+        let run = try await PurserProcess.run(arguments, environment: environment)
         #expect(run.status != 0)
         #expect(run.stderr.contains("add \"Xcode\" to environments"), "\(run.stderr)")
     }

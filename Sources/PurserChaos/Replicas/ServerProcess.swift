@@ -18,7 +18,7 @@ final class ServerProcess: Sendable {
     let executable: URL
     let configuration: URL
     let logDirectory: URL
-    private let running = Mutex<(process: Process, url: URL?)?>(nil)
+    private let running = Mutex<(process: ChildProcess, url: URL?)?>(nil)
     private let starts = Mutex(0)
 
     init(name: String, executable: URL, configuration: URL, logDirectory: URL) {
@@ -44,16 +44,11 @@ final class ServerProcess: Sendable {
             return $0
         }
         let log = logDirectory.appendingPathComponent("\(name)-\(attempt).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--config", configuration.path, "--log-level", "info"]
-        process.environment = ChildCommand.environment
-        process.standardOutput = handle
-        process.standardError = handle
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try await ChildProcess.start(
+                executable, ["serve", "--config", configuration.path, "--log-level", "info"],
+                environment: ChildCommand.environment, log: log)
         } catch {
             throw ChaosError(.setupFailed, "cannot start \(executable.path) serve: \(error)")
         }
@@ -61,7 +56,8 @@ final class ServerProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard process.isRunning else {
-                throw ChaosError(.setupFailed, "\(name) exited with \(process.terminationStatus); see \(log.path)")
+                throw ChaosError(
+                    .setupFailed, "\(name) exited with \(process.terminationStatus ?? -1); see \(log.path)")
             }
             if let url = Self.listeningURL(in: log), await Self.isHealthy(url, client: client) {
                 running.withLock { $0 = (process, url) }
@@ -75,8 +71,8 @@ final class ServerProcess: Sendable {
     /// Sends SIGKILL and waits until the process is gone: no graceful shutdown, as a crash or an OOM kill.
     func kill() async {
         guard let process = running.withLock({ $0?.process }), process.isRunning else { return }
-        sendSignal(SIGKILL, to: process.processIdentifier)
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
+        process.send(SIGKILL)
+        await process.waitUntilExit()
     }
 
     /// Asks the server to stop (SIGTERM, a graceful shutdown) and waits for it; SIGKILL after `grace`.
@@ -102,13 +98,4 @@ final class ServerProcess: Sendable {
         _ = try? await response.body.collect(upTo: 4096)
         return response.status == .ok
     }
-}
-
-/// `kill(2)`: the C function, which `ServerProcess.kill()` hides by name.
-private func sendSignal(_ signal: Int32, to pid: Int32) {
-    #if canImport(Glibc)
-        _ = Glibc.kill(pid, signal)
-    #elseif canImport(Darwin)
-        _ = Darwin.kill(pid, signal)
-    #endif
 }
