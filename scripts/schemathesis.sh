@@ -43,7 +43,7 @@ cat >"$work/purser.json" <<JSON
   "host": "127.0.0.1", "port": 0, "dataDirectory": "$work/data",
   "catalogFile": "$repo/examples/catalog.json", "appStore": "simulator",
   "auth": {"mode": "jwt", "jwt": {"algorithm": "HS256"}},
-  "reconciliation": {"intervalSeconds": 0},
+  "reconciliation": {"intervalSeconds": 0}, "wallet": {"clientSpend": true},
   "webhooks": {"endpoints": [{"url": "http://127.0.0.1:$hook_port/hooks", "secret": "$hook_secret"}]}
 }
 JSON

@@ -46,7 +46,7 @@ public struct ChaosServer: Sendable {
 
     /// What the run's server is configured with: the chaos bundle, both environments, a free loopback port,
     /// development authentication, `verifyReceipt` answered within 2 s, reconciliation and the periodic finishing at
-    /// Apple run by the harness only (in the heal phase).
+    /// Apple run by the harness only (in the heal phase), and the apps allowed to spend (`wallet.clientSpend`).
     static var configuration: ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
@@ -57,6 +57,7 @@ public struct ChaosServer: Sendable {
         configuration.verifyReceiptTimeoutSeconds = 2
         configuration.reconciliation.intervalSeconds = 0
         configuration.finishing.intervalSeconds = 0
+        configuration.wallet.clientSpend = true
         return configuration
     }
 

@@ -89,6 +89,11 @@ public struct PurserApp: Sendable {
         return directory.appendingPathComponent("journal.json")
     }
 
+    /// The spend journal's file, beside the journal.
+    public var spendJournalURL: URL {
+        journalURL.deletingLastPathComponent().appendingPathComponent("spends.json")
+    }
+
     /// The journal as it is on disk now (what a launch reads).
     public func openJournal() throws(JournalStoreError) -> PurchaseJournal {
         let clock = self.clock
@@ -116,7 +121,7 @@ public struct PurserApp: Sendable {
         }
         let clock = self.clock
         let coordinator = PurchaseCoordinator(
-            api: api, journal: journal, store: adapter,
+            api: api, journal: journal, store: adapter, spends: try SpendJournal(url: spendJournalURL),
             configuration: .init(
                 retry: configuration.retry, probe: probe, seed: configuration.seed,
                 now: { clock.now() }, signals: configuration.recoverySignals))

@@ -22,7 +22,7 @@ extension PurserAssembly {
         for item in middleware { router.add(middleware: item) }
         var endpoints = EndpointTable()
         PurserRoutes(
-            orders: orders, submissions: submissions, authenticator: authenticator,
+            orders: orders, submissions: submissions, wallets: wallets, authenticator: authenticator,
             notifications: notifications
         ).add(to: router, endpoints: &endpoints)
         if let adminToken {

@@ -111,7 +111,7 @@ public struct PurserAssembly: Sendable {
         self.submissions = submissions
         self.notifications = notifications
         orders = OrderService(catalog: catalog, store: store, now: now)
-        wallets = WalletService(store: store, now: now)
+        wallets = WalletService(store: store, clientSpend: configuration.wallet.clientSpend, now: now)
         support = SupportService(
             submissions: submissions, apple: appStore.serverAPI.map(SupportService.AppleLookup.init))
         reconciler = appStore.serverAPI.map { Reconciler(api: $0, notifications: notifications, now: now) }

@@ -28,6 +28,7 @@ import Testing
             "set PURSER_TEST_DATABASE_URL (scripts/postgres.sh start DIR prints one) to run"))
     func printsBothRatesAndTakesEverySpendOnceOnPostgres() async throws {
         let server = try #require(ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"])
-        #expect(try await Self.bench(["--storage", "postgres", "--database-url", server]).stdout.contains("PostgreSQL"))
+        #expect(
+            try await Self.bench(["--storage", "postgres", "--database-url", server]).stdout.contains("PostgreSQL"))
     }
 }

@@ -9,6 +9,7 @@ import Synchronization
 final class AppProcess: Sendable {
     let app: PurserAppProcess
     private let recorded = Mutex<[PurchaseEvent]>([])
+    private let spendOutcomes = Mutex<[SpendOutcome]>([])
 
     init(_ app: PurserAppProcess) {
         self.app = app
@@ -16,6 +17,33 @@ final class AppProcess: Sendable {
         Task { [weak self] in
             for await event in events { self?.recorded.withLock { $0.append(event) } }
         }
+        let outcomes = app.coordinator.spendOutcomes
+        Task { [weak self] in
+            for await outcome in outcomes { self?.spendOutcomes.withLock { $0.append(outcome) } }
+        }
+    }
+
+    /// Spends from the signed-in user's wallet as this process; the error is `spend`'s own.
+    func spend(_ amounts: [String: Int64], reason: String, id: String) async -> Result<SpendResult, SpendError> {
+        await run {
+            do throws(SpendError) {
+                return .success(try await self.coordinator.spend(amounts, reason: reason, id: id))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Waits for what recovery reported about the spend `id`.
+    func spendOutcome(_ id: String) async -> SpendOutcome? {
+        let matches: @Sendable (SpendOutcome) -> Bool = {
+            switch $0 {
+            case .spent(let result): result.id == id
+            case .refused(let refused, _): refused == id
+            }
+        }
+        guard await eventually({ self.spendOutcomes.withLock { $0.contains(where: matches) } }) else { return nil }
+        return spendOutcomes.withLock { $0.first(where: matches) }
     }
 
     var coordinator: PurchaseCoordinator { app.coordinator }

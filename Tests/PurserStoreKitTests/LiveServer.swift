@@ -57,15 +57,17 @@ final class FaultyNetwork: Sendable {
     }
 
     let upstream: URL
-    private let faults = Mutex<[Fault]>([])
+    private let faults = Mutex<[String: [Fault]]>([:])
     private let submissions = Mutex<Int>(0)
     private let statuses = Mutex<[String: [Int]]>([:])
     private let bodies = Mutex<[ByteBuffer]>([])
 
     init(upstream: URL) { self.upstream = upstream }
 
-    /// Faults for the next `POST /v1/transactions` requests, in order.
-    func inject(_ faults: [Fault]) { self.faults.withLock { $0.append(contentsOf: faults) } }
+    /// Faults for the next POST requests to `path` (submissions by default), in order.
+    func inject(_ faults: [Fault], on path: String = "/v1/transactions") {
+        self.faults.withLock { $0[path, default: []].append(contentsOf: faults) }
+    }
     /// Submissions that passed through (faulted or not).
     var submissionCount: Int { submissions.withLock { $0 } }
     /// What the SDK submitted (`POST /v1/transactions` bodies), in order.
@@ -96,10 +98,12 @@ final class FaultyNetwork: Sendable {
 
     private func forward(_ request: Request, client: HTTPClient) async throws -> Response {
         var fault: Fault?
-        if request.method == .post, request.uri.path == "/v1/transactions" {
-            fault = faults.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-            submissions.withLock { $0 += 1 }
+        if request.method == .post {
+            fault = faults.withLock {
+                $0[request.uri.path]?.isEmpty == false ? $0[request.uri.path]?.removeFirst() : nil
+            }
         }
+        if request.method == .post, request.uri.path == "/v1/transactions" { submissions.withLock { $0 += 1 } }
         if case .unreachable = fault { return Response(status: .serviceUnavailable) }
         var outbound = HTTPClientRequest(url: upstream.absoluteString + request.uri.description)
         outbound.method = .init(rawValue: request.method.rawValue)

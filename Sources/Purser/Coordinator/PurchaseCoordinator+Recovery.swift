@@ -1,7 +1,8 @@
 // MARK: Recovery
 
 extension PurchaseCoordinator {
-    /// Settles every unfinished StoreKit transaction, oldest first, one at a time, then tidies the journal. Stops
+    /// Settles every unfinished StoreKit transaction, oldest first, one at a time, then tidies the journal and sends
+    /// again the user's spends that got no answer (`spend`). Stops
     /// at the first transaction the server could not be reached for (the rest wait for the next trigger). The
     /// coordinator runs it by itself at launch, at login and on `Configuration.signals`; call it for anything else
     /// (tests, an app that turned the signals off and has its own).
@@ -13,6 +14,7 @@ extension PurchaseCoordinator {
                 if case .pending(let pending) = event, pending.reason == .serverUnreachable { return }
             }
             try await tidyJournal(session: session)
+            await resendSpends(session: session)
         } catch {
             return
         }

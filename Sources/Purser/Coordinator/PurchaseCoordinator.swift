@@ -48,8 +48,13 @@ public actor PurchaseCoordinator {
 
     public nonisolated let events: AsyncStream<PurchaseEvent>
     private let eventSink: AsyncStream<PurchaseEvent>.Continuation
+    /// What became of the spends `spend` left unsettled (no answer), once recovery sent them again.
+    public nonisolated let spendOutcomes: AsyncStream<SpendOutcome>
+    private let spendSink: AsyncStream<SpendOutcome>.Continuation
     let api: PurserAPIClient
     let journal: PurchaseJournal
+    /// Where `spend` journals its ids; nil: `spend` is refused (`SpendError.noJournal`).
+    let spends: SpendJournal?
     let store: any StoreAdapter
     let configuration: Configuration
     let catalog: ProductCatalogCache
@@ -71,17 +76,21 @@ public actor PurchaseCoordinator {
     /// Settles one transaction at a time, in arrival order.
     let serial = AsyncSerialLock()
 
+    /// - Parameter spends: where `spend` journals each spend before sending it (the app's container); without one,
+    ///   `spend` is refused, since a spend that cannot be resent after a crash could be lost or doubled.
     public init(
-        api: PurserAPIClient, journal: PurchaseJournal, store: any StoreAdapter,
+        api: PurserAPIClient, journal: PurchaseJournal, store: any StoreAdapter, spends: SpendJournal? = nil,
         configuration: Configuration = Configuration()
     ) {
         self.api = api
         self.journal = journal
+        self.spends = spends
         self.store = store
         self.configuration = configuration
         self.catalog = ProductCatalogCache(api: api, store: store)
         self.random = SeededGenerator(seed: configuration.seed ?? UInt64.random(in: 0...UInt64.max))
         (events, eventSink) = AsyncStream.makeStream(of: PurchaseEvent.self)
+        (spendOutcomes, spendSink) = AsyncStream.makeStream(of: SpendOutcome.self)
     }
 
     deinit {
@@ -128,6 +137,11 @@ public actor PurchaseCoordinator {
         return event
     }
 
+    /// Sends `outcome` to the app (unless the coordinator is terminated).
+    func emit(_ outcome: SpendOutcome) {
+        if alive { spendSink.yield(outcome) }
+    }
+
     /// Reports `step` to the probe; a probe that throws kills the app here, and the caller stops with `Terminated`.
     func step(_ step: PurchaseStep) async throws {
         guard alive else { throw Terminated() }
@@ -143,6 +157,7 @@ public actor PurchaseCoordinator {
         guard alive else { return }
         alive = false
         eventSink.finish()
+        spendSink.finish()
         signalListener?.cancel()
         await store.stop()
     }

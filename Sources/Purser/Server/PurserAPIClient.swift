@@ -5,7 +5,8 @@ import PurserCore
     import FoundationNetworking
 #endif
 
-/// The app's side of the Purser HTTP API (see `openapi.yaml`): orders, submissions, the product list. It only
+/// The app's side of the Purser HTTP API (see `openapi.yaml`): orders, submissions, the product list, the wallet and
+/// its spends. It only
 /// reports what happened; retry and finish policy live in `PurchaseCoordinator`.
 public final class PurserAPIClient: Sendable {
     public let baseURL: URL
@@ -55,6 +56,20 @@ public final class PurserAPIClient: Sendable {
         -> DecisionResponse
     {
         try await decode(DecisionResponse.self, from: send("POST", "v1/transactions", body: request, as: user))
+    }
+
+    /// `POST /v1/wallet/spend`: a 200 is applied (now or, `replayed`, before); anything else throws.
+    public func spend(_ request: WalletSpendRequest, as user: PurserSession) async throws(PurserAPIError)
+        -> WalletTransactionResponse
+    {
+        try await decode(
+            WalletTransactionResponse.self, from: send("POST", "v1/wallet/spend", body: request, as: user))
+    }
+
+    /// `GET /v1/wallet`: the user's balances, holds and what they own.
+    public func wallet(as user: PurserSession) async throws(PurserAPIError) -> WalletResponse {
+        try await decode(
+            WalletResponse.self, from: send("GET", "v1/wallet", body: Optional<CreateOrderRequest>.none, as: user))
     }
 
     /// `GET /v1/products`; `nil` when the list still has `version` (304 Not Modified).

@@ -30,7 +30,7 @@ extension ChaosServer {
                 "host": "127.0.0.1", "port": 0, "bundleId": bundleID, "environments": ["Sandbox", "Production"],
                 "catalogFile": "catalog.json", "appStore": "simulator", "simulator": ["url": simulator.absoluteString],
                 "verifyReceiptTimeoutSeconds": 2, "auth": ["mode": "development"],
-                "reconciliation": ["intervalSeconds": 0], "webhooks": webhooks,
+                "reconciliation": ["intervalSeconds": 0], "webhooks": webhooks, "wallet": ["clientSpend": true],
                 // SQLite: one replica, its ledger kept across restarts; PostgreSQL: each replica its own files.
                 "dataDirectory": setup.databaseURL == nil ? "ledger" : "replica-\(index)",
             ]

@@ -56,6 +56,8 @@ extension ServerConfiguration {
     ///   `console.goodwillLimit` (int, `1000`: the most one goodwill credit gives per currency; 0 turns it off).
     /// - `refunds.allowNegativeBalance` (bool, default `true`): whether a refund may take a balance below zero; when
     ///   false it revokes down to zero and records the shortfall.
+    /// - `wallet.clientSpend` (bool, default `false`): whether the app may spend from its own user's wallet with
+    ///   `POST /v1/wallet/spend` (a game with no backend); off, that route answers 403 `client_spend_disabled`.
     /// - `xcode.certificateFile` (string, optional): Xcode's StoreKit testing certificate (DER), for development:
     ///   payloads it signs for environment `Xcode` are trusted; needs `Xcode` in `environments`.
     ///
@@ -106,6 +108,7 @@ extension ServerConfiguration {
         metrics = Metrics(reader: reader.scoped(to: "metrics"))
         console = Console(reader: reader.scoped(to: "console"))
         refunds = Refunds(reader: reader.scoped(to: "refunds"))
+        wallet = Wallet(reader: reader.scoped(to: "wallet"))
         xcode = Xcode(reader: reader.scoped(to: "xcode"))
     }
 

@@ -45,6 +45,7 @@ import PurserCore
 ///   "console": {"operators": [{"name": "li", "passwordHash": "$scrypt$…"}], "secureCookies": false,
 ///               "sessionMinutes": 480},         // the support console at /console, with admin.token
 ///   "refunds": {"allowNegativeBalance": true},  // false: a refund takes a balance down to zero, not below
+///   "wallet": {"clientSpend": false},   // true: the app may spend its user's currency (POST /v1/wallet/spend)
 ///   "xcode": {"certificateFile": null}     // development: trust Xcode's StoreKit testing (needs "Xcode" in environments)
 /// }
 /// ```
@@ -230,6 +231,7 @@ public struct ServerConfiguration: Sendable, Encodable {
     public var metrics = Metrics()
     public var console = Console()
     public var refunds = Refunds()
+    public var wallet = Wallet()
     public var xcode = Xcode()
 
     public init() {}

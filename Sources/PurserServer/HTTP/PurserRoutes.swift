@@ -7,6 +7,7 @@ import PurserCore
 struct PurserRoutes {
     let orders: OrderService
     let submissions: SubmissionService
+    let wallets: WalletService
     let authenticator: any Authenticator
     let notifications: NotificationService
 
@@ -65,6 +66,15 @@ struct PurserRoutes {
         }
         v1.on(.get, "wallet", under: "/v1", recordingIn: &endpoints) { _, context in
             return try JSONResponse.make(try await orders.wallet(of: try context.requireUser()))
+        }
+        // A game with no backend spends from its own user's wallet (`wallet.clientSpend`; 403 while it is off).
+        v1.on(.post, "wallet/spend", under: "/v1", recordingIn: &endpoints) { request, context in
+            let user = try context.requireUser()
+            try wallets.checkClientSpend()
+            let data = try await request.jsonBody(context: context)
+            var body = try Request.decode(WalletService.Body.self, from: data)
+            body.metadata = try WalletService.metadata(in: data)
+            return try JSONResponse.make(try await wallets.spendFromApp(body, by: user))
         }
     }
 }

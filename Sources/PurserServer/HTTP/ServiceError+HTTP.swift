@@ -17,6 +17,7 @@ extension ServiceError.Code {
             return .badRequest
         case .receiptRejected, .unknownProduct, .insufficientBalance, .captureExceedsHold: return .unprocessableContent
         case .notFound: return .notFound
+        case .clientSpendDisabled: return .forbidden
         case .orderDelivered, .alreadyOwned, .alreadyCredited, .notGrantable, .idempotencyConflict,
             .holdAlreadyCaptured, .holdAlreadyVoided, .holdExpired:
             return .conflict

@@ -41,19 +41,16 @@ public struct WalletService: Sendable {
     }
 
     /// The answer: what applied and the balances it left; `replayed` when the id had applied before.
-    public struct Answer: Codable, Sendable, Hashable {
-        public var id: String
-        public var userId: UserID
-        public var amounts: [String: Int64]
-        public var balances: [String: Int64]
-        public var replayed: Bool
-    }
+    public typealias Answer = WalletTransactionResponse
 
     let store: any LedgerStore
     let now: @Sendable () -> Date
+    /// `wallet.clientSpend`: whether the app may spend from its own user's wallet.
+    let clientSpend: Bool
 
-    public init(store: any LedgerStore, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: any LedgerStore, clientSpend: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
+        self.clientSpend = clientSpend
         self.now = now
     }
 
@@ -87,6 +84,26 @@ public struct WalletService: Sendable {
             throw ServiceError(
                 .insufficientBalance,
                 "\(user) has \(balance) \(currency), less than the \(requested) to spend; nothing was changed")
+        }
+    }
+
+    /// `POST /v1/wallet/spend`: the signed-in user spends from their own wallet under `apply`'s rules, only while
+    /// `wallet.clientSpend` is on (else 403 `client_spend_disabled`), and only spends: every amount is negative,
+    /// because the app must not mint currency (`invalid_amounts`).
+    public func spendFromApp(_ body: Body, by user: UserID) async throws -> Answer {
+        try checkClientSpend()
+        guard body.amounts.values.allSatisfy({ $0 < 0 }) else {
+            throw ServiceError(.invalidAmounts, "the app can only spend: every amount is negative")
+        }
+        return try await apply(body, to: user, cause: "app")
+    }
+
+    /// Throws 403 `client_spend_disabled` unless `wallet.clientSpend` is on: checked before the body is read.
+    public func checkClientSpend() throws {
+        guard clientSpend else {
+            throw ServiceError(
+                .clientSpendDisabled,
+                "spending from the app is off (wallet.clientSpend); the game's backend spends through the admin API")
         }
     }
 

@@ -1,0 +1,27 @@
+import PurserCore
+
+/// A spend the server applied, now or before.
+public struct SpendResult: Sendable, Hashable {
+    public var id: String
+    /// What was taken of each currency, positive.
+    public var spent: [String: Int64]
+    /// The balances of those currencies right after it applied.
+    public var balances: [String: Int64]
+    /// The id had applied before (an earlier send whose answer was lost): nothing was taken now.
+    public var replayed: Bool
+
+    init(_ answer: WalletTransactionResponse) {
+        id = answer.id
+        spent = answer.amounts.mapValues { -$0 }
+        balances = answer.balances
+        replayed = answer.replayed
+    }
+}
+
+/// What became of a spend that `spend` could not settle at once and recovery sent again.
+public enum SpendOutcome: Sendable, Hashable {
+    /// It applied (now, or at the first send: `replayed`).
+    case spent(SpendResult)
+    /// The server refused it: nothing was taken. The server's error code says why.
+    case refused(id: String, code: String)
+}
