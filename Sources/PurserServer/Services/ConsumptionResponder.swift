@@ -8,11 +8,11 @@ import PurserStorage
 /// revoked), how much of the grant is spent, and a refund preference by rule. Read through `LedgerStore.transaction`
 /// and `balances(of:)`; the App Store Server API call itself is injected (`viaServerAPI` sends v2 or v1).
 ///
-/// **Consumed share.** A credited transaction's grant counts as spent as far as its owner's balance no longer covers
-/// it: for each currency of the grant, `(grant − max(balance, 0)) / grant`, clamped to 0…1, the largest over the
-/// currencies, in milliunits (100000 is all of it), rounded down. A balance that still covers the grant is 0. Purser's
-/// wallet sees only grants and refunds, so a game whose own backend spends what Purser credits sets `assumeSpent`:
-/// every delivered grant then counts as all spent.
+/// **Consumed share.** A credited transaction's grant counts as spent as far as the currency spent since (through the
+/// wallet API: spends, hold captures) went beyond what the wallet held before it: first in, first out
+/// (`SpentFirstInFirstOut`), the largest share over the grant's currencies, in milliunits (100000 is all of it), rounded
+/// down. A game whose own backend spends what Purser credits, outside Purser's wallet, sets `assumeSpent`: every
+/// delivered grant then counts as all spent.
 public struct ConsumptionResponder: Sendable {
     /// Which Send Consumption Information to call.
     public enum Version: String, Sendable, CaseIterable, Encodable {
@@ -95,9 +95,7 @@ public struct ConsumptionResponder: Sendable {
                 refundPreference: preference(policy.refundPreference.undelivered, consumed: 0),
                 sampleContentProvided: policy.sampleContentProvided, orderID: record?.orderID)
         }
-        let consumed =
-            policy.assumeSpent
-            ? 100_000 : Self.consumedShare(of: record.grants, balances: try await store.balances(of: owner))
+        let consumed = policy.assumeSpent ? 100_000 : try await spentShare(of: record, owner: owner)
         let rule: String? =
             switch consumed {
             case 0: policy.refundPreference.unspent
@@ -116,7 +114,26 @@ public struct ConsumptionResponder: Sendable {
         return preference == .grantProrated && consumed == 0 ? nil : preference
     }
 
-    /// The consumed share of `grants` in milliunits (see the type's documentation).
+    /// The consumed share of `record`'s grant, first in, first out from `owner`'s whole wallet history (read a page
+    /// at a time); as far as the balance no longer covers it when the history holds no credit of it.
+    private func spentShare(of record: LedgerTransaction, owner: UserID) async throws -> Int {
+        var newestFirst: [WalletHistoryEntry] = []
+        var cursor: WalletHistoryEntry.Cursor?
+        repeat {
+            let page = try await store.walletHistory(of: owner, after: cursor, limit: 1_000)
+            newestFirst += page.entries
+            cursor = page.next
+        } while cursor != nil
+        if let share = SpentFirstInFirstOut.consumedShare(
+            of: record.transaction.transactionID, grants: record.grants, history: newestFirst.reversed())
+        {
+            return share
+        }
+        return Self.consumedShare(of: record.grants, balances: try await store.balances(of: owner))
+    }
+
+    /// The share of `grants` the balance no longer covers, in milliunits: the fallback when the history does not show
+    /// the credit.
     static func consumedShare(of grants: Grants, balances: [String: Int64]) -> Int {
         var share = 0
         for (currency, amount) in grants.amounts where amount > 0 {
