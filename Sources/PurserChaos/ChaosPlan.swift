@@ -53,6 +53,8 @@ public struct ChaosPlan: Sendable {
         var kills = SeededGenerator(seed: configuration.seed ^ 0xC1_11_5EED)
         // And the webhook receiver's faults after them: a stream of their own.
         var receiver = SeededGenerator(seed: configuration.seed ^ 0x3E_CE_1E_5EED)
+        // The spending game backend came last: its own stream.
+        var wallet = SeededGenerator(seed: configuration.seed ^ 0x5BE_D5EED)
         var signedIn = devices.indices.map { users[$0 % users.count] }
         for index in 0..<configuration.purchases {
             let device = index % devices.count
@@ -133,6 +135,11 @@ public struct ChaosPlan: Sendable {
                     posts: Int.random(in: 1...6, using: &receiver))
                 purchase.families.insert(.webhookReceiver)
             }
+            let retried =
+                configuration.rate(.spendRetry) > 0
+                && Double.random(in: 0..<1, using: &wallet) < configuration.rate(.spendRetry)
+            purchase.wallet = Self.walletOperation(after: index, spendRetry: retried, using: &wallet)
+            if retried, purchase.wallet != nil { purchase.families.insert(.spendRetry) }
             devices[device].purchases.append(purchase)
         }
         self.devices = devices

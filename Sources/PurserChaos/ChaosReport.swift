@@ -51,6 +51,8 @@ public struct ChaosReport: Codable, Sendable {
     public var reconciliation: String
     /// Purser's webhooks to the game backend (`nil` in reports from before webhooks).
     public var webhooks: Webhooks?
+    /// What the spending game backend did through the admin API (`nil` in reports from before the wallet).
+    public var wallet: Wallet? = nil
     /// Purser broke no invariant.
     public var passed: Bool
 
@@ -83,13 +85,16 @@ public struct ChaosReport: Codable, Sendable {
                 String(result.count(.doubled)), String(result.count(.misattributed)),
                 String(result.count(.creditedWithoutCharge)), String(result.count(.finishedBeforeDecision)),
                 String(result.count(.gameBackendDiffers)),
+                String(
+                    [.walletBalanceDiffers, .appliedTwice, .belowFloor, .walletUnanswered].map(result.count).reduce(
+                        0, +)),
                 String(format: "%.0f", result.purchasesPerSecond), String(format: "%.1f", result.healSeconds),
             ]
         }
         lines += Self.table(
             [
                 "strategy", "purchases", "charged", "late", "lost", "doubled", "misattributed",
-                "without charge", "finished early", "game backend", "purchases/s", "heal s",
+                "without charge", "finished early", "game backend", "wallet", "purchases/s", "heal s",
             ], strategyRows)
         lines.append("")
         if let purser {
@@ -98,6 +103,7 @@ public struct ChaosReport: Codable, Sendable {
         }
         lines.append("Reconciliation: \(reconciliation)")
         if let webhooks { lines.append(webhooks.line) }
+        if let wallet { lines.append(wallet.line) }
         if let kills = purser?.kills, !kills.isEmpty {
             lines.append("Server kills (SIGKILL, then a restart on the same ledger): \(kills.count)")
             for kill in kills { lines.append("  \(kill)") }

@@ -43,7 +43,7 @@ public struct ChaosRun: Sendable {
             purchases: configuration.purchases, storage: configuration.storage, replicas: configuration.replicas,
             families: familyRows(plan: plan, violations: purser.all, serverAPIFaults: healing.serverAPIFaults),
             strategies: results, reconciliation: healing.reconciliation, webhooks: healing.webhooks,
-            passed: purser.result.violationCount == 0)
+            wallet: healing.wallet.map(ChaosReport.Wallet.init), passed: purser.result.violationCount == 0)
     }
 
     private func runPurser(_ plan: ChaosPlan, directory: URL) async throws
@@ -96,7 +96,8 @@ public struct ChaosRun: Sendable {
         let driver = PurserDriver(
             server: server, plan: plan, configuration: configuration, record: record,
             progress: progress, directory: directory.appendingPathComponent("devices"),
-            transport: transport)
+            transport: transport,
+            spender: SpendingBackend(url: server.url, token: ChaosServer.adminToken, transport: transport))
         progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount)
         let started = Date()
         let apps = try await driver.faultPhase()
@@ -105,13 +106,15 @@ public struct ChaosRun: Sendable {
         progress.note("checking the invariants")
         let violations = try await InvariantChecker(
             appStore: server.appStore, ledger: PurserLedgerView(store: server.store), record: record,
-            users: userIDs, gameBackend: server.gameBackend
+            users: userIDs, gameBackend: server.gameBackend, wallet: (server.store, driver.spender)
         ).violations()
         var result = await result(
             .purser, plan: plan, record: record, appStore: server.appStore,
             violations: violations, faultSeconds: faultSeconds, healSeconds: healing.seconds)
         result.kills = server.replicas?.kills ?? []
-        return ((result, violations), healing)
+        var healed = healing
+        healed.wallet = driver.spender.tally
+        return ((result, violations), healed)
     }
 
     private func runBaseline(_ strategy: ChaosStrategy, plan: ChaosPlan, directory: URL) async throws

@@ -16,6 +16,8 @@ import ServiceLifecycle
 /// where the harness can kill a replica with SIGKILL.
 public struct ChaosServer: Sendable {
     public static let bundleID = "com.example.chaos"
+    /// The admin API's token in this run: the spending game backend's credential.
+    static let adminToken = "chaos-admin-" + String(UInt64.random(in: .min ... .max), radix: 16)
     public static let catalog = ProductCatalog([
         Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60])),
         Product(id: "gold120", type: .consumable, grants: Grants(["gold": 120])),
@@ -46,7 +48,8 @@ public struct ChaosServer: Sendable {
 
     /// What the run's server is configured with: the chaos bundle, both environments, a free loopback port,
     /// development authentication, `verifyReceipt` answered within 2 s, reconciliation and the periodic finishing at
-    /// Apple run by the harness only (in the heal phase), and the apps allowed to spend (`wallet.clientSpend`).
+    /// Apple run by the harness only (in the heal phase), the apps allowed to spend (`wallet.clientSpend`) and the
+    /// admin API on, for the spending game backend.
     static var configuration: ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
@@ -58,6 +61,7 @@ public struct ChaosServer: Sendable {
         configuration.reconciliation.intervalSeconds = 0
         configuration.finishing.intervalSeconds = 0
         configuration.wallet.clientSpend = true
+        configuration.admin.token = adminToken
         return configuration
     }
 

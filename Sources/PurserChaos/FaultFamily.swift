@@ -19,6 +19,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
     case slowPayment = "slow-payment"
     case serverKill = "server-kill"
     case webhookReceiver = "webhook-receiver"
+    case spendRetry = "spend-retry"
 
     /// What a rate counts.
     public enum Unit: String, Sendable, Codable {
@@ -55,6 +56,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
         case .slowPayment: 0.01
         case .serverKill: 0.01
         case .webhookReceiver: 0.02
+        case .spendRetry: 0.2
         }
     }
 
@@ -85,6 +87,8 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
             "a random purser serve replica is killed with SIGKILL during the purchase and restarted (--replicas only)"
         case .webhookReceiver:
             "the game backend's next 1-6 webhook posts meet it down (503), failing (500) or stalling past the time-out"
+        case .spendRetry:
+            "the game backend sends its wallet requests (spend, hold, capture, void) 1-3 more times with the same id"
         }
     }
 

@@ -106,7 +106,8 @@ public final class GameBackend: Sendable {
         return Response(status: .noContent)
     }
 
-    /// Applies an event once per `webhook-id`: its grants (signed) to its user's balance.
+    /// Applies an event once per `webhook-id`: its grants, or a wallet change's amounts (signed), to its user's
+    /// balance.
     private func apply(_ webhook: VerifiedWebhook) {
         state.withLock { state in
             guard state.applied.insert(webhook.id).inserted else {
@@ -116,6 +117,9 @@ public final class GameBackend: Sendable {
             state.counts.applied += 1
             if let transaction = webhook.event.transaction {
                 state.balances[transaction.userId, default: 0] += transaction.grants["gold"] ?? 0
+            }
+            if let change = webhook.event.walletChange {
+                state.balances[change.userId, default: 0] += change.amounts["gold"] ?? 0
             }
         }
     }

@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import AppStoreVerification
 import PurserCore
+import PurserStorage
 
 /// Checks DESIGN.md's invariants 1–5 after healing, against the simulator's own record of what Apple charged and
 /// refunded and the harness's record of who bought what; and, for Purser, that the game backend fed by webhooks holds
@@ -12,6 +13,8 @@ struct InvariantChecker {
     let users: [String]
     /// The game backend that Purser's webhooks reach (Purser only): its balances must equal the ledger's.
     var gameBackend: GameBackend? = nil
+    /// Purser only: the ledger's wallet history and the game backend that spent through the admin API.
+    var wallet: (store: any LedgerStore, spender: SpendingBackend)? = nil
 
     func violations() async throws -> [Violation] {
         var found: [Violation] = []
@@ -57,16 +60,20 @@ struct InvariantChecker {
                     detail: "a forged submission was credited", purchase: nil))
         }
         // Credits the per-transaction view cannot see (a store that wrote one transaction twice) show up as a
-        // balance larger than the account's credited transactions.
+        // balance larger than the account's credited transactions, less what the game backend spent.
         for user in users {
-            let surplus = try await ledger.balance(of: user) - explained[user, default: 0]
+            let taken = wallet?.spender.taken(from: user) ?? 0
+            let surplus = try await ledger.balance(of: user) + taken - explained[user, default: 0]
             if surplus > 0 {
                 found.append(
                     Violation(
                         kind: .doubled, transactionID: "balance:\(user)",
-                        detail: "\(user) holds \(surplus) gold more than its credited transactions give",
+                        detail: "\(user) holds \(surplus) gold more than its credited transactions give, less spends",
                         purchase: nil))
             }
+        }
+        if let wallet {
+            found += try await walletViolations(explained: explained, store: wallet.store, spender: wallet.spender)
         }
         if let gameBackend {
             for user in users {

@@ -32,6 +32,8 @@ public struct PlannedPurchase: Sendable, Hashable {
     public var serverKill: ServerKill?
     /// What the game backend's next webhook posts meet, from this purchase on.
     public var receiverFault: GameBackend.Fault?
+    /// What the spending game backend does with the buyer's gold once this purchase is through.
+    public var wallet: PlannedWalletOperation?
     /// The fault families this purchase meets (device families included).
     public var families: Set<FaultFamily>
 

@@ -16,6 +16,8 @@ struct PurserDriver {
     let directory: URL
     /// The apps' HTTP to the server.
     let transport: any PurserHTTPTransport
+    /// The game's backend spending the players' gold through the admin API.
+    let spender: SpendingBackend
 
     /// What the heal phase did.
     struct Healing: Sendable {
@@ -24,6 +26,8 @@ struct PurserDriver {
         var serverAPIFaults: Int
         /// The webhook outbox once drained (or once the wait gave up), and what the game backend saw.
         var webhooks: ChaosReport.Webhooks
+        /// What the spending game backend did.
+        var wallet: SpendingBackend.Tally? = nil
     }
 
     func faultPhase() async throws -> [ChaosApp] {
@@ -87,6 +91,7 @@ struct PurserDriver {
                 as: PurserSession(userID: other, authorization: .development))
         }
         if purchase.forgery { await forge(purchase, harness: harness, forger: forger, device: device) }
+        if let operation = purchase.wallet { await spender.perform(operation, for: purchase.user) }
     }
 
     /// Buys, and when the server could not be reached before anything was charged (a replica restarting after a

@@ -14,6 +14,15 @@ public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
         /// After healing, the game backend fed by webhooks holds another balance than the ledger (an event lost,
         /// or applied twice).
         case gameBackendDiffers = "game-backend-differs"
+        /// A balance is not what its history adds up to, or not credits − refunds − what the spending game backend
+        /// was told it took (deposits, spends and captures through the wallet API).
+        case walletBalanceDiffers = "wallet-balance-differs"
+        /// A wallet id (a spend, a capture) applied more than once.
+        case appliedTwice = "applied-twice"
+        /// A spend took a balance below 0.
+        case belowFloor = "below-floor"
+        /// The spending game backend got no answer to a request even after the faults stopped.
+        case walletUnanswered = "wallet-unanswered"
     }
 
     public var kind: Kind

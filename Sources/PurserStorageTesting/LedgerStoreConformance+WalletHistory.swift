@@ -39,4 +39,19 @@ extension LedgerStoreConformance {
         #expect(paged == all.entries)
         #expect(try await store.walletHistory(of: "nobody", after: nil, limit: 10).entries.isEmpty)
     }
+
+    /// Two partial refunds of one purchase recorded at the same moment (one batch) are one history entry whose
+    /// amounts are their sum: the history adds up to the balance. (Aggregating rows, not currencies, kept one of the
+    /// two and the history said 24 gold more than the balance, found by `purser chaos` on PostgreSQL.)
+    public func sumsARefundsRowsOfOneMomentInTheHistory() async throws {
+        try await creditedEvent("t-yuki", user: "yuki")
+        _ = try await store.revoke(prorated("t-yuki", 20_000), now: now + 1)
+        _ = try await store.revoke(prorated("t-yuki", 50_000), now: now + 1)
+        let balance = try await store.balances(of: "yuki")["gold"]
+        #expect(balance == 30)
+        let history = try await store.walletHistory(of: "yuki", after: nil, limit: 10).entries
+        #expect(history.map(\.kind) == ["revoke", "credit"])
+        #expect(history.first?.amounts == ["gold": -30])
+        #expect(history.reduce(0) { $0 + ($1.amounts["gold"] ?? 0) } == balance)
+    }
 }

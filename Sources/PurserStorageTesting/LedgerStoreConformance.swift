@@ -59,6 +59,7 @@ public struct LedgerStoreConformance: Sendable {
         try await creditsARefusedTransactionOnlyWhenSupportOverrides()
         try await appliesSpendsAndDepositsOnceWithinTheBalance()
         try await listsAWalletsHistoryInPages()
+        try await sumsARefundsRowsOfOneMomentInTheHistory()
         try await reservesWithHoldsAndResolvesEachOnce()
     }
 

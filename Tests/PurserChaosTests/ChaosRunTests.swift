@@ -91,6 +91,21 @@ import Testing
         #expect(purser.count(.gameBackendDiffers) > 0, "\(report.text)")
     }
 
+    /// The spending game backend resends with the same id (`spend-retry` on every wallet request); a ledger that
+    /// applies a resent spend again breaks the wallet invariants: applied twice, and less gold than explained.
+    @Test func aLedgerThatForgetsWalletIdsFailsTheRun() async throws {
+        var configuration = Self.configuration(
+            seed: 14, purchases: 80, baselines: [],
+            sabotage: ChaosSabotage(store: { ForgetfulWalletLedgerStore(inner: $0) }))
+        configuration.rates[.spendRetry] = 1
+        let report = try await ChaosRun(configuration: configuration, progress: ChaosProgress(sink: nil)).run()
+        let purser = try #require(report.purser)
+        #expect(!report.passed)
+        #expect(purser.count(.appliedTwice) > 0, "\(report.text)")
+        #expect(purser.count(.walletBalanceDiffers) > 0, "\(report.text)")
+        #expect(report.wallet.map { $0.replays > 0 && $0.spends > 0 } == true)
+    }
+
     @Test func theSameSeedPlansTheSameRun() {
         let first = ChaosPlan(configuration: Self.configuration(seed: 99))
         let again = ChaosPlan(configuration: Self.configuration(seed: 99))

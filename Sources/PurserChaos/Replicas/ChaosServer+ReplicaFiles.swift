@@ -31,6 +31,7 @@ extension ChaosServer {
                 "catalogFile": "catalog.json", "appStore": "simulator", "simulator": ["url": simulator.absoluteString],
                 "verifyReceiptTimeoutSeconds": 2, "auth": ["mode": "development"],
                 "reconciliation": ["intervalSeconds": 0], "webhooks": webhooks, "wallet": ["clientSpend": true],
+                "admin": ["token": adminToken],
                 // SQLite: one replica, its ledger kept across restarts; PostgreSQL: each replica its own files.
                 "dataDirectory": setup.databaseURL == nil ? "ledger" : "replica-\(index)",
             ]

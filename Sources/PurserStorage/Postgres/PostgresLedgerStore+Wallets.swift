@@ -98,9 +98,13 @@ extension PostgresLedgerStore {
                 connection,
                 """
                 SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
-                    SELECT created_at AS at, 'g'::TEXT AS source, MAX(id) AS row, kind, transaction_id AS ref,
+                    SELECT created_at AS at, 'g'::TEXT AS source, MAX(row) AS row, kind, transaction_id AS ref,
                         json_object_agg(currency, amount)::TEXT AS amounts, NULL::TEXT AS cause, NULL::TEXT AS reason
-                    FROM grants WHERE user_id = \(user.rawValue) GROUP BY transaction_id, kind, created_at
+                    FROM (
+                        SELECT created_at, MAX(id) AS row, kind, transaction_id, currency, SUM(amount) AS amount
+                        FROM grants WHERE user_id = \(user.rawValue)
+                        GROUP BY transaction_id, kind, created_at, currency) AS per_currency
+                    GROUP BY transaction_id, kind, created_at
                     UNION ALL
                     SELECT created_at, 'w'::TEXT, id, ''::TEXT, idempotency_id, amounts, cause, reason
                     FROM wallet_transactions WHERE user_id = \(user.rawValue)) AS history

@@ -78,9 +78,12 @@ extension SQLiteLedgerStore {
         let rows = try await read(
             """
             SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
-                SELECT created_at AS at, 'g' AS source, MAX(id) AS row, kind, transaction_id AS ref,
+                SELECT created_at AS at, 'g' AS source, MAX(row) AS row, kind, transaction_id AS ref,
                     json_group_object(currency, amount) AS amounts, NULL AS cause, NULL AS reason
-                FROM grants WHERE user_id = ? GROUP BY transaction_id, kind, created_at
+                FROM (
+                    SELECT created_at, MAX(id) AS row, kind, transaction_id, currency, SUM(amount) AS amount
+                    FROM grants WHERE user_id = ? GROUP BY transaction_id, kind, created_at, currency)
+                GROUP BY transaction_id, kind, created_at
                 UNION ALL
                 SELECT created_at, 'w', id, '', idempotency_id, amounts, cause, reason
                 FROM wallet_transactions WHERE user_id = ?)

@@ -1,0 +1,67 @@
+import PurserCore
+import PurserStorage
+
+extension InvariantChecker {
+    /// The wallet invariants, for each user: the balance is what its history adds up to (credits − revokes +
+    /// restores + deposits − spends − captures) and what the purchases and the spending game backend explain
+    /// (`explained` − what the backend was told it took); no wallet id applied twice, in the ledger or in the answers;
+    /// no spend below 0; and every backend request answered.
+    func walletViolations(
+        explained: [String: Int64], store: any LedgerStore, spender: SpendingBackend
+    ) async throws -> [Violation] {
+        var found: [Violation] = []
+        func violation(_ kind: Violation.Kind, _ subject: String, _ detail: String) {
+            found.append(Violation(kind: kind, transactionID: subject, detail: detail, purchase: nil))
+        }
+        for user in users {
+            let history = try await Self.history(of: user, in: store)
+            let balance = try await ledger.balance(of: user)
+            var running: Int64 = 0
+            var applications: [String: Int] = [:]
+            for entry in history {
+                let gold = entry.amounts["gold"] ?? 0
+                running += gold
+                guard ["spend", "adjust", "deposit"].contains(entry.kind) else { continue }
+                applications[entry.reference, default: 0] += 1
+                if gold < 0, !entry.reference.hasPrefix("hold:"), running < 0 {
+                    violation(.belowFloor, entry.reference, "the spend left \(user) with \(running) gold")
+                }
+            }
+            for (id, count) in applications.sorted(by: { $0.key < $1.key }) where count > 1 {
+                violation(.appliedTwice, id, "\(user)'s wallet history holds it \(count) times")
+            }
+            if running != balance {
+                violation(
+                    .walletBalanceDiffers, "balance:\(user)",
+                    "\(user)'s history adds up to \(running) gold, the ledger's balance is \(balance)")
+            }
+            let expected = explained[user, default: 0] - spender.taken(from: user)
+            if balance < expected {
+                violation(
+                    .walletBalanceDiffers, "balance:\(user)",
+                    "\(user) holds \(balance) gold; the credited purchases less what the game backend was told it "
+                        + "spent leave \(expected)")
+            }
+        }
+        for (id, count) in spender.appliedTwice.sorted(by: { $0.key < $1.key }) {
+            violation(.appliedTwice, id, "\(count) answers said it applied now (not replayed)")
+        }
+        let unanswered = spender.tally.unanswered
+        if unanswered > 0 {
+            violation(.walletUnanswered, "wallet", "\(unanswered) game backend requests never got an answer")
+        }
+        return found
+    }
+
+    /// `user`'s whole wallet history, oldest first.
+    static func history(of user: String, in store: any LedgerStore) async throws -> [WalletHistoryEntry] {
+        var newestFirst: [WalletHistoryEntry] = []
+        var cursor: WalletHistoryEntry.Cursor?
+        repeat {
+            let page = try await store.walletHistory(of: UserID(user), after: cursor, limit: 1_000)
+            newestFirst += page.entries
+            cursor = page.next
+        } while cursor != nil
+        return newestFirst.reversed()
+    }
+}
