@@ -8,7 +8,7 @@ extension PostgresLedgerStore {
     /// lock on its order) queues them, and the second decides against the first's committed record, answering exactly
     /// what a second submission after it would get. The unique `transaction_id` stays the last word.
     public func settle(_ submission: Submission, now: Date) async throws -> Settlement {
-        try await settler.settle(submission, now: now)
+        try await settler.submit(submission, now: now)
     }
 
     /// Settles `items` in one database transaction: `BEGIN`, `purser_settle_lock`, the rules in Swift,
@@ -38,10 +38,10 @@ extension PostgresLedgerStore {
         -> [Settlement]
     {
         let lock = PostgresSettleLock(
-            orderIDs: items.compactMap { $0.submission.orderToLookUp?.description },
-            transactionIDs: items.map { $0.submission.transaction.transactionID },
+            orderIDs: items.compactMap { $0.work.orderToLookUp?.description },
+            transactionIDs: items.map { $0.work.transaction.transactionID },
             users: items.compactMap { item in
-                guard case .support(_, let user, _) = item.submission.source else { return nil }
+                guard case .support(_, let user, _) = item.work.source else { return nil }
                 return user.rawValue
             })
         tally.sent(statements: 1, roundTrips: 1)
@@ -62,9 +62,9 @@ extension PostgresLedgerStore {
         var settlements: [Settlement] = []
         settlements.reserveCapacity(items.count)
         for item in items {
-            let existing = records[item.submission.transaction.transactionID]
-            let order = item.submission.orderToLookUp.flatMap { orders[$0.description] }
-            let plan = SubmissionRules.plan(item.submission, existing: existing, order: order, now: item.now)
+            let existing = records[item.work.transaction.transactionID]
+            let order = item.work.orderToLookUp.flatMap { orders[$0.description] }
+            let plan = SubmissionRules.plan(item.work, existing: existing, order: order, now: item.now)
             try writes.add(plan, now: item.now)
             settlements.append(Settlement(plan, existing: existing))
         }

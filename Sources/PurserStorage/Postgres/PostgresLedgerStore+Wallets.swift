@@ -6,35 +6,12 @@ extension PostgresLedgerStore {
     /// The advisory lock class of wallet idempotency ids (with `hashtext(id)`): "purw" in ASCII.
     static let walletIDLockKey: Int32 = 0x7075_7277
 
-    /// Takes the id's lock, then the user's balance lock (the one refunds take), always in that order: two requests
-    /// with one id apply one after the other (the second replays or conflicts), and no spend, other spend or refund
-    /// of the user changes the balance between the check and the write.
+    /// Queues the request for the next wallet batch (`applyWalletBatch`) and returns its outcome once that batch has
+    /// committed: applied, replayed, a conflict or insufficient, decided under the id's and the user's locks.
     public func applyWalletTransaction(_ request: WalletTransaction.Request, now: Date) async throws
         -> WalletTransaction.Outcome
     {
-        try await inTransaction { connection in
-            try await self.execute(
-                connection, "SELECT pg_advisory_xact_lock(\(Self.walletIDLockKey), hashtext(\(request.id)))")
-            if let existing = try await self.walletTransaction(request.id, on: connection) {
-                let differing = existing.request.differences(from: request)
-                return differing.isEmpty ? .replayed(existing) : .conflict(differing)
-            }
-            let user = request.userID.rawValue
-            try await self.execute(
-                connection, "SELECT pg_advisory_xact_lock(\(Self.balanceLockKey), hashtext(\(user)))")
-            let balances = try await self.balances(request.userID, on: connection)
-            let spent = request.amounts.filter { $0.value < 0 }.mapValues { -$0 }
-            let held = try await self.heldAmounts(request.userID, now: now, on: connection)
-            if let short = WalletHoldRules.shortfall(spent, balances: balances, held: held) {
-                return .insufficient(
-                    currency: short.currency, balance: short.available, requested: spent[short.currency] ?? 0)
-            }
-            let change = WalletTransaction(
-                request: request, balances: WalletRows.after(request, from: balances),
-                recordedAt: Date(millis: now.millis))
-            try await self.writeWalletTransaction(change, on: connection)
-            return .applied(change)
-        }
+        try await walletBatcher.submit(request, now: now)
     }
 
     /// Writes an applied wallet transaction inside the caller's transaction: its row, its entries, its
@@ -65,26 +42,6 @@ extension PostgresLedgerStore {
             """)
         try await writeOutboxEvent(.walletChanged(change, row: row), on: connection)
         try await insertAudit(WalletRows.audit(change), on: connection)
-    }
-
-    private func walletTransaction(_ id: String, on connection: PostgresConnection) async throws
-        -> WalletTransaction?
-    {
-        let rows = try await rows(
-            connection,
-            """
-            SELECT user_id, amounts, reason, metadata, cause, balances, created_at FROM wallet_transactions
-            WHERE idempotency_id = \(id)
-            """)
-        guard let row = rows.first?.makeRandomAccess() else { return nil }
-        return WalletTransaction(
-            request: .init(
-                id: id, userID: UserID(try row.text("user_id")),
-                amounts: try WalletRows.amounts(try row.text("amounts")),
-                reason: try row.text("reason"), metadata: try row.optionalText("metadata"), cause: try row.text("cause")
-            ),
-            balances: try WalletRows.amounts(try row.text("balances")),
-            recordedAt: Date(millis: try row.int64("created_at")))
     }
 }
 

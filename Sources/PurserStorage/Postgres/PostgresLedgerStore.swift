@@ -25,6 +25,7 @@ public final class PostgresLedgerStore: LedgerStore, Service {
     let connectionWaitTimeout: Duration
     let tally = LedgerWriteTally()
     let settler: PostgresSettler
+    let walletBatcher: PostgresWalletBatcher
     /// When the pool last handed a connection to an operation: a pool that serves is busy, not unreachable.
     let lastConnectionHandedOut = Mutex(ContinuousClock.now)
     private let closed: AsyncStream<Void>
@@ -36,6 +37,7 @@ public final class PostgresLedgerStore: LedgerStore, Service {
         self.logger = logger
         self.connectionWaitTimeout = configuration.connectionWaitTimeout
         self.settler = PostgresSettler(workers: configuration.settlementWorkers)
+        self.walletBatcher = PostgresWalletBatcher(workers: configuration.settlementWorkers) { ["w:" + $0.id] }
         (closed, closing) = AsyncStream<Void>.makeStream()
     }
 
@@ -44,6 +46,7 @@ public final class PostgresLedgerStore: LedgerStore, Service {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.client.run() }
             group.addTask { await self.settler.run { await self.settleBatch($0) } }
+            group.addTask { await self.walletBatcher.run { await self.applyWalletBatch($0) } }
             group.addTask { for await _ in self.closed {} }
             await group.next()
             group.cancelAll()

@@ -2,17 +2,17 @@ import Foundation
 import PurserCore
 import Synchronization
 
-/// Group commit for settlements on PostgreSQL: callers queue their submissions, and a few workers (each with a pooled
-/// connection while it works) take what is waiting and settle it as one batch, in one database transaction and one
-/// commit. A batch holds each transaction id and each order once; a second submission of either waits for the next
-/// batch, so it is decided against the first's committed record, as it would be on another replica. The workers run
-/// inside the store's `run()`.
-final class PostgresSettler: Sendable {
-    /// One submission waiting for its settlement.
+/// Group commit on PostgreSQL: callers queue their work, and a few workers (each with a pooled connection while it
+/// works) take what is waiting and do it as one batch, in one database transaction and one commit. A batch holds each
+/// key (`keys`: a transaction id, an order, a wallet id) once; work with a key already in the batch waits for the next
+/// one, so it is decided against the first's committed record, as it would be on another replica. The workers run
+/// inside the store's `run()`. Settlements (`PostgresSettler`) and wallet transactions (`PostgresWalletBatcher`).
+final class PostgresBatcher<Work: Sendable, Answer: Sendable>: Sendable {
+    /// One piece of work waiting for its answer.
     struct Item: Sendable {
-        let submission: Submission
+        let work: Work
         let now: Date
-        let caller: CheckedContinuation<Settlement, any Error>
+        let caller: CheckedContinuation<Answer, any Error>
     }
 
     private struct State {
@@ -22,22 +22,25 @@ final class PostgresSettler: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Batches settled at once, each on its own connection.
+    /// Batches done at once, each on its own connection.
     let workers: Int
-    /// The most settlements one batch holds.
+    /// The most items one batch holds.
     let batchLimit: Int
+    /// What may be in a batch once only.
+    private let keys: @Sendable (Work) -> [String]
 
-    init(workers: Int = 4, batchLimit: Int = 128) {
+    init(workers: Int = 4, batchLimit: Int = 128, keys: @escaping @Sendable (Work) -> [String]) {
         self.workers = workers
         self.batchLimit = batchLimit
+        self.keys = keys
     }
 
-    /// Queues `submission` and returns its settlement once the batch holding it has committed.
-    func settle(_ submission: Submission, now: Date) async throws -> Settlement {
+    /// Queues `work` and returns its answer once the batch holding it has committed.
+    func submit(_ work: Work, now: Date) async throws -> Answer {
         try await withCheckedThrowingContinuation { caller in
             let wake = state.withLock { state -> CheckedContinuation<Void, Never>?? in
                 guard !state.stopped else { return nil }
-                state.waiting.append(Item(submission: submission, now: now, caller: caller))
+                state.waiting.append(Item(work: work, now: now, caller: caller))
                 return .some(state.idle.popLast())
             }
             switch wake {
@@ -47,7 +50,7 @@ final class PostgresSettler: Sendable {
         }
     }
 
-    /// Runs the workers until cancelled, each settling batches with `settle`; whatever is still queued then fails.
+    /// Runs the workers until cancelled, each doing batches with `settle`; whatever is still queued then fails.
     func run(_ settle: @escaping @Sendable ([Item]) async -> Void) async {
         await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
@@ -68,7 +71,7 @@ final class PostgresSettler: Sendable {
         for item in left { item.caller.resume(throwing: StorageError(.unavailable, "the PostgreSQL ledger is closed")) }
     }
 
-    /// No more batches: idle workers return, new submissions fail.
+    /// No more batches: idle workers return, new work fails.
     private func stop() {
         let idle = state.withLock { state in
             state.stopped = true
@@ -98,19 +101,16 @@ final class PostgresSettler: Sendable {
         }
     }
 
-    /// Up to `batchLimit` of `waiting`, oldest first, each transaction id and order at most once; the rest stays.
+    /// Up to `batchLimit` of `waiting`, oldest first, each key at most once; the rest stays.
     private func take(from waiting: inout [Item]) -> [Item] {
         var batch: [Item] = []
         var rest: [Item] = []
-        var transactions: Set<String> = []
-        var orders: Set<OrderID> = []
+        var taken: Set<String> = []
         for item in waiting {
-            let id = item.submission.transaction.transactionID
-            let order = item.submission.orderToLookUp
-            if batch.count < batchLimit, !transactions.contains(id), order.map({ !orders.contains($0) }) ?? true {
+            let itemKeys = keys(item.work)
+            if batch.count < batchLimit, itemKeys.allSatisfy({ !taken.contains($0) }) {
                 batch.append(item)
-                transactions.insert(id)
-                if let order { orders.insert(order) }
+                taken.formUnion(itemKeys)
             } else {
                 rest.append(item)
             }
@@ -119,3 +119,17 @@ final class PostgresSettler: Sendable {
         return batch
     }
 }
+
+/// Settlements in batches: each transaction id and each order at most once per batch.
+typealias PostgresSettler = PostgresBatcher<Submission, Settlement>
+
+extension PostgresSettler {
+    convenience init(workers: Int) {
+        self.init(workers: workers) { submission in
+            ["t:" + submission.transaction.transactionID] + (submission.orderToLookUp.map { ["o:\($0)"] } ?? [])
+        }
+    }
+}
+
+/// Wallet transactions in batches: each idempotency id at most once per batch.
+typealias PostgresWalletBatcher = PostgresBatcher<WalletTransaction.Request, WalletTransaction.Outcome>

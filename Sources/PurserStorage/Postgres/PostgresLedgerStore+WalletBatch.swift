@@ -1,0 +1,137 @@
+import Foundation
+import PostgresNIO
+import PurserCore
+
+extension PostgresLedgerStore {
+    /// Applies wallet transactions in batches (`PostgresWalletBatcher`), in one database transaction each: the ids'
+    /// locks then the users' balance locks (the ones refunds and holds take), always in one order, so two requests with
+    /// one id apply one after the other (the second replays or conflicts), and nothing changes a balance between the
+    /// check and the write. A batch that fails for any reason but the database being unavailable is applied again one
+    /// request at a time, so one bad request sinks no other.
+    func applyWalletBatch(_ items: [PostgresWalletBatcher.Item]) async {
+        do {
+            let outcomes = try await inTransaction { connection in try await self.apply(items, on: connection) }
+            for (item, outcome) in zip(items, outcomes) { item.caller.resume(returning: outcome) }
+        } catch {
+            let unavailable = (error as? StorageError)?.code == .unavailable
+            guard items.count > 1, !unavailable else {
+                for item in items { item.caller.resume(throwing: error) }
+                return
+            }
+            logger.debug(
+                "a wallet batch failed; applying its requests one by one",
+                metadata: ["purser.batch": "\(items.count)", "purser.error": "\(error)"])
+            for item in items { await applyWalletBatch([item]) }
+        }
+    }
+
+    /// `BEGIN`, the locks, what the ledger holds (earlier requests with these ids, the users' balances and open
+    /// holds), the rules in Swift, the rows' ids and sequences, one write, `COMMIT`: eight round trips a batch.
+    private func apply(_ items: [PostgresWalletBatcher.Item], on connection: PostgresConnection) async throws
+        -> [WalletTransaction.Outcome]
+    {
+        let ids = items.map(\.work.id)
+        let users = Array(Set(items.map(\.work.userID.rawValue))).sorted()
+        try await execute(
+            connection,
+            """
+            SELECT pg_advisory_xact_lock(l.k, l.h) FROM (
+                SELECT \(Self.walletIDLockKey)::INT AS k, hashtext(i) AS h, 0 AS o, i AS v FROM unnest(\(ids)::TEXT[]) i
+                UNION ALL
+                SELECT \(Self.balanceLockKey)::INT, hashtext(u), 1, u FROM unnest(\(users)::TEXT[]) u) AS l
+            ORDER BY l.o, l.h, l.v
+            """)
+        let existing = try await walletTransactions(ids, on: connection)
+        var balances = try await balances(of: users, on: connection)
+        let held = try await held(by: users, now: items[0].now, on: connection)
+        var outcomes: [WalletTransaction.Outcome] = []
+        var applied: [WalletTransaction] = []
+        for item in items {
+            let request = item.work
+            if let earlier = existing[request.id] {
+                let differing = earlier.request.differences(from: request)
+                outcomes.append(differing.isEmpty ? .replayed(earlier) : .conflict(differing))
+                continue
+            }
+            let user = request.userID.rawValue
+            let spent = request.amounts.filter { $0.value < 0 }.mapValues { -$0 }
+            if let short = WalletHoldRules.shortfall(spent, balances: balances[user] ?? [:], held: held[user] ?? [:]) {
+                outcomes.append(
+                    .insufficient(
+                        currency: short.currency, balance: short.available, requested: spent[short.currency] ?? 0))
+                continue
+            }
+            let after = WalletRows.after(request, from: balances[user] ?? [:])
+            for (currency, amount) in request.amounts { balances[user, default: [:]][currency, default: 0] += amount }
+            let change = WalletTransaction(request: request, balances: after, recordedAt: Date(millis: item.now.millis))
+            applied.append(change)
+            outcomes.append(.applied(change))
+        }
+        if !applied.isEmpty { try await write(applied, on: connection) }
+        return outcomes
+    }
+
+    /// The wallet transactions already recorded under `ids`, by id.
+    private func walletTransactions(_ ids: [String], on connection: PostgresConnection) async throws
+        -> [String: WalletTransaction]
+    {
+        let rows = try await rows(
+            connection,
+            """
+            SELECT idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at
+            FROM wallet_transactions WHERE idempotency_id = ANY (\(ids)::TEXT[])
+            """)
+        var found: [String: WalletTransaction] = [:]
+        for raw in rows {
+            let row = raw.makeRandomAccess()
+            let id = try row.text("idempotency_id")
+            found[id] = WalletTransaction(
+                request: .init(
+                    id: id, userID: UserID(try row.text("user_id")),
+                    amounts: try WalletRows.amounts(try row.text("amounts")), reason: try row.text("reason"),
+                    metadata: try row.optionalText("metadata"), cause: try row.text("cause")),
+                balances: try WalletRows.amounts(try row.text("balances")),
+                recordedAt: Date(millis: try row.int64("created_at")))
+        }
+        return found
+    }
+
+    /// Each user's balances: their grants and wallet entries summed per currency.
+    private func balances(of users: [String], on connection: PostgresConnection) async throws
+        -> [String: [String: Int64]]
+    {
+        let rows = try await rows(
+            connection,
+            """
+            SELECT user_id, currency, SUM(amount)::BIGINT AS total FROM (
+                SELECT user_id, currency, amount FROM grants WHERE user_id = ANY (\(users)::TEXT[])
+                UNION ALL
+                SELECT user_id, currency, amount FROM wallet_entries WHERE user_id = ANY (\(users)::TEXT[])) AS e
+            GROUP BY user_id, currency
+            """)
+        var totals: [String: [String: Int64]] = [:]
+        for raw in rows {
+            let row = raw.makeRandomAccess()
+            totals[try row.text("user_id"), default: [:]][try row.text("currency")] = try row.int64("total")
+        }
+        return totals
+    }
+
+    /// What each user's open holds, unexpired at `now`, reserve.
+    private func held(by users: [String], now: Date, on connection: PostgresConnection) async throws
+        -> [String: [String: Int64]]
+    {
+        let rows = try await rows(
+            connection,
+            """
+            SELECT user_id, amounts FROM wallet_holds
+            WHERE user_id = ANY (\(users)::TEXT[]) AND state = 'open' AND expires_at > \(now.millis)
+            """)
+        var holds: [String: [[String: Int64]]] = [:]
+        for raw in rows {
+            let row = raw.makeRandomAccess()
+            holds[try row.text("user_id"), default: []].append(try WalletRows.amounts(try row.text("amounts")))
+        }
+        return holds.mapValues(WalletHoldRules.held)
+    }
+}
