@@ -56,6 +56,16 @@ import Testing
                     refused.status == .badRequest && refused.errorCode == code, "\(body): \(refused.errorCode ?? "")")
             }
             #expect(try await client.wallet("zoe") == ["gold": 60, "gems": 3])
+            // Lengths count code points, as openapi.yaml's maxLength does: 50 letters with 3 combining marks each are
+            // 50 characters but 200 code points.
+            let marked = String(repeating: "a\u{0301}\u{0302}\u{0303}", count: 50)
+            #expect(marked.count == 50)
+            let path = try #require(marked.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let long = try await client.admin(.get, "/admin/v1/wallets/\(path)")
+            #expect(long.status == .badRequest && long.errorCode == "invalid_user_id")
+            let longID = try await send(
+                client, "zoe", #"{"id": "\#(marked)\#(marked)", "amounts": {"gold": 1}, "reason": "r"}"#)
+            #expect(longID.errorCode == "invalid_idempotency_id")
 
             let view = try await client.admin(.get, "/admin/v1/wallets/zoe").decode(WalletService.View.self)
             #expect(view.balances == ["gold": 60, "gems": 3] && view.available == view.balances && view.held.isEmpty)

@@ -51,7 +51,7 @@ extension WalletService {
     }
 
     static func check(_ user: UserID) throws {
-        guard !user.rawValue.isBlank, user.rawValue.count <= 128 else {
+        guard !user.rawValue.isBlank, user.rawValue.schemaLength <= 128 else {
             throw ServiceError(.invalidUserID, "userId must be 1 to 128 characters and not blank")
         }
     }

@@ -108,7 +108,8 @@ public struct WalletService: Sendable {
     }
 
     static func check(_ body: Body, user: UserID) throws {
-        guard (1...255).contains(body.id.count), !body.id.isBlank, !body.id.hasPrefix(WalletHold.captureID("")) else {
+        guard (1...255).contains(body.id.schemaLength), !body.id.isBlank, !body.id.hasPrefix(WalletHold.captureID(""))
+        else {
             throw ServiceError(
                 .invalidIdempotencyID,
                 "id must be 1 to 255 characters, not blank, and not start with hold: (a capture's)")
@@ -118,7 +119,7 @@ public struct WalletService: Sendable {
             throw ServiceError(.invalidAmounts, "amounts must name 1 to 100 currencies")
         }
         for (currency, amount) in body.amounts {
-            guard (1...64).contains(currency.count),
+            guard (1...64).contains(currency.schemaLength),
                 currency.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) })
             else {
                 throw ServiceError(.invalidAmounts, "a currency is 1 to 64 ASCII letters, digits, _, - or .")
@@ -128,7 +129,7 @@ public struct WalletService: Sendable {
                     .invalidAmounts, "\(currency): an amount is not 0 and at most \(maxAmount) either way")
             }
         }
-        guard !body.reason.isBlank, body.reason.count <= 500 else {
+        guard !body.reason.isBlank, body.reason.schemaLength <= 500 else {
             throw ServiceError(.reasonRequired, "reason must be 1 to 500 characters and not blank")
         }
     }
