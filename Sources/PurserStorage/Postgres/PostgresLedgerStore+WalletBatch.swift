@@ -26,7 +26,7 @@ extension PostgresLedgerStore {
     }
 
     /// `BEGIN`, the locks, what the ledger holds (earlier requests with these ids, the users' balances and open
-    /// holds), the rules in Swift, the rows' ids and sequences, one write, `COMMIT`: eight round trips a batch.
+    /// holds), the rules in Swift, the rows' ids and sequences, one write, `COMMIT`: six round trips a batch.
     private func apply(_ items: [PostgresWalletBatcher.Item], on connection: PostgresConnection) async throws
         -> [WalletTransaction.Outcome]
     {
@@ -41,9 +41,9 @@ extension PostgresLedgerStore {
                 SELECT \(Self.balanceLockKey)::INT, hashtext(u), 1, u FROM unnest(\(users)::TEXT[]) u) AS l
             ORDER BY l.o, l.h, l.v
             """)
-        let existing = try await walletTransactions(ids, on: connection)
-        var balances = try await balances(of: users, on: connection)
-        let held = try await held(by: users, now: items[0].now, on: connection)
+        let (existing, readBalances, held) = try await ledgerState(
+            ids: ids, users: users, now: items[0].now, on: connection)
+        var balances = readBalances
         var outcomes: [WalletTransaction.Outcome] = []
         var applied: [WalletTransaction] = []
         for item in items {
@@ -71,67 +71,52 @@ extension PostgresLedgerStore {
         return outcomes
     }
 
-    /// The wallet transactions already recorded under `ids`, by id.
-    private func walletTransactions(_ ids: [String], on connection: PostgresConnection) async throws
-        -> [String: WalletTransaction]
+    /// In one statement: the wallet transactions already recorded under `ids`, by id; each user's balances (their
+    /// grants and wallet entries summed per currency); and what each user's open holds, unexpired at `now`, reserve.
+    private func ledgerState(ids: [String], users: [String], now: Date, on connection: PostgresConnection)
+        async throws -> (
+            existing: [String: WalletTransaction], balances: [String: [String: Int64]],
+            held: [String: [String: Int64]]
+        )
     {
         let rows = try await rows(
             connection,
             """
-            SELECT idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at
+            SELECT 't' AS kind, user_id, idempotency_id AS key, amounts, reason, metadata, cause, balances,
+                created_at AS number
             FROM wallet_transactions WHERE idempotency_id = ANY (\(ids)::TEXT[])
-            """)
-        var found: [String: WalletTransaction] = [:]
-        for raw in rows {
-            let row = raw.makeRandomAccess()
-            let id = try row.text("idempotency_id")
-            found[id] = WalletTransaction(
-                request: .init(
-                    id: id, userID: UserID(try row.text("user_id")),
-                    amounts: try WalletRows.amounts(try row.text("amounts")), reason: try row.text("reason"),
-                    metadata: try row.optionalText("metadata"), cause: try row.text("cause")),
-                balances: try WalletRows.amounts(try row.text("balances")),
-                recordedAt: Date(millis: try row.int64("created_at")))
-        }
-        return found
-    }
-
-    /// Each user's balances: their grants and wallet entries summed per currency.
-    private func balances(of users: [String], on connection: PostgresConnection) async throws
-        -> [String: [String: Int64]]
-    {
-        let rows = try await rows(
-            connection,
-            """
-            SELECT user_id, currency, SUM(amount)::BIGINT AS total FROM (
+            UNION ALL
+            SELECT 'b', user_id, currency, NULL, NULL, NULL, NULL, NULL, SUM(amount)::BIGINT FROM (
                 SELECT user_id, currency, amount FROM grants WHERE user_id = ANY (\(users)::TEXT[])
                 UNION ALL
                 SELECT user_id, currency, amount FROM wallet_entries WHERE user_id = ANY (\(users)::TEXT[])) AS e
             GROUP BY user_id, currency
-            """)
-        var totals: [String: [String: Int64]] = [:]
-        for raw in rows {
-            let row = raw.makeRandomAccess()
-            totals[try row.text("user_id"), default: [:]][try row.text("currency")] = try row.int64("total")
-        }
-        return totals
-    }
-
-    /// What each user's open holds, unexpired at `now`, reserve.
-    private func held(by users: [String], now: Date, on connection: PostgresConnection) async throws
-        -> [String: [String: Int64]]
-    {
-        let rows = try await rows(
-            connection,
-            """
-            SELECT user_id, amounts FROM wallet_holds
+            UNION ALL
+            SELECT 'h', user_id, NULL, amounts, NULL, NULL, NULL, NULL, NULL FROM wallet_holds
             WHERE user_id = ANY (\(users)::TEXT[]) AND state = 'open' AND expires_at > \(now.millis)
             """)
+        var existing: [String: WalletTransaction] = [:]
+        var balances: [String: [String: Int64]] = [:]
         var holds: [String: [[String: Int64]]] = [:]
         for raw in rows {
             let row = raw.makeRandomAccess()
-            holds[try row.text("user_id"), default: []].append(try WalletRows.amounts(try row.text("amounts")))
+            let user = try row.text("user_id")
+            switch try row.text("kind") {
+            case "t":
+                let id = try row.text("key")
+                existing[id] = WalletTransaction(
+                    request: .init(
+                        id: id, userID: UserID(user), amounts: try WalletRows.amounts(try row.text("amounts")),
+                        reason: try row.text("reason"), metadata: try row.optionalText("metadata"),
+                        cause: try row.text("cause")),
+                    balances: try WalletRows.amounts(try row.text("balances")),
+                    recordedAt: Date(millis: try row.int64("number")))
+            case "b":
+                balances[user, default: [:]][try row.text("key")] = try row.int64("number")
+            default:
+                holds[user, default: []].append(try WalletRows.amounts(try row.text("amounts")))
+            }
         }
-        return holds.mapValues(WalletHoldRules.held)
+        return (existing, balances, holds.mapValues(WalletHoldRules.held))
     }
 }
