@@ -24,7 +24,7 @@ import Testing
         (.invalidStatus, "invalid_status", .badRequest),
         (.invalidLimit, "invalid_limit", .badRequest),
         (.invalidEventID, "invalid_event_id", .badRequest),
-        (.webhooksNotConfigured, "webhooks_not_configured", .serviceUnavailable),
+        (.webhooksNotConfigured, "webhooks_not_configured", .conflict),
         (.unverified(.malformed), "malformed", .badRequest),
         (.unverified(.badSignature), "bad_signature", .unprocessableContent),
         (.unverified(.untrustedChain), "untrusted_chain", .unprocessableContent),

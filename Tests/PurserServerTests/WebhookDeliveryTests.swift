@@ -181,8 +181,10 @@ import Testing
         }
         try await TestServer.run { _, client in
             let unconfigured = try await client.admin(.post, "/admin/v1/webhooks/endpoints/test")
-            #expect(unconfigured.status == .serviceUnavailable)
+            #expect(unconfigured.status == .conflict, "not a 503: no retry configures an endpoint")
             #expect(unconfigured.errorCode == "webhooks_not_configured")
+            let replay = try await client.admin(.post, "/admin/v1/webhooks/events/evt_x_credited/replay")
+            #expect(replay.status == .conflict && replay.errorCode == "webhooks_not_configured")
         }
     }
 }

@@ -18,11 +18,12 @@ extension ServiceError.Code {
         case .receiptRejected, .unknownProduct, .insufficientBalance, .captureExceedsHold: return .unprocessableContent
         case .notFound: return .notFound
         case .clientSpendDisabled: return .forbidden
+        // webhooks_not_configured: the deployment's state, not a passing outage, so no 503 that invites a retry.
         case .orderDelivered, .alreadyOwned, .alreadyCredited, .notGrantable, .idempotencyConflict,
-            .holdAlreadyCaptured, .holdAlreadyVoided, .holdExpired:
+            .holdAlreadyCaptured, .holdAlreadyVoided, .holdExpired, .webhooksNotConfigured:
             return .conflict
         case .appleAnswerUnverified, .appleUnavailable: return .badGateway
-        case .appStoreAPINotConfigured, .webhooksNotConfigured: return .serviceUnavailable
+        case .appStoreAPINotConfigured: return .serviceUnavailable
         default: return .internalServerError
         }
     }

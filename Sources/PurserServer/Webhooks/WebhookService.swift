@@ -50,7 +50,7 @@ public struct WebhookService: Sendable {
     /// schedule, whatever its deliveries' state (dead, delivered, failed). Audited with `operator`. To an `ordered`
     /// endpoint it goes in its user's `sequence` order again (`LedgerStore.claimWebhookDeliveries`): after the
     /// user's earlier pending events, before the user's later ones.
-    /// Errors: `invalid_event_id` (400), `webhooks_not_configured` (503), `not_found` (404).
+    /// Errors: `invalid_event_id` (400), `webhooks_not_configured` (409), `not_found` (404).
     public func replay(eventID id: String, operator name: String) async throws -> [WebhookDelivery] {
         try Self.requireEventID(id)
         guard !endpoints.isEmpty else { throw Self.notConfigured }
@@ -64,7 +64,7 @@ public struct WebhookService: Sendable {
     }
 
     /// Posts a signed `webhook.test` event to every endpoint (nothing is written to the ledger) and reports each
-    /// answer. Errors: `webhooks_not_configured` (503).
+    /// answer. Errors: `webhooks_not_configured` (409).
     public func test() async throws -> [TestResult] {
         guard !endpoints.isEmpty else { throw Self.notConfigured }
         let at = now()
