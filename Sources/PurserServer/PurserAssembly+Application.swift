@@ -23,7 +23,7 @@ extension PurserAssembly {
         var endpoints = EndpointTable()
         PurserRoutes(
             orders: orders, submissions: submissions, wallets: wallets, authenticator: authenticator,
-            notifications: notifications
+            notifications: notifications, readiness: ReadinessProbe(store: store)
         ).add(to: router, endpoints: &endpoints)
         if let adminToken {
             AdminRoutes(support: support, webhooks: webhooks, wallets: wallets, token: adminToken)

@@ -121,6 +121,30 @@ extension LedgerStoreConformance {
         #expect(try await delivery(first.id, on: route)?.attempts == 3)
     }
 
+    /// A claim its holder gives back unposted (it is shutting down) is claimable by another holder at once, with no
+    /// attempt counted; only the holder can give it back.
+    public func releasesAnUnpostedWebhookClaim() async throws {
+        try await drainUndispatched()
+        try await creditedEvent("t-release", user: "release-user")
+        let route = WebhookRoute(endpoint: "https://release.example/hooks")
+        _ = try await store.dispatchWebhookEvents(to: [route], limit: 10, now: now)
+        let claim = try #require(
+            try await store.claimWebhookDeliveries(
+                endpoint: route.endpoint, holder: "leaving", until: now + 60, limit: 1, now: now
+            ).first)
+        let released = WebhookDelivery.Attempt(deliveryId: claim.deliveryId, outcome: .released, result: "shutdown")
+        try await store.finishWebhookAttempts([released], holder: "someone-else", now: now)
+        #expect(
+            try await store.claimWebhookDeliveries(
+                endpoint: route.endpoint, holder: "next", until: now + 60, limit: 1, now: now + 1
+            ).isEmpty, "only the holder gives a claim back")
+        try await store.finishWebhookAttempts([released], holder: "leaving", now: now)
+        let next = try await store.claimWebhookDeliveries(
+            endpoint: route.endpoint, holder: "next", until: now + 60, limit: 1, now: now + 1)
+        #expect(next.map(\.deliveryId) == [claim.deliveryId], "taken over at once, not after the claim expires")
+        #expect(next.first?.attempts == 0, "a release is not an attempt")
+    }
+
     /// A replay makes the event's deliveries pending again (from dead or delivered), creates them for routes that
     /// had none, and is audited with the operator; an unknown event is `nil`.
     public func replaysAWebhookEventWithAnAuditRecord() async throws {

@@ -44,6 +44,7 @@ public struct LedgerStoreConformance: Sendable {
         try await writesAWebhookEventWithEveryCreditRevokeAndRestore()
         try await claimsEachWebhookDeliveryForOneHolderAtATime()
         try await retriesAndDeadLettersWebhookDeliveries()
+        try await releasesAnUnpostedWebhookClaim()
         try await replaysAWebhookEventWithAnAuditRecord()
         try await claimsAUsersWebhookDeliveriesInSequenceOnAnOrderedEndpoint()
         try await skipsEventsAnOrderedEndpointDoesNotTake()

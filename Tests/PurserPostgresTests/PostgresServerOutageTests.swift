@@ -23,6 +23,7 @@ struct PostgresServerOutageTests {
                 let body = ByteBuffer(string: #"{"productId": "gold60"}"#)
                 let before = try await client.execute(uri: "/v1/orders", method: .post, headers: order, body: body)
                 #expect(before.status == .created)
+                #expect(try await client.execute(uri: "/ready", method: .get).status == .ok)
 
                 try await PostgresTestDatabase.withAdmin { admin in
                     try await admin.perform("ALTER DATABASE \(unescaped: name) ALLOW_CONNECTIONS false")
@@ -33,6 +34,12 @@ struct PostgresServerOutageTests {
                 #expect(during.status == .serviceUnavailable)
                 #expect(String(buffer: during.body).contains("storage_unavailable"))
                 #expect(during.headers[.retryAfter] != nil)
+                // Not ready without its ledger (a load balancer sends the traffic elsewhere), yet alive.
+                let unready = try await client.execute(uri: "/ready", method: .get)
+                #expect(
+                    unready.status == .serviceUnavailable
+                        && String(buffer: unready.body).contains("storage_unavailable"))
+                #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
 
                 try await PostgresTestDatabase.withAdmin { admin in
                     try await admin.perform("ALTER DATABASE \(unescaped: name) ALLOW_CONNECTIONS true")
@@ -47,6 +54,7 @@ struct PostgresServerOutageTests {
                     if after == .serviceUnavailable { try await Task.sleep(for: .milliseconds(250)) }
                 }
                 #expect(after == .created)
+                #expect(try await client.execute(uri: "/ready", method: .get).status == .ok)
             }
         }
     }

@@ -45,6 +45,28 @@ import Testing
         }
     }
 
+    /// A run cancelled (as `serve`'s graceful shutdown cancels it) releases its lease on the way out: another replica
+    /// takes the work over at once, not once the lease expires.
+    @Test func aCancelledRunReleasesItsLeaseAtOnce() async throws {
+        try await Self.withLedger { (store: any LedgerStore) async throws in
+            let clock = TestClock()
+            let leaving = LeasedWork("job", holder: "leaving", term: .seconds(60), store: store, now: { clock.now })
+            let (started, startedSink) = AsyncStream.makeStream(of: Void.self)
+            let run = Task {
+                try await leaving.runIfFree {
+                    startedSink.yield()
+                    try await Task.sleep(for: .seconds(30))
+                }
+            }
+            for await _ in started { break }
+            run.cancel()
+            _ = try? await run.value
+            #expect(
+                try await store.acquireLease("job", holder: "next", until: clock.now + 60, now: clock.now),
+                "the cancelled holder left its lease to expire")
+        }
+    }
+
     @Test func aDeadHoldersWorkIsTakenOverOnceItsLeaseExpires() async throws {
         try await Self.withLedger { (store: any LedgerStore) async throws in
             let clock = TestClock()

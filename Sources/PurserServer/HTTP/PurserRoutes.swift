@@ -10,6 +10,7 @@ struct PurserRoutes {
     let wallets: WalletService
     let authenticator: any Authenticator
     let notifications: NotificationService
+    let readiness: ReadinessProbe
 
     /// `POST /v1/appstore/notifications` body, as Apple sends it.
     struct NotificationBody: Decodable {
@@ -24,6 +25,15 @@ struct PurserRoutes {
         // A load balancer's probe may use HEAD: the same answer without a body.
         router.on(.head, "health", recordingIn: &endpoints) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"])
+        }
+        // Readiness for load balancers: 503 `draining` once shutting down, 503 `storage_unavailable` without a ledger.
+        router.on(.get, "ready", recordingIn: &endpoints) { _, _ in
+            try await readiness.check()
+            return try JSONResponse.make(["status": "ready"])
+        }
+        router.on(.head, "ready", recordingIn: &endpoints) { _, _ in
+            try await readiness.check()
+            return Response(status: .ok, headers: [.contentType: "application/json"])
         }
         // Apple calls this one; the signature is the authentication.
         router.on(.post, "v1/appstore/notifications", recordingIn: &endpoints) { request, context in

@@ -23,7 +23,7 @@ extension ServiceError.Code {
             .holdAlreadyCaptured, .holdAlreadyVoided, .holdExpired, .webhooksNotConfigured:
             return .conflict
         case .appleAnswerUnverified, .appleUnavailable: return .badGateway
-        case .appStoreAPINotConfigured: return .serviceUnavailable
+        case .appStoreAPINotConfigured, .draining: return .serviceUnavailable
         default: return .internalServerError
         }
     }

@@ -15,7 +15,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case appleUnavailable, invalidOverride
             case invalidIdempotencyID, invalidAmounts, invalidMetadata, idempotencyConflict, insufficientBalance
             case invalidCursor, invalidExpiry, captureExceedsHold, holdAlreadyCaptured, holdAlreadyVoided, holdExpired
-            case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured, clientSpendDisabled
+            case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured, clientSpendDisabled, draining
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
             /// A genuine transaction that can never be credited here, by its rejection code.
@@ -96,6 +96,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let webhooksNotConfigured = Code(.webhooksNotConfigured)
         /// `POST /v1/wallet/spend` while `wallet.clientSpend` is off: the game's backend spends instead.
         public static let clientSpendDisabled = Code(.clientSpendDisabled)
+        /// `GET /ready` once the replica is shutting down gracefully.
+        public static let draining = Code(.draining)
         /// A signed transaction or notification that did not verify.
         public static func unverified(_ code: VerificationError.Code) -> Code { Code(.unverified(code)) }
         /// A genuine transaction that is never creditable here (support tried to grant it).
@@ -139,6 +141,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .invalidEventID: "invalid_event_id"
             case .webhooksNotConfigured: "webhooks_not_configured"
             case .clientSpendDisabled: "client_spend_disabled"
+            case .draining: "draining"
             case .unverified(let code): code.description
             case .rejected(let code): code
             }

@@ -3,9 +3,12 @@ import Logging
 import Metrics
 import PurserStorage
 import PurserWebhooks
+import ServiceLifecycle
 
 extension WebhookDeliveryService {
-    /// Posts every claim to `endpoint`, at most `concurrency` at once, and says what each attempt came to.
+    /// Posts every claim to `endpoint`, at most `concurrency` at once, and says what each attempt came to. Once the
+    /// server is shutting down it starts no more posts: the posts in flight finish, and the claims not posted yet are
+    /// given back (`released`), so another replica posts them at once instead of after the claims expire.
     func attempt(_ claims: [WebhookDelivery.Claim], to endpoint: WebhookEndpoint, transport: any WebhookTransport)
         async -> [WebhookDelivery.Attempt]
     {
@@ -13,15 +16,18 @@ extension WebhookDeliveryService {
             var pending = claims[...]
             var attempts: [WebhookDelivery.Attempt] = []
             attempts.reserveCapacity(claims.count)
-            for _ in 0..<min(settings.concurrency, claims.count) {
-                let claim = pending.removeFirst()
+            func startNext() {
+                guard let claim = pending.popFirst() else { return }
+                guard !Task.isShuttingDownGracefully else {
+                    attempts.append(.init(deliveryId: claim.deliveryId, outcome: .released, result: "shutting down"))
+                    return startNext()
+                }
                 group.addTask { await self.attempt(claim, to: endpoint, transport: transport) }
             }
+            for _ in 0..<min(settings.concurrency, claims.count) { startNext() }
             while let finished = await group.next() {
                 attempts.append(finished)
-                if let claim = pending.popFirst() {
-                    group.addTask { await self.attempt(claim, to: endpoint, transport: transport) }
-                }
+                startNext()
             }
             return attempts
         }

@@ -101,6 +101,13 @@ extension PostgresLedgerStore {
                             claimed_until = NULL
                         WHERE id = \(attempt.deliveryId) AND claimed_by = \(holder) AND status IN ('pending', 'failed')
                         """)
+                case .released:
+                    try await self.execute(
+                        connection,
+                        """
+                        UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+                        WHERE id = \(attempt.deliveryId) AND claimed_by = \(holder)
+                        """)
                 }
             }
         }

@@ -91,6 +91,12 @@ extension SQLiteLedgerStore {
                             .text(retryAt == nil ? "dead" : "failed"), .integer(Int((retryAt ?? now).millis)), at,
                             .text(attempt.result), id, .text(holder),
                         ])
+                case .released:
+                    try database.query(
+                        """
+                        UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+                        WHERE id = ? AND claimed_by = ?
+                        """, [id, .text(holder)])
                 }
             }
         }

@@ -80,6 +80,9 @@ extension WebhookDelivery {
             case delivered
             /// Anything else; the next attempt is due at `retryAt`, or never (`nil`: dead-lettered).
             case failed(retryAt: Date?)
+            /// Not posted: the holder is shutting down and gives the claim back, so another replica posts it at once
+            /// instead of after the claim expires. No attempt is counted.
+            case released
         }
 
         public var deliveryId: Int64

@@ -1,0 +1,22 @@
+import PurserStorage
+import ServiceLifecycle
+
+/// Whether this replica should get traffic (`GET /ready`, for load balancers; `GET /health` stays liveness): not
+/// once it is shutting down, and not while its ledger does not answer. It can only be asked once the server listens,
+/// which is after the ledger was migrated.
+public struct ReadinessProbe: Sendable {
+    let store: any LedgerStore
+
+    public init(store: any LedgerStore) {
+        self.store = store
+    }
+
+    /// Returns when ready. Errors: `draining` (503) once a graceful shutdown began; `storage_unavailable` (503) when
+    /// the ledger does not answer a read.
+    public func check() async throws {
+        guard !Task.isShuttingDownGracefully else {
+            throw ServiceError(.draining, "this replica is shutting down; its requests in flight still get answers")
+        }
+        _ = try await store.cursor("readiness")
+    }
+}
