@@ -11,7 +11,7 @@ struct Purser: AsyncParsableCommand {
         version: PurserVersion.current,
         subcommands: [
             Serve.self, AppStoreSim.self, Verify.self, Receipt.self, Reconcile.self, Lookup.self, Grant.self,
-            Chaos.self, Bench.self, Webhooks.self, ConsoleCommand.self, ConfigCommand.self,
+            Chaos.self, Bench.self, Webhooks.self, ConsoleCommand.self, ConfigCommand.self, LedgerCommand.self,
         ]
     )
 

@@ -88,13 +88,14 @@ public struct ChaosReport: Codable, Sendable {
                 String(
                     [.walletBalanceDiffers, .appliedTwice, .belowFloor, .walletUnanswered].map(result.count).reduce(
                         0, +)),
+                String(result.count(.ledgerCheck)),
                 String(format: "%.0f", result.purchasesPerSecond), String(format: "%.1f", result.healSeconds),
             ]
         }
         lines += Self.table(
             [
                 "strategy", "purchases", "charged", "late", "lost", "doubled", "misattributed",
-                "without charge", "finished early", "game backend", "wallet", "purchases/s", "heal s",
+                "without charge", "finished early", "game backend", "wallet", "ledger check", "purchases/s", "heal s",
             ], strategyRows)
         lines.append("")
         if let purser {

@@ -46,6 +46,10 @@ extension InvariantChecker {
         for (id, count) in spender.appliedTwice.sorted(by: { $0.key < $1.key }) {
             violation(.appliedTwice, id, "\(count) answers said it applied now (not replayed)")
         }
+        // The ledger's own fsck, as `purser ledger check` runs it.
+        for finding in try await store.integrity().findings {
+            violation(.ledgerCheck, finding.subject, finding.description)
+        }
         let unanswered = spender.tally.unanswered
         if unanswered > 0 {
             violation(.walletUnanswered, "wallet", "\(unanswered) game backend requests never got an answer")

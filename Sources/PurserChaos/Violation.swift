@@ -23,6 +23,8 @@ public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
         case belowFloor = "below-floor"
         /// The spending game backend got no answer to a request even after the faults stopped.
         case walletUnanswered = "wallet-unanswered"
+        /// `purser ledger check` found a rule between the ledger's tables broken (`LedgerIntegrity`).
+        case ledgerCheck = "ledger-check"
     }
 
     public var kind: Kind

@@ -120,6 +120,8 @@ public protocol LedgerStore: Sendable {
     func webhookSummary() async throws -> WebhookSummary
     /// Counts for health checks and benchmarks.
     func statistics() async throws -> LedgerStatistics
+    /// The ledger's own fsck: every rule of `LedgerIntegrity` checked, and the balances' totals.
+    func integrity() async throws -> LedgerIntegrity
     /// What waits: unbound transactions, waiting orders, undelivered webhook events, each with its oldest.
     func health() async throws -> LedgerHealth
     /// The ids of the transactions credited to `user`, newest recorded first (support's search by user id).

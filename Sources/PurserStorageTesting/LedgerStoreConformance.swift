@@ -18,10 +18,15 @@ public struct LedgerStoreConformance: Sendable {
     public typealias Debit =
         @Sendable (_ transactionID: String, _ user: UserID, _ currency: String, _ amount: Int64) async throws -> Void
     let debit: Debit?
+    /// Runs one SQL statement on the backend's tables, as only its own test can: `checksItsOwnIntegrity` breaks rows
+    /// on purpose with it, to see the ledger check find them.
+    public typealias Corrupt = @Sendable (_ sql: String) async throws -> Void
+    let corrupt: Corrupt?
 
-    public init(store: any LedgerStore, debit: Debit? = nil) {
+    public init(store: any LedgerStore, debit: Debit? = nil, corrupt: Corrupt? = nil) {
         self.store = store
         self.debit = debit
+        self.corrupt = corrupt
     }
 
     /// Every check, one after the other, on the same store (each uses its own users, orders and transactions).
@@ -62,6 +67,8 @@ public struct LedgerStoreConformance: Sendable {
         try await listsAWalletsHistoryInPages()
         try await sumsARefundsRowsOfOneMomentInTheHistory()
         try await reservesWithHoldsAndResolvesEachOnce()
+        // Last: it finds nothing in everything the checks above wrote, then breaks rows on purpose.
+        try await checksItsOwnIntegrity()
     }
 
     func transaction(_ id: String, token: OrderID?) -> AppleTransaction {

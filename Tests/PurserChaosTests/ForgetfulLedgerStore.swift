@@ -86,6 +86,7 @@ extension ForwardingLedgerStore {
     }
     func historyAnchors() async throws -> [String] { try await inner.historyAnchors() }
     func statistics() async throws -> LedgerStatistics { try await inner.statistics() }
+    func integrity() async throws -> LedgerIntegrity { try await inner.integrity() }
     func health() async throws -> LedgerHealth { try await inner.health() }
     func activity(since: Date) async throws -> LedgerActivity { try await inner.activity(since: since) }
     func transactionIDs(ownedBy user: UserID, limit: Int) async throws -> [String] {

@@ -17,8 +17,18 @@ struct PostgresLedgerStoreTests {
         try await PostgresTestDatabase.withFreshDatabase { configuration, _ in
             try await PostgresTestDatabase.withStores(1, configuration) { stores in
                 try await stores[0].migrate()
-                try await LedgerStoreConformance(store: stores[0], debit: Self.debit(stores[0]))
-                    .runAll(visibilityRounds: 100)
+                try await LedgerStoreConformance(
+                    store: stores[0], debit: Self.debit(stores[0]), corrupt: Self.corrupt(stores[0])
+                ).runAll(visibilityRounds: 100)
+            }
+        }
+    }
+
+    /// One SQL statement on the ledger's tables (LedgerStoreConformance.Corrupt).
+    static func corrupt(_ store: PostgresLedgerStore) -> LedgerStoreConformance.Corrupt {
+        { sql in
+            try await store.inTransaction { connection in
+                try await store.execute(connection, PostgresQuery(unsafeSQL: sql))
             }
         }
     }

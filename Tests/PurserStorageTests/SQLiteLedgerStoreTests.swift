@@ -35,10 +35,16 @@ import Testing
         }
     }
 
+    /// One SQL statement on the ledger's tables (LedgerStoreConformance.Corrupt).
+    static func corrupt(_ store: SQLiteLedgerStore) -> LedgerStoreConformance.Corrupt {
+        { sql in try await store.write { database in _ = try database.query(sql, []) } }
+    }
+
     /// The shared conformance suite (PurserStorageTesting), including reads right after settlements under load.
     @Test func conformance() async throws {
         try await Self.withStore { store, _ in
-            try await LedgerStoreConformance(store: store, debit: Self.debit(store)).runAll()
+            try await LedgerStoreConformance(store: store, debit: Self.debit(store), corrupt: Self.corrupt(store))
+                .runAll()
         }
     }
 

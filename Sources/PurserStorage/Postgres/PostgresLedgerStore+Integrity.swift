@@ -1,0 +1,19 @@
+import PostgresNIO
+
+extension PostgresLedgerStore {
+    public func integrity() async throws -> LedgerIntegrity {
+        try await withConnection { connection in
+            var subjects: [[String]] = []
+            for check in LedgerIntegrity.checks {
+                let rows = try await self.rows(
+                    connection, PostgresQuery(unsafeSQL: check.query + " LIMIT \(LedgerIntegrity.perRule)"))
+                subjects.append(try rows.map { try $0.makeRandomAccess().text("subject") })
+            }
+            let counts = try await self.rows(connection, PostgresQuery(unsafeSQL: LedgerIntegrity.countsQuery)).map {
+                let row = $0.makeRandomAccess()
+                return (kind: try row.text("kind"), name: try row.text("name"), amount: try row.int64("amount"))
+            }
+            return LedgerIntegrity.report(subjects: subjects, counts: counts)
+        }
+    }
+}

@@ -1,0 +1,13 @@
+extension SQLiteLedgerStore {
+    public func integrity() async throws -> LedgerIntegrity {
+        var subjects: [[String]] = []
+        for check in LedgerIntegrity.checks {
+            let rows = try await read(check.query + " LIMIT \(LedgerIntegrity.perRule)", [])
+            subjects.append(try rows.map { try $0.text("subject") })
+        }
+        let counts = try await read(LedgerIntegrity.countsQuery, []).map {
+            (kind: try $0.text("kind"), name: try $0.text("name"), amount: Int64(try $0.int("amount")))
+        }
+        return LedgerIntegrity.report(subjects: subjects, counts: counts)
+    }
+}
