@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PurserServer
+import PurserStorage
 
 /// `purser`: the Purser server, its App Store simulator and tools for support staff and benchmarks.
 @main
@@ -12,13 +13,14 @@ struct Purser: AsyncParsableCommand {
         subcommands: [
             Serve.self, AppStoreSim.self, Verify.self, Receipt.self, Reconcile.self, Lookup.self, Grant.self,
             Chaos.self, Bench.self, Webhooks.self, ConsoleCommand.self, ConfigCommand.self, LedgerCommand.self,
+            Backup.self, Restore.self,
         ]
     )
 
     /// Parses and runs the command. A configuration the server cannot use prints `purser: ` and the message that
     /// names the key or file, and exits 1: argument-parser would follow it with its generic usage line, as if the
-    /// command line were wrong. A `ServiceError` (a support command's "not found", "already credited", …) prints its
-    /// code and message, `code: message`, and exits 1.
+    /// command line were wrong. A `ServiceError` (a support command's "not found", "already credited", …) or a
+    /// `StorageError` (a restore refused: `ledger_in_use`) prints its code and message, `code: message`, and exits 1.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -31,6 +33,9 @@ struct Purser: AsyncParsableCommand {
             FileHandle.standardError.write(Data("purser: \(error.description)\n".utf8))
             Foundation.exit(1)
         } catch let error as ServiceError {
+            FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
+            Foundation.exit(1)
+        } catch let error as StorageError {
             FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
             Foundation.exit(1)
         } catch {

@@ -13,6 +13,8 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let queryFailed = Code(description: "storage_query_failed")
         /// The store does not implement the operation (a test double that wraps a real store).
         public static let unsupported = Code(description: "storage_unsupported")
+        /// The ledger is open elsewhere (a running server) and the operation needs it closed (a restore).
+        public static let inUse = Code(description: "ledger_in_use")
     }
 
     public var code: Code

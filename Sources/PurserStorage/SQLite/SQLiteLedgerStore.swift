@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOPosix
 import PurserCore
+import Synchronization
 
 /// The embedded ledger: one SQLite file in WAL mode with `synchronous=FULL`, through the system's SQLite. Every write
 /// goes to `SQLiteWriter`, one thread with the one write connection, which group-commits: the writes waiting for it
@@ -13,10 +14,13 @@ public final class SQLiteLedgerStore: LedgerStore {
     let readers: SQLiteReaders
     let logger: Logger
     private let tally = LedgerWriteTally()
+    /// Held while the store is open: `purser restore` refuses a ledger someone has open.
+    private let lock: Mutex<SQLiteLedgerLock?>
 
-    private init(writer: SQLiteWriter, readers: SQLiteReaders, logger: Logger) {
+    private init(writer: SQLiteWriter, readers: SQLiteReaders, lock: SQLiteLedgerLock?, logger: Logger) {
         self.writer = writer
         self.readers = readers
+        self.lock = Mutex(lock)
         self.logger = logger
     }
 
@@ -36,14 +40,16 @@ public final class SQLiteLedgerStore: LedgerStore {
     static let connectionPragmas = ["PRAGMA busy_timeout=5000", "PRAGMA temp_store=MEMORY"]
 
     /// Opens (creating if needed) the ledger at `path` with `readers` read connections. Call `migrate()` before use.
-    public static func open(path: String, readers: Int = defaultReaders, logger: Logger) async throws
-        -> SQLiteLedgerStore
+    /// `locked`: hold the shared lock that tells `purser restore` the ledger is open (off for a backup's copy).
+    public static func open(path: String, readers: Int = defaultReaders, locked: Bool = true, logger: Logger)
+        async throws -> SQLiteLedgerStore
     {
         do {
             // Opening may wait for another process's lock (the busy timeout): not on the caller's thread.
-            let (writer, readConnections) = try await NIOThreadPool.singleton.runIfActive {
+            let (writer, readConnections, lock) = try await NIOThreadPool.singleton.runIfActive {
                 try FileManager.default.createDirectory(
                     at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+                let lock = locked ? try SQLiteLedgerLock.shared(ledger: path) : nil
                 let writer = try SQLiteDatabase(
                     path: path,
                     pragmas: connectionPragmas + [
@@ -61,10 +67,11 @@ public final class SQLiteLedgerStore: LedgerStore {
                     writer.close()
                     throw error
                 }
-                return (Unsent(writer), Unsent(readConnections))
+                return (Unsent(writer), Unsent(readConnections), lock)
             }
             return SQLiteLedgerStore(
-                writer: SQLiteWriter(writer.value), readers: SQLiteReaders(readConnections.value), logger: logger)
+                writer: SQLiteWriter(writer.value), readers: SQLiteReaders(readConnections.value), lock: lock,
+                logger: logger)
         } catch {
             throw StorageError(.unavailable, "cannot open the SQLite ledger at \(path)", underlying: error)
         }
@@ -113,6 +120,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     public func close() async throws {
         try await readers.close()
         try await writer.close()
+        lock.withLock { $0 = nil }
     }
 
     // MARK: - Running statements

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import Logging
+import PurserServer
+import PurserStorage
+
+extension Purser {
+    /// `purser backup --to FILE`: a consistent copy of a SQLite ledger while `serve` keeps answering.
+    struct Backup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy the SQLite ledger while servers use it, fsync and check the copy.",
+            discussion: """
+                The copy is one read snapshot of the ledger (SQLite's VACUUM INTO): every decision committed before \
+                it started is in it, none after. It is fsynced, checked with SQLite's integrity_check and the \
+                ledger check, and what it holds is printed. For PostgreSQL use pg_dump or a base backup with WAL \
+                archiving (README, Backups).
+                """)
+
+        @OptionGroup var ledger: LedgerFileOptions
+        @Option(help: "The new file to write; an existing file is never overwritten.") var to: String
+
+        func run() async throws {
+            let path = try await ledger.sqlitePath(for: "backup")
+            let report = try await SQLiteLedgerStore.backup(ledger: path, to: to, logger: ledger.logger)
+            let size = (try? FileManager.default.attributesOfItem(atPath: to)[.size] as? Int) ?? 0
+            print("backup: \(to) (\(size) bytes), a snapshot of \(path) taken while it stayed in use")
+            print(Self.describe(report))
+            guard report.isSound else { throw ExitCode(1) }
+        }
+
+        /// What a checked copy holds, in lines.
+        static func describe(_ report: LedgerCopyReport) -> String {
+            let statistics = report.statistics
+            return [
+                "SQLite integrity_check: \(report.sqliteCheck)",
+                Purser.LedgerCommand.Check.text(report.ledger, ledger: "the copy"),
+                "rows: \(statistics.orders) orders, \(statistics.transactions) transactions, "
+                    + "\(statistics.grants) grants, \(statistics.auditEvents) audit records",
+            ].joined(separator: "\n")
+        }
+    }
+
+    /// `purser restore --from FILE`: puts a backup in place of the SQLite ledger, refused while anyone has it open.
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the SQLite ledger with a checked backup; refused while a server has it open.")
+
+        @OptionGroup var ledger: LedgerFileOptions
+        @Option(help: "The backup to restore (from purser backup).") var from: String
+
+        func run() async throws {
+            let path = try await ledger.sqlitePath(for: "restore")
+            let report = try await SQLiteLedgerStore.restore(ledger: path, from: from, logger: ledger.logger)
+            print("restored: \(path) from \(from)")
+            print(Purser.Backup.describe(report))
+        }
+    }
+}
+
+/// Where the SQLite ledger is: the configuration file and the data directory, as `serve` finds it.
+struct LedgerFileOptions: ParsableArguments {
+    @Option(help: "The server's JSON configuration file.") var config: String?
+    @Option(name: .customLong("data-dir"), help: "The data directory holding the SQLite ledger.")
+    var dataDirectory: String?
+
+    var logger: Logger {
+        var logger = Logger(label: "purser.backup")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// The SQLite ledger's path; a configuration on PostgreSQL is refused with where to look instead.
+    func sqlitePath(for command: String) async throws -> String {
+        var flags: [AbsoluteConfigKey: ConfigContent] = [:]
+        flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
+        let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags)
+        guard settings.database.url == nil else {
+            throw ConfigurationError(
+                "\(command) copies a SQLite ledger; this configuration's ledger is PostgreSQL (database.url): use "
+                    + "pg_dump or a base backup with WAL archiving, as the README's Backups section shows")
+        }
+        return settings.sqliteLedgerPath
+    }
+}

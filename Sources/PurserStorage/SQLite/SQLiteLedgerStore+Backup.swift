@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a backup holds, or a copy about to be restored: SQLite's own check, the ledger check, and its counts.
+public struct LedgerCopyReport: Sendable, Hashable {
+    /// `PRAGMA integrity_check`'s answer: "ok", or what is broken.
+    public var sqliteCheck: String
+    public var ledger: LedgerIntegrity
+    public var statistics: LedgerStatistics
+
+    /// Whether it can be restored: SQLite and the ledger check both found nothing.
+    public var isSound: Bool { sqliteCheck == "ok" && ledger.findings.isEmpty }
+}
+
+extension SQLiteLedgerStore {
+    /// Copies the ledger at `path` to `destination` while servers keep using it (`VACUUM INTO` on a connection of its
+    /// own: one read snapshot, so the copy is consistent, and the writers go on), fsyncs the copy (SQLite does not),
+    /// and checks it.
+    /// - Throws: `StorageError(.corrupt)` when `destination` exists; `.unavailable` when the ledger cannot be read.
+    public static func backup(ledger path: String, to destination: String, logger: Logger) async throws
+        -> LedgerCopyReport
+    {
+        guard !FileManager.default.fileExists(atPath: destination) else {
+            throw StorageError(.corrupt, "\(destination) exists; a backup never overwrites a file")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StorageError(.unavailable, "no ledger at \(path)")
+        }
+        try await NIOThreadPool.singleton.runIfActive {
+            let connection = try SQLiteDatabase(path: path, pragmas: connectionPragmas)
+            defer { connection.close() }
+            _ = try connection.query("VACUUM INTO ?", [.text(destination)])
+            try synchronize(destination)
+            try synchronize(URL(fileURLWithPath: destination).deletingLastPathComponent().path)
+        }
+        return try await check(copy: destination, logger: logger)
+    }
+
+    /// Replaces the ledger at `path` with the backup at `backup`, once the backup checks sound, and only while nobody
+    /// has the ledger open (no server, no command): the copy is written beside it, fsynced, renamed over it, and the
+    /// old ledger's `-wal` and `-shm` files are removed, so none of the old writes is replayed onto it.
+    /// - Throws: `StorageError(.inUse)` while the ledger is open; `.corrupt` when the backup is not sound.
+    public static func restore(ledger path: String, from backup: String, logger: Logger) async throws
+        -> LedgerCopyReport
+    {
+        guard FileManager.default.fileExists(atPath: backup) else {
+            throw StorageError(.unavailable, "no backup at \(backup)")
+        }
+        let report = try await check(copy: backup, logger: logger)
+        guard report.isSound else {
+            throw StorageError(
+                .corrupt,
+                "the backup is not sound (SQLite: \(report.sqliteCheck); ledger check: "
+                    + "\(report.ledger.findings.count) finding(s)); nothing was restored")
+        }
+        try await NIOThreadPool.singleton.runIfActive {
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            guard let held = try SQLiteLedgerLock.exclusive(ledger: path) else {
+                throw StorageError(.inUse, "the ledger at \(path) is open (a running server?); stop it first")
+            }
+            let staged = path + ".restoring"
+            try? FileManager.default.removeItem(atPath: staged)
+            try FileManager.default.copyItem(atPath: backup, toPath: staged)
+            try synchronize(staged)
+            guard rename(staged, path) == 0 else {
+                throw StorageError(.unavailable, "cannot replace \(path): errno \(errno)")
+            }
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try synchronize(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+            withExtendedLifetime(held) {}
+        }
+        return report
+    }
+
+    /// SQLite's integrity check, the ledger check and the counts of the ledger file at `copy`, opened without the
+    /// open-ledger lock and closed again.
+    static func check(copy: String, logger: Logger) async throws -> LedgerCopyReport {
+        let store: SQLiteLedgerStore
+        do {
+            store = try await open(path: copy, readers: 1, locked: false, logger: logger)
+        } catch {
+            throw StorageError(.corrupt, "\(copy) is not a ledger this purser can read", underlying: error)
+        }
+        do {
+            let sqlite = try await store.read("PRAGMA integrity_check", []).map { try $0.text("integrity_check") }
+            let report = LedgerCopyReport(
+                sqliteCheck: sqlite.joined(separator: "; "), ledger: try await store.integrity(),
+                statistics: try await store.statistics())
+            try await store.close()
+            return report
+        } catch {
+            try? await store.close()
+            throw StorageError(.corrupt, "\(copy) is not a ledger this purser can read", underlying: error)
+        }
+    }
+
+    /// fsync(2) of a file or directory.
+    private static func synchronize(_ path: String) throws {
+        #if canImport(Glibc)
+            let descriptor = Glibc.open(path, O_RDONLY)
+        #else
+            let descriptor = Darwin.open(path, O_RDONLY)
+        #endif
+        guard descriptor >= 0 else { throw StorageError(.unavailable, "cannot open \(path): errno \(errno)") }
+        #if canImport(Glibc)
+            defer { _ = Glibc.close(descriptor) }
+        #else
+            defer { _ = Darwin.close(descriptor) }
+        #endif
+        guard fsync(descriptor) == 0 else { throw StorageError(.unavailable, "cannot fsync \(path): errno \(errno)") }
+    }
+}
