@@ -10,7 +10,8 @@
 #      against a running `purser serve` (openapi.yaml is the contract); the support console in Chromium driven by
 #      Selenium; each fuzz target in Fuzz/ for 30 seconds;
 #   3. short chaos runs (every fault family): a fixed seed in process; random seeds (printed) against a real
-#      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted.
+#      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted; then a SQLite
+#      backup taken mid-chaos, restored and checked (scripts/backup-during-chaos.sh).
 # Installs what it needs itself (libsqlite3-dev when its header is missing, a Python venv with app-store-server-library, schemathesis, selenium; Chromium from
 # Debian's packages). Exits non-zero on any failure.
 set -euo pipefail
@@ -55,3 +56,5 @@ echo "   replicas on PostgreSQL (the private server above), each killed and rest
 PURSER_DATABASE_URL="${PURSER_TEST_DATABASE_URL%/*}/not_the_chaos_database" \
   "$PURSER_BIN" chaos --purchases 1000 --devices 24 --users 48 --concurrency 12 --baselines none --seed random \
   --storage postgres --replicas 2 --database-url "$PURSER_TEST_DATABASE_URL"
+echo "== a SQLite backup taken mid-chaos, restored into a fresh directory and checked with purser ledger check"
+PURSER_BIN="$PURSER_BIN" bash scripts/backup-during-chaos.sh
