@@ -11,16 +11,10 @@ import Testing
     @Test func backsUpALiveLedgerAndRestoresItOnceTheServerStopped() async throws {
         let directory = try serve.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (simulator, simulatorURL) = try await serve.startSimulator(in: directory)
-        defer { simulator.terminate() }
-        let data = directory.appendingPathComponent("data").path
-        let arguments = [
-            "serve", "--port", "0", "--appstore", "simulator", "--auth", "development", "--data-dir", data,
-            "--catalog", directory.appendingPathComponent("catalog.json").path, "--bundle-id",
-            "com.example.purser.demo",
-        ]
-        let environment = ["PURSER_SIMULATOR_URL": simulatorURL]
-        var (server, port) = try await serve.launch(arguments, environment: environment)
+        let setup = try await serve.simulatedServe(in: directory)
+        defer { setup.simulator.terminate() }
+        let (data, simulatorURL) = (setup.data.path, setup.simulatorURL)
+        var (server, port) = try await serve.launch(setup)
         try await credit(as: "bea", port: port, simulator: simulatorURL)
 
         let copy = directory.appendingPathComponent("backup.sqlite").path
@@ -47,7 +41,7 @@ import Testing
         #expect(restored.status == 0, "\(restored.stdout)\(restored.stderr)")
         #expect(restored.stdout.contains("restored: "))
 
-        (server, port) = try await serve.launch(arguments, environment: environment)
+        (server, port) = try await serve.launch(setup)
         defer { server.terminate() }
         #expect(try await gold("bea", port: port) == 60, "the backup's state, before the second purchase")
         let check = try await PurserProcess.run(["ledger", "check", "--data-dir", data])

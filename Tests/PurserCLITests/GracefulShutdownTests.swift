@@ -16,16 +16,10 @@ import Testing
     @Test func aSigtermMidLoadAnswersWhatIsInFlightAndLosesNothing() async throws {
         let directory = try serve.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (simulator, simulatorURL) = try await serve.startSimulator(in: directory)
-        defer { simulator.terminate() }
-        let data = directory.appendingPathComponent("data")
-        let arguments = [
-            "serve", "--port", "0", "--appstore", "simulator", "--auth", "development", "--data-dir", data.path,
-            "--catalog", directory.appendingPathComponent("catalog.json").path, "--bundle-id",
-            "com.example.purser.demo",
-        ]
-        let environment = ["PURSER_SIMULATOR_URL": simulatorURL]
-        let (server, port) = try await serve.launch(arguments, environment: environment)
+        let setup = try await serve.simulatedServe(in: directory)
+        defer { setup.simulator.terminate() }
+        let (data, simulatorURL) = (setup.data, setup.simulatorURL)
+        let (server, port) = try await serve.launch(setup)
         let base = "http://127.0.0.1:\(port)"
         let (ready, body) = try await serve.request("GET", "\(base)/ready")
         #expect(ready == 200 && body["status"] as? String == "ready")
@@ -55,7 +49,7 @@ import Testing
         }
         try await store.close()
 
-        let (again, againPort) = try await serve.launch(arguments, environment: environment)
+        let (again, againPort) = try await serve.launch(setup)
         defer { again.terminate() }
         let last = try await crash.submit(purchases, to: "http://127.0.0.1:\(againPort)") { _ in }
         #expect(last.count == purchases.count)

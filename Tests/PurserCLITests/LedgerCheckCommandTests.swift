@@ -13,15 +13,10 @@ import Testing
     @Test func checksALiveLedgerAndNamesABrokenRow() async throws {
         let directory = try serve.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (simulator, simulatorURL) = try await serve.startSimulator(in: directory)
-        defer { simulator.terminate() }
-        let data = directory.appendingPathComponent("data")
-        let (server, port) = try await serve.launch(
-            [
-                "serve", "--port", "0", "--appstore", "simulator", "--auth", "development", "--data-dir", data.path,
-                "--catalog", directory.appendingPathComponent("catalog.json").path, "--bundle-id",
-                "com.example.purser.demo",
-            ], environment: ["PURSER_SIMULATOR_URL": simulatorURL])
+        let setup = try await serve.simulatedServe(in: directory)
+        defer { setup.simulator.terminate() }
+        let (data, simulatorURL) = (setup.data, setup.simulatorURL)
+        let (server, port) = try await serve.launch(setup)
         defer { server.terminate() }
         let base = "http://127.0.0.1:\(port)"
         let (jws, id) = try await serve.buyGold60(as: "ada", at: base, simulator: simulatorURL)

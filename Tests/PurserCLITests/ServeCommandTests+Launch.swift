@@ -36,6 +36,34 @@ extension ServeCommandTests {
         return (simulator, "http://127.0.0.1:\(port)")
     }
 
+    /// An `appstore-sim` and the arguments of a `serve` on SQLite in `directory/data` that trusts it (development
+    /// authentication, the one-product catalog), as the tests that stop, kill or copy the server use them.
+    struct SimulatedServe {
+        let simulator: ChildProcess
+        let simulatorURL: String
+        let data: URL
+        let arguments: [String]
+        var environment: [String: String] { ["PURSER_SIMULATOR_URL": simulatorURL] }
+    }
+
+    /// Starts the simulator for a `SimulatedServe` in `directory` (the caller terminates `simulator`).
+    func simulatedServe(in directory: URL) async throws -> SimulatedServe {
+        let (simulator, simulatorURL) = try await startSimulator(in: directory)
+        let data = directory.appendingPathComponent("data")
+        return SimulatedServe(
+            simulator: simulator, simulatorURL: simulatorURL, data: data,
+            arguments: [
+                "serve", "--port", "0", "--appstore", "simulator", "--auth", "development", "--data-dir", data.path,
+                "--catalog", directory.appendingPathComponent("catalog.json").path, "--bundle-id",
+                "com.example.purser.demo",
+            ])
+    }
+
+    /// Starts `setup`'s `serve`; its process and port.
+    func launch(_ setup: SimulatedServe) async throws -> (ChildProcess, Int) {
+        try await launch(setup.arguments, environment: setup.environment)
+    }
+
     /// `user` orders gold60 at Purser's `base` and pays for it at `simulator` with the order as the token: the signed
     /// transaction and Apple's id for it.
     func buyGold60(as user: String, at base: String, simulator: String) async throws -> (jws: String, id: String) {

@@ -28,17 +28,11 @@ import Testing
     @Test func everyAnsweredDecisionSurvivesAKillDuringABatch() async throws {
         let directory = try serve.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (simulator, simulatorURL) = try await serve.startSimulator(in: directory)
-        defer { simulator.terminate() }
-        let data = directory.appendingPathComponent("data")
-        let arguments = [
-            "serve", "--port", "0", "--appstore", "simulator", "--auth", "development", "--data-dir", data.path,
-            "--catalog", directory.appendingPathComponent("catalog.json").path, "--bundle-id",
-            "com.example.purser.demo",
-        ]
-        let environment = ["PURSER_SIMULATOR_URL": simulatorURL]
+        let setup = try await serve.simulatedServe(in: directory)
+        defer { setup.simulator.terminate() }
+        let (data, simulatorURL) = (setup.data, setup.simulatorURL)
 
-        var (server, port) = try await serve.launch(arguments, environment: environment)
+        var (server, port) = try await serve.launch(setup)
         let purchases = try await buy(Self.purchases, at: "http://127.0.0.1:\(port)", simulator: simulatorURL)
         var answered: [String: String] = [:]
         for round in 1...3 {
@@ -70,7 +64,7 @@ import Testing
                 #expect(try await store.transaction(id)?.state == .credited, "round \(round): \(id) was answered")
             }
             try await store.close()
-            (server, port) = try await serve.launch(arguments, environment: environment)
+            (server, port) = try await serve.launch(setup)
         }
         defer { server.terminate() }
 

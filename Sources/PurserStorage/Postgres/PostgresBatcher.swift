@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PurserCore
 import Synchronization
 
@@ -117,6 +118,33 @@ final class PostgresBatcher<Work: Sendable, Answer: Sendable>: Sendable {
         }
         waiting = rest
         return batch
+    }
+}
+
+extension PostgresBatcher {
+    /// Answers every item of `items` from `process` run on the whole batch (one database transaction). When that
+    /// fails for any reason but the database being unavailable, each item is processed again alone, so one bad item
+    /// sinks no other. `answered` hears each batch that got its answers or its error.
+    static func answer(
+        _ items: [Item], logger: Logger, what: String, answered: ([Item]) -> Void = { _ in },
+        _ process: ([Item]) async throws -> [Answer]
+    ) async {
+        do {
+            let answers = try await process(items)
+            answered(items)
+            for (item, answer) in zip(items, answers) { item.caller.resume(returning: answer) }
+        } catch {
+            let unavailable = (error as? StorageError)?.code == .unavailable
+            guard items.count > 1, !unavailable else {
+                answered(items)
+                for item in items { item.caller.resume(throwing: error) }
+                return
+            }
+            logger.debug(
+                "a \(what) batch failed; doing its items one by one",
+                metadata: ["purser.batch": "\(items.count)", "purser.error": "\(error)"])
+            for item in items { await answer([item], logger: logger, what: what, answered: answered, process) }
+        }
     }
 }
 

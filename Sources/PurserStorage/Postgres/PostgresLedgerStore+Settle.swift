@@ -16,22 +16,11 @@ extension PostgresLedgerStore {
     /// the database being unavailable is settled again one submission at a time, so that one bad settlement sinks no
     /// other.
     func settleBatch(_ items: [PostgresSettler.Item]) async {
-        do {
-            let settlements = try await inTransaction { connection in try await self.settle(items, on: connection) }
-            tally.settled(items.count)
-            for (item, settlement) in zip(items, settlements) { item.caller.resume(returning: settlement) }
-        } catch {
-            let unavailable = (error as? StorageError)?.code == .unavailable
-            guard items.count > 1, !unavailable else {
-                tally.settled(items.count)
-                for item in items { item.caller.resume(throwing: error) }
-                return
-            }
-            logger.debug(
-                "a settlement batch failed; settling its submissions one by one",
-                metadata: ["purser.batch": "\(items.count)", "purser.error": "\(error)"])
-            for item in items { await settleBatch([item]) }
+        let settle: ([PostgresSettler.Item]) async throws -> [Settlement] = { batch in
+            try await self.inTransaction { connection in try await self.settle(batch, on: connection) }
         }
+        await PostgresSettler.answer(
+            items, logger: logger, what: "settlement", answered: { tally.settled($0.count) }, settle)
     }
 
     private func settle(_ items: [PostgresSettler.Item], on connection: PostgresConnection) async throws

@@ -9,19 +9,8 @@ extension PostgresLedgerStore {
     /// check and the write. A batch that fails for any reason but the database being unavailable is applied again one
     /// request at a time, so one bad request sinks no other.
     func applyWalletBatch(_ items: [PostgresWalletBatcher.Item]) async {
-        do {
-            let outcomes = try await inTransaction { connection in try await self.apply(items, on: connection) }
-            for (item, outcome) in zip(items, outcomes) { item.caller.resume(returning: outcome) }
-        } catch {
-            let unavailable = (error as? StorageError)?.code == .unavailable
-            guard items.count > 1, !unavailable else {
-                for item in items { item.caller.resume(throwing: error) }
-                return
-            }
-            logger.debug(
-                "a wallet batch failed; applying its requests one by one",
-                metadata: ["purser.batch": "\(items.count)", "purser.error": "\(error)"])
-            for item in items { await applyWalletBatch([item]) }
+        await PostgresWalletBatcher.answer(items, logger: logger, what: "wallet") { batch in
+            try await inTransaction { connection in try await self.apply(batch, on: connection) }
         }
     }
 
