@@ -42,9 +42,9 @@ public final class ChildProcess: Sendable {
         _ executable: URL, _ arguments: [String], environment: [String: String], log given: URL? = nil
     ) async throws -> ChildProcess {
         let log = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("purser-child-\(UUID()).log")
+        // swift-subprocess closes it (and the copy it makes for standard error) once the child is spawned.
         let descriptor = try FileDescriptor.open(
             FilePath(log.path), .writeOnly, options: [.create, .append], permissions: [.ownerReadWrite, .groupRead])
-        defer { try? descriptor.close() }
         let exit = Exit()
         let (started, starting) = AsyncStream.makeStream(of: Result<Int32, any Error>.self)
         let waiter = Task<Int32, Never> {
@@ -53,7 +53,7 @@ public final class ChildProcess: Sendable {
                 let result = try await Subprocess.run(
                     .path(FilePath(executable.path)), arguments: Arguments(arguments),
                     environment: Self.subprocessEnvironment(environment), input: .none,
-                    output: .fileDescriptor(descriptor, closeAfterSpawningProcess: false), error: .combinedWithOutput
+                    output: .fileDescriptor(descriptor, closeAfterSpawningProcess: true), error: .combinedWithOutput
                 ) { execution in
                     starting.yield(.success(execution.processIdentifier.value))
                     starting.finish()
