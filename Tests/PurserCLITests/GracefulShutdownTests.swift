@@ -23,7 +23,8 @@ import Testing
         let base = "http://127.0.0.1:\(port)"
         let (ready, body) = try await serve.request("GET", "\(base)/ready")
         #expect(ready == 200 && body["status"] as? String == "ready")
-        let purchases = try await crash.buy(WriterCrashTests.purchases, at: base, simulator: simulatorURL)
+        // 90 purchases: enough for 32 clients to have submissions in flight at the stop, light beside the suite.
+        let purchases = try await crash.buy(90, at: base, simulator: simulatorURL)
 
         let stopped = Mutex(false)
         let decisions = try await crash.submit(purchases, to: base) { count in
