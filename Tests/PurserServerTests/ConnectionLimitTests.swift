@@ -43,17 +43,21 @@ import Testing
             for _ in 0..<3 {
                 let answer = try await Self.health(port: port, http: http)
                 #expect(answer.status == 200)
-                #expect(answer.took < .seconds(1), "health is not held up by the slow clients")
+                // Held up by the slow clients, it would wait out their 8 s trickles; 3 s leaves room for a loaded
+                // 2-core machine running the whole suite at once.
+                #expect(answer.took < .seconds(3), "health is not held up by the slow clients")
                 try await Task.sleep(for: .milliseconds(200))
             }
             #expect(await bodyDropped, "a trickled body is dropped")
             #expect(await headDropped, "a trickled head is dropped")
             for (name, connection) in [("body", slowBody), ("head", slowHead), ("idle", idle)] {
-                let closedAfter = await connection.closed(within: .seconds(5))
+                // The limits are 1 s; a connection they did not close would stay open past the 7 s window (a trickle
+                // lasts 8 s, an idle keep-alive for ever). The slack is for a loaded machine (4.05 s seen in CI).
+                let closedAfter = await connection.closed(within: .seconds(7))
                 #expect(closedAfter != nil, "the \(name) connection is closed")
                 if let closedAfter {
                     #expect(closedAfter >= .milliseconds(900), "not before the \(name) limit")
-                    #expect(closedAfter < .seconds(4), "the \(name) connection does not outlive its limit by much")
+                    #expect(closedAfter < .seconds(6), "the \(name) connection does not outlive its limit by much")
                 }
                 await connection.close()
             }
