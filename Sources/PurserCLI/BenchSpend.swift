@@ -20,23 +20,12 @@ extension Purser {
         @Option(help: "Concurrent HTTP clients (one connection each).") var clients = 32
         @Option(help: "GET /health requests, half measured before the spends and half after.")
         var healthRequests = 20_000
-        @Option(help: "Ledger: sqlite (a file in a temporary directory) or postgres (a fresh database per run).")
-        var storage = "sqlite"
-        @Option(
-            name: .customLong("database-url"),
-            help: "PostgreSQL server for --storage postgres (default: PURSER_DATABASE_URL); each run makes a database.")
-        var databaseURL: String?
+        @OptionGroup var ledger: BenchLedgerOptions
 
         func validate() throws {
             guard spends > 0, clients > 0, healthRequests >= 2 else {
                 throw ValidationError("--spends and --clients must be positive, --health-requests at least 2")
             }
-            _ = try ledgerPlan()
-        }
-
-        /// The ledger options as `bench submit` reads them: one way to make and drop a database per run.
-        private func ledgerPlan() throws -> BenchSubmit {
-            try BenchSubmit.parse(["--storage", storage] + (databaseURL.map { ["--database-url", $0] } ?? []))
         }
 
         /// The bench's spenders, and what each holds before the first spend.
@@ -54,7 +43,6 @@ extension Purser {
             defer { try? FileManager.default.removeItem(at: directory) }
             let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
             let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority))
-            let ledger = try ledgerPlan()
             let plan = self
             try await ledger.withDatabase(logger: logger) { url in
                 let settings = {
@@ -66,7 +54,7 @@ extension Purser {
                 let store = try await settings.openLedger(logger: logger)
                 try await store.whileRunning {
                     try await store.migrate()
-                    print("ledger: \(ledger.ledgerName)")
+                    print("ledger: \(plan.ledger.name(replicas: 1))")
                     for user in 0..<Self.users {
                         _ = try await store.applyWalletTransaction(
                             .init(

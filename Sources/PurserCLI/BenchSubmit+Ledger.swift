@@ -20,35 +20,8 @@ extension Purser.BenchSubmit {
         return settings
     }
 
-    /// Runs `body` with the database URL for this run: with `--storage postgres`, a fresh database made beside
-    /// `--database-url` for this run and dropped afterwards; with SQLite, `nil`.
-    func withDatabase<T: Sendable>(logger: Logger, _ body: (_ url: String?) async throws -> T) async throws -> T {
-        guard storage == "postgres", let server = databaseURL ?? Self.environmentDatabaseURL else {
-            return try await body(nil)
-        }
-        let name = "purser_bench_" + String(UInt64.random(in: .min ... .max), radix: 16)
-        let url = try await PostgresLedgerStore.createDatabase(name, besides: server, logger: logger)
-        do {
-            let result = try await body(url)
-            try? await PostgresLedgerStore.dropDatabase(name, besides: server, logger: logger)
-            return result
-        } catch {
-            try? await PostgresLedgerStore.dropDatabase(name, besides: server, logger: logger)
-            throw error
-        }
-    }
-
-    /// `PURSER_DATABASE_URL`, unless unset or empty.
-    static var environmentDatabaseURL: String? {
-        ProcessInfo.processInfo.environment["PURSER_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
     /// What the ledger is called in the report.
-    var ledgerName: String {
-        let servers = replicas == 1 ? "one server" : "\(replicas) servers in this process"
-        return storage == "postgres"
-            ? "PostgreSQL (\(servers) on one database)" : "SQLite, synchronous=FULL (\(servers) on one file)"
-    }
+    var ledgerName: String { ledger.name(replicas: replicas) }
 
     /// Fills the ledger with `count` settled purchases, written through the store itself (no HTTP, no signatures):
     /// for each, an order of one of 10,000 preload users and its credited transaction, exactly the rows a real

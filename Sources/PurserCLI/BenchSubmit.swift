@@ -23,14 +23,9 @@ extension Purser {
         var preload = 0
         @Option(help: "GET /health requests, half measured before the submissions and half after.")
         var healthRequests = 20_000
-        @Option(help: "Ledger: sqlite (a file in a temporary directory) or postgres (a fresh database per run).")
-        var storage = "sqlite"
+        @OptionGroup var ledger: BenchLedgerOptions
         @Option(help: "Servers in this process on the one ledger; the clients' connections alternate between them.")
         var replicas = 1
-        @Option(
-            name: .customLong("database-url"),
-            help: "PostgreSQL server for --storage postgres (default: PURSER_DATABASE_URL); each run makes a database.")
-        var databaseURL: String?
 
         func validate() throws {
             guard purchases > 0, clients > 0, healthRequests >= 2 else {
@@ -38,12 +33,6 @@ extension Purser {
             }
             guard preload >= 0 else { throw ValidationError("--preload cannot be negative") }
             guard replicas > 0 else { throw ValidationError("--replicas must be positive") }
-            guard ["sqlite", "postgres"].contains(storage) else {
-                throw ValidationError("--storage must be sqlite or postgres")
-            }
-            guard storage == "sqlite" || databaseURL ?? Self.environmentDatabaseURL != nil else {
-                throw ValidationError("--storage postgres needs --database-url or PURSER_DATABASE_URL")
-            }
         }
 
         func run() async throws {
@@ -58,7 +47,7 @@ extension Purser {
             let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority))
             let product = Product(id: "com.example.gold60", type: .consumable, grants: Grants(["gold": 60]))
             let plan = self
-            try await withDatabase(logger: logger) { url in
+            try await ledger.withDatabase(logger: logger) { url in
                 let settings = Self.settings(
                     directory: directory, databaseURL: url, bundleID: appStore.configuration.defaultBundleID)
                 // The bench's own store on the ledger: it preloads, and checks the figures at the end.

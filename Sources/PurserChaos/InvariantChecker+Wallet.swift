@@ -14,7 +14,7 @@ extension InvariantChecker {
             found.append(Violation(kind: kind, transactionID: subject, detail: detail, purchase: nil))
         }
         for user in users {
-            let history = try await Self.history(of: user, in: store)
+            let history = try await store.walletHistory(of: UserID(user))
             let balance = try await ledger.balance(of: user)
             var running: Int64 = 0
             var applications: [String: Int] = [:]
@@ -55,17 +55,5 @@ extension InvariantChecker {
             violation(.walletUnanswered, "wallet", "\(unanswered) game backend requests never got an answer")
         }
         return found
-    }
-
-    /// `user`'s whole wallet history, oldest first.
-    static func history(of user: String, in store: any LedgerStore) async throws -> [WalletHistoryEntry] {
-        var newestFirst: [WalletHistoryEntry] = []
-        var cursor: WalletHistoryEntry.Cursor?
-        repeat {
-            let page = try await store.walletHistory(of: UserID(user), after: cursor, limit: 1_000)
-            newestFirst += page.entries
-            cursor = page.next
-        } while cursor != nil
-        return newestFirst.reversed()
     }
 }

@@ -135,10 +135,12 @@ final class SpendingBackend: Sendable {
             var captured: [String: Int64]?
             var replayed: Bool
         }
+        let decoded = answers.filter { $0.status == 200 }.compactMap {
+            try? JSONDecoder().decode(Applied.self, from: $0.body)
+        }
         state.withLock { state in
             var took = false
-            for answer in answers where answer.status == 200 {
-                guard let applied = try? JSONDecoder().decode(Applied.self, from: answer.body) else { continue }
+            for applied in decoded {
                 if !applied.replayed, let id { state.appliedAnswers[id, default: 0] += 1 }
                 guard !took, let id else { continue }
                 took = true

@@ -32,3 +32,18 @@ extension WalletHistoryPage {
             reference: reference, cause: cause, reason: reason)
     }
 }
+
+extension LedgerStore {
+    /// `user`'s whole wallet history, oldest first, read a page at a time: for the rules that walk it in order (a
+    /// consumption answer's first in, first out; chaos's wallet invariants).
+    public func walletHistory(of user: UserID) async throws -> [WalletHistoryEntry] {
+        var newestFirst: [WalletHistoryEntry] = []
+        var cursor: WalletHistoryEntry.Cursor?
+        repeat {
+            let page = try await walletHistory(of: user, after: cursor, limit: 1_000)
+            newestFirst += page.entries
+            cursor = page.next
+        } while cursor != nil
+        return newestFirst.reversed()
+    }
+}

@@ -114,18 +114,12 @@ public struct ConsumptionResponder: Sendable {
         return preference == .grantProrated && consumed == 0 ? nil : preference
     }
 
-    /// The consumed share of `record`'s grant, first in, first out from `owner`'s whole wallet history (read a page
-    /// at a time); as far as the balance no longer covers it when the history holds no credit of it.
+    /// The consumed share of `record`'s grant, first in, first out from `owner`'s whole wallet history; as far as
+    /// the balance no longer covers it when the history holds no credit of it.
     private func spentShare(of record: LedgerTransaction, owner: UserID) async throws -> Int {
-        var newestFirst: [WalletHistoryEntry] = []
-        var cursor: WalletHistoryEntry.Cursor?
-        repeat {
-            let page = try await store.walletHistory(of: owner, after: cursor, limit: 1_000)
-            newestFirst += page.entries
-            cursor = page.next
-        } while cursor != nil
         if let share = SpentFirstInFirstOut.consumedShare(
-            of: record.transaction.transactionID, grants: record.grants, history: newestFirst.reversed())
+            of: record.transaction.transactionID, grants: record.grants,
+            history: try await store.walletHistory(of: owner))
         {
             return share
         }
