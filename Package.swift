@@ -91,6 +91,7 @@ let package = Package(
             name: "PurserStorage",
             dependencies: [
                 "PurserCore", "PurserWebhooks", "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A backup of a SQLite ledger taken while `purser chaos` drives a real `purser serve` (killed and restarted by the
 # server-kill family), restored into a fresh data directory, checked with `purser ledger check`: the copy is sound,
-# holds every rule, and restoring it gives the same balances' totals as the backup reported.
+# holds every rule, and restoring it gives the same balances' totals, balances' checksum and rows per table as the
+# backup reported.
 # Usage: PURSER_BIN=.build/debug/purser bash scripts/backup-during-chaos.sh
 set -euo pipefail
 purser="${PURSER_BIN:?set PURSER_BIN to the purser binary}"
@@ -23,7 +24,10 @@ kill -0 "$chaos" 2>/dev/null || { echo "backup-during-chaos: the chaos run ended
 wait "$chaos" || { cat "$work/chaos.out"; echo "backup-during-chaos: the chaos run failed"; exit 1; }
 "$purser" restore --data-dir "$work/restored" --from "$work/backup.sqlite" >"$work/restore.out"
 "$purser" ledger check --data-dir "$work/restored" | tee "$work/check.out"
-backup_totals="$(grep "balances' totals" "$work/backup.out")"
-check_totals="$(grep "balances' totals" "$work/check.out")"
-[ "$backup_totals" = "$check_totals" ] || { echo "backup-during-chaos: totals differ: $backup_totals / $check_totals"; exit 1; }
+for line in "balances' totals" "balances' checksum" "rows:"; do
+  in_backup="$(grep "^$line" "$work/backup.out")"
+  in_restored="$(grep "^$line" "$work/check.out")"
+  [ -n "$in_backup" ] && [ "$in_backup" = "$in_restored" ] ||
+    { echo "backup-during-chaos: $line differs: $in_backup / $in_restored"; exit 1; }
+done
 echo "backup-during-chaos: a backup taken mid-run restored and checked ($(grep '^checked:' "$work/check.out"))"

@@ -31,12 +31,9 @@ extension Purser {
 
         /// What a checked copy holds, in lines.
         static func describe(_ report: LedgerCopyReport) -> String {
-            let statistics = report.statistics
-            return [
+            [
                 "SQLite integrity_check: \(report.sqliteCheck)",
                 Purser.LedgerCommand.Check.text(report.ledger, ledger: "the copy"),
-                "rows: \(statistics.orders) orders, \(statistics.transactions) transactions, "
-                    + "\(statistics.grants) grants, \(statistics.auditEvents) audit records",
             ].joined(separator: "\n")
         }
     }

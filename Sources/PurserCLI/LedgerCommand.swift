@@ -24,7 +24,8 @@ extension Purser.LedgerCommand {
                 audit record; no transaction is credited twice; grants are on the transaction's owner; a delivered \
                 order's transaction is credited to the order's user; every wallet transaction has its entries \
                 (on its user) and its wallet.changed event. Balances are always summed from the entries; their \
-                totals per currency are printed, to compare a copy with its original.
+                totals per currency, a checksum of every balance and the rows per table are printed, to compare a \
+                copy with its original.
                 """)
 
         @Option(help: "The server's JSON configuration file.") var config: String?
@@ -70,6 +71,8 @@ extension Purser.LedgerCommand {
                 "checked: \(report.creditedTransactions) credited transactions, \(report.orders) orders, "
                     + "\(report.walletTransactions) wallet transactions",
                 "balances' totals: " + (totals.isEmpty ? "none" : totals.joined(separator: ", ")),
+                "balances' checksum: \(report.balancesChecksum)",
+                "rows: " + LedgerIntegrity.tables.map { "\($0) \(report.rows[$0] ?? 0)" }.joined(separator: ", "),
             ]
             if report.findings.isEmpty {
                 lines.append("ok: every rule holds")

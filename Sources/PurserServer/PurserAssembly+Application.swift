@@ -103,6 +103,21 @@ extension PurserAssembly {
                 token: configuration.metrics.token.flatMap { $0.isEmpty ? nil : $0 }, logger: logger)
             services.append(listener.application(host: configuration.host, port: port, onRunning: { _ in }))
         }
+        if configuration.retention.days > 0 {
+            services.append(
+                RetentionService(
+                    store: store, days: configuration.retention.days,
+                    interval: .milliseconds(Int64(configuration.retention.intervalSeconds * 1000)),
+                    lease: retentionLease(holder: LeasedWork.holderName("serve")), logger: logger, now: now))
+        }
+        if configuration.database.url == nil, configuration.backup.intervalSeconds > 0 {
+            services.append(
+                BackupService(
+                    ledger: configuration.sqliteLedgerPath, directory: configuration.backupDirectory,
+                    keep: configuration.backup.keep,
+                    interval: .milliseconds(Int64(configuration.backup.intervalSeconds * 1000)),
+                    lease: backupLease(holder: LeasedWork.holderName("serve")), logger: logger, now: now))
+        }
         if let appleFollowUps, configuration.finishing.intervalSeconds > 0 {
             services.append(
                 AppleFollowUpService(

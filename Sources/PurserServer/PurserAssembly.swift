@@ -64,6 +64,8 @@ public struct PurserAssembly: Sendable {
         consoleOperators = try configuration.console.checkedOperators()
         trustedProxies = try TrustedProxies(configuration.http.trustedProxies)
         xcodeCertificate = try configuration.xcodeCertificate()
+        try configuration.retention.check()
+        try configuration.backup.check(postgres: configuration.database.url != nil)
         webhooks = WebhookService(
             store: store, endpoints: try configuration.webhooks.checkedEndpoints(),
             transport: webhookTransport
@@ -122,12 +124,22 @@ public struct PurserAssembly: Sendable {
         LeasedWork("reconciliation", holder: holder, term: .seconds(60), store: store, now: now)
     }
 
-    /// The lease every run of the Apple follow-ups holds, so one replica calls Apple at a time.
     /// The lease every sweep of expired wallet holds holds.
     public func holdExpiryLease(holder: String) -> LeasedWork {
         LeasedWork("wallet-holds", holder: holder, term: .seconds(60), store: store, now: now)
     }
 
+    /// The lease every retention pass holds, so one replica prunes at a time.
+    public func retentionLease(holder: String) -> LeasedWork {
+        LeasedWork("retention", holder: holder, term: .seconds(60), store: store, now: now)
+    }
+
+    /// The lease every backup `serve` takes holds, so replicas on one ledger take one copy per interval.
+    public func backupLease(holder: String) -> LeasedWork {
+        LeasedWork("backup", holder: holder, term: .seconds(60), store: store, now: now)
+    }
+
+    /// The lease every run of the Apple follow-ups holds, so one replica calls Apple at a time.
     public func appleFollowUpLease(holder: String) -> LeasedWork {
         LeasedWork("apple-follow-ups", holder: holder, term: .seconds(60), store: store, now: now)
     }

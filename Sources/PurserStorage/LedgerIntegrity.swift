@@ -26,15 +26,23 @@ public struct LedgerIntegrity: Hashable, Sendable, Codable {
     public var walletTransactions: Int
     /// Every balance summed per currency over all users (grants and wallet entries): a copy of the ledger has the same.
     public var totals: [String: Int64]
+    /// Rows per table (every table of `tables`): a copy of the ledger has the same.
+    public var rows: [String: Int]
+    /// SHA-256 (hex) of every user's balance of every currency, sorted, without whose it is: a copy of the ledger has
+    /// the same, and so has a ledger after an erasure, which renames a user but moves no money.
+    public var balancesChecksum: String
 
     public init(
-        findings: [Finding], creditedTransactions: Int, orders: Int, walletTransactions: Int, totals: [String: Int64]
+        findings: [Finding], creditedTransactions: Int, orders: Int, walletTransactions: Int, totals: [String: Int64],
+        rows: [String: Int] = [:], balancesChecksum: String = ""
     ) {
         self.findings = findings
         self.creditedTransactions = creditedTransactions
         self.orders = orders
         self.walletTransactions = walletTransactions
         self.totals = totals
+        self.rows = rows
+        self.balancesChecksum = balancesChecksum
     }
 
     /// How many findings of one rule are listed.
@@ -126,21 +134,30 @@ public struct LedgerIntegrity: Hashable, Sendable, Codable {
         UNION ALL SELECT 'total', currency, CAST(SUM(amount) AS BIGINT) FROM (
             SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
         GROUP BY currency
-        """
+        """ + tables.map { " UNION ALL SELECT 'rows', '\($0)', COUNT(*) FROM \($0)" }.joined()
 
     /// The report from each check's subjects (`subjects[i]` for `checks[i]`) and the counts' rows.
-    static func report(subjects: [[String]], counts: [(kind: String, name: String, amount: Int64)]) -> LedgerIntegrity {
+    static func report(
+        subjects: [[String]], counts: [(kind: String, name: String, amount: Int64)],
+        balances: [(currency: String, amount: Int64)]
+    ) -> LedgerIntegrity {
         var findings: [Finding] = []
         for (check, found) in zip(checks, subjects) {
             findings += found.sorted().prefix(perRule).map { Finding(rule: check.rule, subject: $0) }
         }
         var number: [String: Int] = [:]
         var totals: [String: Int64] = [:]
+        var rows: [String: Int] = [:]
         for row in counts {
-            if row.kind == "count" { number[row.name] = Int(row.amount) } else { totals[row.name] = row.amount }
+            switch row.kind {
+            case "count": number[row.name] = Int(row.amount)
+            case "rows": rows[row.name] = Int(row.amount)
+            default: totals[row.name] = row.amount
+            }
         }
         return LedgerIntegrity(
             findings: findings, creditedTransactions: number["credited"] ?? 0, orders: number["orders"] ?? 0,
-            walletTransactions: number["wallet"] ?? 0, totals: totals)
+            walletTransactions: number["wallet"] ?? 0, totals: totals, rows: rows,
+            balancesChecksum: checksum(of: balances))
     }
 }

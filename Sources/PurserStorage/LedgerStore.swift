@@ -113,7 +113,7 @@ public protocol LedgerStore: Sendable {
     /// Replays the event `webhookID` to `routes` that take its type: each delivery becomes `pending`, due `now`, with
     /// no attempts (delivered and dead ones too), with an audit record (subject `webhook`, event `replayed`, cause
     /// `support by <operator>`), in one database transaction. Returns the event's deliveries afterwards; `nil` when
-    /// the outbox has no such event.
+    /// the outbox has no such event. Throws `StorageError(.pruned)` when retention dropped its payload.
     func replayWebhookEvent(_ webhookID: String, to routes: [WebhookRoute], operator name: String, now: Date)
         async throws -> [WebhookDelivery]?
     /// Counts for operators, the chaos harness's drain check and benchmarks.
@@ -145,6 +145,10 @@ public protocol LedgerStore: Sendable {
     func voidHold(_ id: String, cause: String, now: Date) async throws -> WalletHold.Resolution
     /// Expires up to `limit` open holds past their expiry (the leased sweep): each once, whoever sweeps.
     func expireHolds(now: Date, limit: Int) async throws -> Int
+    /// Retention (the leased job): drops up to `limit` each of the payloads of fully delivered webhook events recorded
+    /// before `cutoff`, processed notifications received before it (never the newest) and leases expired before it.
+    /// Nothing financial is ever pruned.
+    func prune(before cutoff: Date, limit: Int, now: Date) async throws -> LedgerPruning
     func hold(_ id: String) async throws -> WalletHold?
     /// What `user`'s open holds unexpired at `now` reserve, per currency.
     func heldAmounts(of user: UserID, now: Date) async throws -> [String: Int64]

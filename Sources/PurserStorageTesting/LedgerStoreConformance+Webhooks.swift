@@ -182,12 +182,12 @@ extension LedgerStoreConformance {
         while try await store.dispatchWebhookEvents(to: [], limit: 1_000, now: now) > 0 {}
     }
 
-    /// A credit for `user`, with its outbox event.
-    func creditedEvent(_ id: String, user: UserID) async throws {
+    /// A credit for `user`, with its outbox event, recorded at `at` (default `now`).
+    func creditedEvent(_ id: String, user: UserID, at: Date? = nil) async throws {
         let order = try await newOrder(user)
         let submission = Submission(
             transaction: transaction(id, token: order.id), assessment: .creditable(gold), source: .client(user))
-        #expect(try await store.settle(submission, now: now).decision == .delivered)
+        #expect(try await store.settle(submission, now: at ?? now).decision == .delivered)
     }
 
     /// The delivery of event `id` to `route`, as listed.

@@ -67,6 +67,7 @@ public struct LedgerStoreConformance: Sendable {
         try await listsAWalletsHistoryInPages()
         try await sumsARefundsRowsOfOneMomentInTheHistory()
         try await reservesWithHoldsAndResolvesEachOnce()
+        try await prunesOnlyWhatIsKeptForAWhile()
         // Last: it finds nothing in everything the checks above wrote, then breaks rows on purpose.
         try await checksItsOwnIntegrity()
     }

@@ -110,6 +110,9 @@ extension ForwardingLedgerStore {
         try await inner.voidHold(id, cause: cause, now: now)
     }
     func expireHolds(now: Date, limit: Int) async throws -> Int { try await inner.expireHolds(now: now, limit: limit) }
+    func prune(before cutoff: Date, limit: Int, now: Date) async throws -> LedgerPruning {
+        try await inner.prune(before: cutoff, limit: limit, now: now)
+    }
     func hold(_ id: String) async throws -> WalletHold? { try await inner.hold(id) }
     func heldAmounts(of user: UserID, now: Date) async throws -> [String: Int64] {
         try await inner.heldAmounts(of: user, now: now)

@@ -24,6 +24,8 @@ extension ServerConfiguration {
         check { _ = try xcodeCertificate() }
         check { _ = try webhooks.checkedEndpoints() }
         check { _ = try checkedAuthenticator() }
+        check { try retention.check() }
+        check { try backup.check(postgres: database.url != nil) }
         let credentials =
             appStore == .simulator
             || (appStoreServerAPI.issuerId != nil && appStoreServerAPI.keyId != nil

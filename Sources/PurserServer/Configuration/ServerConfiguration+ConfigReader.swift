@@ -58,6 +58,12 @@ extension ServerConfiguration {
     ///   false it revokes down to zero and records the shortfall.
     /// - `wallet.clientSpend` (bool, default `false`): whether the app may spend from its own user's wallet with
     ///   `POST /v1/wallet/spend` (a game with no backend); off, that route answers 403 `client_spend_disabled`.
+    /// - `retention.days` (int, default `90`; 0 keeps everything), `retention.intervalSeconds` (double, default
+    ///   `3600`): how long delivered webhook events keep their payload and processed notifications their record.
+    /// - `backup.intervalSeconds` (double, default `0`: none), `backup.directory` (string, optional: `backups` in
+    ///   `dataDirectory`), `backup.keep` (int, default `7`): `serve`'s own checked copies of a SQLite ledger.
+    /// - `erasure.key` (string, optional, **secret**): the HMAC key of erased users' pseudonyms; none: one derived
+    ///   from `admin.token`.
     /// - `xcode.certificateFile` (string, optional): Xcode's StoreKit testing certificate (DER), for development:
     ///   payloads it signs for environment `Xcode` are trusted; needs `Xcode` in `environments`.
     ///
@@ -109,12 +115,18 @@ extension ServerConfiguration {
         console = Console(reader: reader.scoped(to: "console"))
         refunds = Refunds(reader: reader.scoped(to: "refunds"))
         wallet = Wallet(reader: reader.scoped(to: "wallet"))
+        retention = Retention(reader: reader.scoped(to: "retention"))
+        backup = Backup(reader: reader.scoped(to: "backup"))
+        erasure.key = reader.string(forKey: "erasure.key", isSecret: true)
         xcode = Xcode(reader: reader.scoped(to: "xcode"))
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.
     static var secretKeys: Set<String> {
-        ["sharedSecret", "auth.jwt.secret", "admin.token", "metrics.token", "database.url", "database.password"]
+        [
+            "sharedSecret", "auth.jwt.secret", "admin.token", "metrics.token", "database.url", "database.password",
+            "erasure.key",
+        ]
     }
 
     /// Whether the dotted `key` (`webhooks.endpoints.0.secrets`) holds a secret: `secretKeys`, a webhook endpoint's

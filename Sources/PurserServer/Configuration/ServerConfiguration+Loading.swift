@@ -111,6 +111,7 @@ extension ServerConfiguration {
         func fromFile(_ key: ConfigKey) -> Bool { overrides.string(forKey: key) == nil }
         if fromFile("dataDirectory") { dataDirectory = resolve(dataDirectory) }
         if fromFile("catalogFile") { catalogFile = catalogFile.map(resolve) }
+        if fromFile("backup.directory") { backup.directory = backup.directory.map(resolve) }
         if overrides.stringArray(forKey: "trustedRootFiles") == nil { trustedRootFiles = trustedRootFiles.map(resolve) }
         if fromFile("xcode.certificateFile") { xcode.certificateFile = xcode.certificateFile.map(resolve) }
         if fromFile("auth.jwt.publicKeyFile") { auth.jwt.publicKeyFile = auth.jwt.publicKeyFile.map(resolve) }

@@ -35,6 +35,11 @@ extension ServerConfiguration {
         return try await SQLiteLedgerStore.open(path: sqliteLedgerPath, logger: logger)
     }
 
+    /// Where `serve` puts its own backups: `backup.directory`, or `backups` in `dataDirectory`.
+    public var backupDirectory: String {
+        backup.directory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("backups").path
+    }
+
     /// Where the SQLite ledger lives: `purser.sqlite` in `dataDirectory` (without `database.url`).
     public var sqliteLedgerPath: String {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("purser.sqlite").path

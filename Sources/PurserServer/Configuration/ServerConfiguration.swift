@@ -46,10 +46,14 @@ import PurserCore
 ///               "sessionMinutes": 480},         // the support console at /console, with admin.token
 ///   "refunds": {"allowNegativeBalance": true},  // false: a refund takes a balance down to zero, not below
 ///   "wallet": {"clientSpend": false},   // true: the app may spend its user's currency (POST /v1/wallet/spend)
+///   "retention": {"days": 90, "intervalSeconds": 3600},  // delivered events' payloads, old notifications; 0: keep
+///   "backup": {"intervalSeconds": 0, "directory": null, "keep": 7},  // SQLite: serve's own backups (0: none)
+///   "erasure": {"key": null},   // the key of erased users' pseudonyms (secret); none: derived from admin.token
 ///   "xcode": {"certificateFile": null}     // development: trust Xcode's StoreKit testing (needs "Xcode" in environments)
 /// }
 /// ```
-/// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `metrics.token`, `database.url`, `database.password` and the webhook
+/// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `metrics.token`, `database.url`, `database.password`,
+/// `erasure.key` and the webhook
 /// endpoints' `secret` / `secrets`; prefer the `PURSER_JWT_SECRET`, `PURSER_APPSTORE_SHARED_SECRET`,
 /// `PURSER_ADMIN_TOKEN` and `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET` environment variables, which override them.
 public struct ServerConfiguration: Sendable, Encodable {
@@ -192,6 +196,13 @@ public struct ServerConfiguration: Sendable, Encodable {
         public init() {}
     }
 
+    /// How an erased user's id is replaced (`DELETE /admin/v1/users/{id}`, `purser users erase`).
+    public struct Erasure: Sendable, Encodable {
+        /// The HMAC key of the pseudonyms. Secret. None: a key derived from `admin.token`.
+        public var key: String?
+        public init() {}
+    }
+
     public struct JWT: Sendable, Encodable {
         /// HS256, ES256 or RS256.
         public var algorithm: String = "HS256"
@@ -232,6 +243,9 @@ public struct ServerConfiguration: Sendable, Encodable {
     public var console = Console()
     public var refunds = Refunds()
     public var wallet = Wallet()
+    public var retention = Retention()
+    public var backup = Backup()
+    public var erasure = Erasure()
     public var xcode = Xcode()
 
     public init() {}

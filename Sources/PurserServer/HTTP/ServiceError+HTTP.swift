@@ -18,9 +18,10 @@ extension ServiceError.Code {
         case .receiptRejected, .unknownProduct, .insufficientBalance, .captureExceedsHold: return .unprocessableContent
         case .notFound: return .notFound
         case .clientSpendDisabled: return .forbidden
+        case .eventPruned: return .gone
         // webhooks_not_configured: the deployment's state, not a passing outage, so no 503 that invites a retry.
         case .orderDelivered, .alreadyOwned, .alreadyCredited, .notGrantable, .idempotencyConflict,
-            .holdAlreadyCaptured, .holdAlreadyVoided, .holdExpired, .webhooksNotConfigured:
+            .holdAlreadyCaptured, .holdAlreadyVoided, .holdExpired, .webhooksNotConfigured, .erasureNotConfigured:
             return .conflict
         case .appleAnswerUnverified, .appleUnavailable: return .badGateway
         case .appStoreAPINotConfigured, .draining: return .serviceUnavailable

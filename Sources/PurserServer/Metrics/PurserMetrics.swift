@@ -37,6 +37,9 @@ public enum PurserMetrics {
         public static let reconciliationLastSuccess = "purser.reconciliation.last.success.timestamp"
         public static let webhookAttempts = "purser.webhooks.attempts"
         public static let walletTransactions = "purser.wallet.transactions"
+        public static let retentionPruned = "purser.retention.pruned"
+        public static let backups = "purser.backups"
+        public static let backupLastSuccess = "purser.backups.last.success.timestamp"
     }
 
     /// Suffixes by the conventions: swift-metrics' labels carry no unit or type, Prometheus names do.
@@ -53,6 +56,9 @@ public enum PurserMetrics {
         Name.reconciliationFindings: "_total",
         Name.webhookAttempts: "_total",
         Name.walletTransactions: "_total",
+        Name.retentionPruned: "_total",
+        Name.backups: "_total",
+        Name.backupLastSuccess: "_seconds",
         "hb.requests": "_total",
         "hb.request.errors": "_total",
     ]

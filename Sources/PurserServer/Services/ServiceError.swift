@@ -16,6 +16,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case invalidIdempotencyID, invalidAmounts, invalidMetadata, idempotencyConflict, insufficientBalance
             case invalidCursor, invalidExpiry, captureExceedsHold, holdAlreadyCaptured, holdAlreadyVoided, holdExpired
             case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured, clientSpendDisabled, draining
+            case eventPruned, erasureNotConfigured
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
             /// A genuine transaction that can never be credited here, by its rejection code.
@@ -98,6 +99,10 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let clientSpendDisabled = Code(.clientSpendDisabled)
         /// `GET /ready` once the replica is shutting down gracefully.
         public static let draining = Code(.draining)
+        /// A replay of a webhook event whose payload retention pruned (`retention.days`).
+        public static let eventPruned = Code(.eventPruned)
+        /// An erasure while neither `erasure.key` nor `admin.token` gives the key of its pseudonyms.
+        public static let erasureNotConfigured = Code(.erasureNotConfigured)
         /// A signed transaction or notification that did not verify.
         public static func unverified(_ code: VerificationError.Code) -> Code { Code(.unverified(code)) }
         /// A genuine transaction that is never creditable here (support tried to grant it).
@@ -142,6 +147,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .webhooksNotConfigured: "webhooks_not_configured"
             case .clientSpendDisabled: "client_spend_disabled"
             case .draining: "draining"
+            case .eventPruned: "event_pruned"
+            case .erasureNotConfigured: "erasure_not_configured"
             case .unverified(let code): code.description
             case .rejected(let code): code
             }

@@ -50,16 +50,18 @@ public struct WebhookService: Sendable {
     /// schedule, whatever its deliveries' state (dead, delivered, failed). Audited with `operator`. To an `ordered`
     /// endpoint it goes in its user's `sequence` order again (`LedgerStore.claimWebhookDeliveries`): after the
     /// user's earlier pending events, before the user's later ones.
-    /// Errors: `invalid_event_id` (400), `webhooks_not_configured` (409), `not_found` (404).
+    /// Errors: `invalid_event_id` (400), `webhooks_not_configured` (409), `not_found` (404), `event_pruned` (410:
+    /// retention dropped its payload).
     public func replay(eventID id: String, operator name: String) async throws -> [WebhookDelivery] {
         try Self.requireEventID(id)
         guard !endpoints.isEmpty else { throw Self.notConfigured }
-        guard
-            let deliveries = try await store.replayWebhookEvent(
-                id, to: endpoints.map(\.route), operator: name, now: now())
-        else {
-            throw ServiceError(.notFound, "the outbox has no event \(id)")
+        let deliveries: [WebhookDelivery]?
+        do {
+            deliveries = try await store.replayWebhookEvent(id, to: endpoints.map(\.route), operator: name, now: now())
+        } catch let error as StorageError where error.code == .pruned {
+            throw ServiceError(.eventPruned, error.message)
         }
+        guard let deliveries else { throw ServiceError(.notFound, "the outbox has no event \(id)") }
         return deliveries
     }
 

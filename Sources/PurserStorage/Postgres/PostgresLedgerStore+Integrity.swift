@@ -13,7 +13,12 @@ extension PostgresLedgerStore {
                 let row = $0.makeRandomAccess()
                 return (kind: try row.text("kind"), name: try row.text("name"), amount: try row.int64("amount"))
             }
-            return LedgerIntegrity.report(subjects: subjects, counts: counts)
+            let balances = try await self.rows(connection, PostgresQuery(unsafeSQL: LedgerIntegrity.balancesQuery)).map
+            {
+                let row = $0.makeRandomAccess()
+                return (currency: try row.text("currency"), amount: try row.int64("amount"))
+            }
+            return LedgerIntegrity.report(subjects: subjects, counts: counts, balances: balances)
         }
     }
 }

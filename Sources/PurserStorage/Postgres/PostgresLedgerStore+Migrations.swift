@@ -166,5 +166,6 @@ extension PostgresLedgerStore {
         (9, overridableBind),
         (10, WalletRows.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
         (11, WalletHoldRules.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
+        (12, LedgerRetention.migration),
     ]
 }

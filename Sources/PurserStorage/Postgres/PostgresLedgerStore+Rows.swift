@@ -96,4 +96,5 @@ extension PostgresRandomAccessRow {
     func text(_ name: String) throws -> String { try self[name].decode(String.self) }
     func optionalText(_ name: String) throws -> String? { try self[name].decode(String?.self) }
     func int64(_ name: String) throws -> Int64 { try self[name].decode(Int64.self) }
+    func optionalInt64(_ name: String) throws -> Int64? { try self[name].decode(Int64?.self) }
 }

@@ -143,8 +143,9 @@ extension PostgresLedgerStore {
     {
         try await inTransaction { connection -> [WebhookDelivery]? in
             let events = try await self.rows(
-                connection, "SELECT id, topic FROM outbox WHERE webhook_id = \(webhookID) FOR UPDATE")
+                connection, "SELECT id, topic, pruned_at FROM outbox WHERE webhook_id = \(webhookID) FOR UPDATE")
             guard let event = events.first?.makeRandomAccess() else { return nil }
+            guard try event.optionalInt64("pruned_at") == nil else { throw LedgerRetention.replayRefused(webhookID) }
             let (id, topic) = (try event.int64("id"), try event.text("topic"))
             let before = try await self.rows(
                 connection, "\(unescaped: Self.deliveriesQuery) WHERE d.event_id = \(id) ORDER BY d.id FOR UPDATE OF d")

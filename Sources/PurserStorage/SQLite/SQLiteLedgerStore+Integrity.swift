@@ -8,6 +8,9 @@ extension SQLiteLedgerStore {
         let counts = try await read(LedgerIntegrity.countsQuery, []).map {
             (kind: try $0.text("kind"), name: try $0.text("name"), amount: Int64(try $0.int("amount")))
         }
-        return LedgerIntegrity.report(subjects: subjects, counts: counts)
+        let balances = try await read(LedgerIntegrity.balancesQuery, []).map {
+            (currency: try $0.text("currency"), amount: Int64(try $0.int("amount")))
+        }
+        return LedgerIntegrity.report(subjects: subjects, counts: counts, balances: balances)
     }
 }

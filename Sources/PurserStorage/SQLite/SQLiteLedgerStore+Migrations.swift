@@ -124,5 +124,6 @@ extension SQLiteLedgerStore {
         (8, UserPurchases.unsettledTokenIndex),
         (10, WalletRows.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
         (11, WalletHoldRules.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
+        (12, LedgerRetention.migration),
     ]
 }

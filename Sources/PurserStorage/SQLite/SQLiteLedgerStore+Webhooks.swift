@@ -123,8 +123,9 @@ extension SQLiteLedgerStore {
         try await write { database -> [WebhookDelivery]? in
             let at = SQLiteData.integer(Int(now.millis))
             let events = try database.query(
-                "SELECT id, topic FROM outbox WHERE webhook_id = ?", [.text(webhookID)])
+                "SELECT id, topic, pruned_at FROM outbox WHERE webhook_id = ?", [.text(webhookID)])
             guard let event = events.first else { return nil }
+            guard event.optionalInt("pruned_at") == nil else { throw LedgerRetention.replayRefused(webhookID) }
             let id = SQLiteData.integer(try event.int("id"))
             let before = try database.query(
                 Self.deliveriesQuery(where: "WHERE d.event_id = ?") + " ORDER BY d.id", [id])
