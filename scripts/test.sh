@@ -11,7 +11,8 @@
 #      Selenium; each fuzz target in Fuzz/ for 30 seconds;
 #   3. short chaos runs (every fault family): a fixed seed in process; random seeds (printed) against a real
 #      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted; then a SQLite
-#      backup taken mid-chaos, restored and checked (scripts/backup-during-chaos.sh).
+#      backup taken mid-chaos, restored and checked (scripts/backup-during-chaos.sh); a PostgreSQL ledger dumped,
+#      restored into a new database and checked (scripts/postgres-backup-roundtrip.sh).
 # Installs what it needs itself (libsqlite3-dev when its header is missing, a Python venv with app-store-server-library, schemathesis, selenium; Chromium from
 # Debian's packages). Exits non-zero on any failure.
 set -euo pipefail
@@ -58,3 +59,5 @@ PURSER_DATABASE_URL="${PURSER_TEST_DATABASE_URL%/*}/not_the_chaos_database" \
   --storage postgres --replicas 2 --database-url "$PURSER_TEST_DATABASE_URL"
 echo "== a SQLite backup taken mid-chaos, restored into a fresh directory and checked with purser ledger check"
 PURSER_BIN="$PURSER_BIN" bash scripts/backup-during-chaos.sh
+echo "== the README's PostgreSQL backup: pg_dump, pg_restore into a new database, purser ledger check on both"
+PURSER_BIN="$PURSER_BIN" bash scripts/postgres-backup-roundtrip.sh
