@@ -26,7 +26,7 @@ extension PurserAssembly {
             notifications: notifications, readiness: ReadinessProbe(store: store)
         ).add(to: router, endpoints: &endpoints)
         if let adminToken {
-            AdminRoutes(support: support, webhooks: webhooks, wallets: wallets, token: adminToken)
+            AdminRoutes(support: support, webhooks: webhooks, wallets: wallets, users: users, token: adminToken)
                 .add(to: router, endpoints: &endpoints)
             ConsoleRoutes(
                 support: support, orders: orders, wallets: wallets,

@@ -17,6 +17,8 @@ public struct PurserAssembly: Sendable {
     public let orders: OrderService
     /// Spends and deposits (the game's backend, support's goodwill credits).
     public let wallets: WalletService
+    /// A user's export and erasure.
+    public let users: UserDataService
     public let submissions: SubmissionService
     public let notifications: NotificationService
     public let support: SupportService
@@ -114,6 +116,8 @@ public struct PurserAssembly: Sendable {
         self.notifications = notifications
         orders = OrderService(catalog: catalog, store: store, now: now)
         wallets = WalletService(store: store, clientSpend: configuration.wallet.clientSpend, now: now)
+        users = UserDataService(
+            store: store, erasureKey: configuration.erasure.key, adminToken: configuration.admin.token, now: now)
         support = SupportService(
             submissions: submissions, apple: appStore.serverAPI.map(SupportService.AppleLookup.init))
         reconciler = appStore.serverAPI.map { Reconciler(api: $0, notifications: notifications, now: now) }

@@ -149,6 +149,13 @@ public protocol LedgerStore: Sendable {
     /// before `cutoff`, processed notifications received before it (never the newest) and leases expired before it.
     /// Nothing financial is ever pruned.
     func prune(before cutoff: Date, limit: Int, now: Date) async throws -> LedgerPruning
+    /// Every row of every table holding `text` as itself (not inside a longer id) in a text column: a user's export,
+    /// and the check that an erased id is gone.
+    func rowsMentioning(_ text: String) async throws -> [LedgerRow]
+    /// Erases `user` in one database transaction: the id becomes `pseudonym` wherever it occurs as itself (but in
+    /// callers' idempotency ids), the user's wallet metadata is dropped, amounts, transaction ids and dates stay;
+    /// with an audit record (subject `user`, event `erased`) and a `user.erased` event. `nil` when nothing holds it.
+    func eraseUser(_ user: UserID, pseudonym: UserID, cause: String, now: Date) async throws -> UserErasure?
     func hold(_ id: String) async throws -> WalletHold?
     /// What `user`'s open holds unexpired at `now` reserve, per currency.
     func heldAmounts(of user: UserID, now: Date) async throws -> [String: Int64]

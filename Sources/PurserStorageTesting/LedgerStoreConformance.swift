@@ -68,6 +68,7 @@ public struct LedgerStoreConformance: Sendable {
         try await sumsARefundsRowsOfOneMomentInTheHistory()
         try await reservesWithHoldsAndResolvesEachOnce()
         try await prunesOnlyWhatIsKeptForAWhile()
+        try await erasesAUserEverywhereAndKeepsTheMoney()
         // Last: it finds nothing in everything the checks above wrote, then breaks rows on purpose.
         try await checksItsOwnIntegrity()
     }

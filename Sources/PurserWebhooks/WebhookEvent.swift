@@ -1,8 +1,8 @@
 import Foundation
 
 /// A Purser webhook's body, in the Standard Webhooks payload structure: `{"type", "timestamp", "data"}`. `data` is
-/// the transaction for `transaction.*` types, the spend or deposit for `wallet.changed`, and `{"message"}` for
-/// `webhook.test`. Purser writes the body once, when
+/// the transaction for `transaction.*` types, the spend or deposit for `wallet.changed`, the pseudonym for
+/// `user.erased`, and `{"message"}` for `webhook.test`. Purser writes the body once, when
 /// the event happens, and posts the very same bytes on every retry.
 public struct WebhookEvent: Sendable, Hashable, Codable {
     /// A full-stop delimited event type.
@@ -20,6 +20,8 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
         public static let transactionRestored = EventType("transaction.restored")
         /// A spend or deposit changed a wallet (the game's backend, or support's goodwill credit).
         public static let walletChanged = EventType("wallet.changed")
+        /// A user was erased: their id is a pseudonym in the ledger from now on (`DELETE /admin/v1/users/{id}`).
+        public static let userErased = EventType("user.erased")
         /// A signed test event an operator sent (`purser webhooks test`); no data to apply.
         public static let test = EventType("webhook.test")
         /// The `transaction.*` types.
@@ -27,7 +29,7 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
             transactionCredited, transactionRevoked, transactionRestored,
         ]
         /// The types an endpoint may subscribe to.
-        public static let subscribable: [EventType] = transactionTypes + [walletChanged]
+        public static let subscribable: [EventType] = transactionTypes + [walletChanged, userErased]
     }
 
     public var type: EventType
@@ -37,17 +39,20 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
     public var transaction: Transaction?
     /// The spend or deposit, for `wallet.changed`.
     public var walletChange: WalletChange?
+    /// The erasure, for `user.erased`.
+    public var erasure: Erasure?
     /// For `webhook.test`: a line for the operator.
     public var message: String?
 
     public init(
         type: EventType, timestamp: Date, transaction: Transaction? = nil, walletChange: WalletChange? = nil,
-        message: String? = nil
+        erasure: Erasure? = nil, message: String? = nil
     ) {
         self.type = type
         self.timestamp = timestamp
         self.transaction = transaction
         self.walletChange = walletChange
+        self.erasure = erasure
         self.message = message
     }
 
@@ -62,6 +67,8 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
             transaction = try container.decode(Transaction.self, forKey: .data)
         } else if type == .walletChanged {
             walletChange = try container.decode(WalletChange.self, forKey: .data)
+        } else if type == .userErased {
+            erasure = try container.decode(Erasure.self, forKey: .data)
         } else if container.contains(.data), try !container.decodeNil(forKey: .data) {
             message = try container.nestedContainer(keyedBy: TestKeys.self, forKey: .data)
                 .decodeIfPresent(String.self, forKey: .message)
@@ -76,6 +83,8 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
             try container.encode(transaction, forKey: .data)
         } else if let walletChange {
             try container.encode(walletChange, forKey: .data)
+        } else if let erasure {
+            try container.encode(erasure, forKey: .data)
         } else {
             var data = container.nestedContainer(keyedBy: TestKeys.self, forKey: .data)
             try data.encodeIfPresent(message, forKey: .message)

@@ -126,6 +126,20 @@ import Testing
         let reconcile = try await PurserProcess.run(["reconcile", "--config", config, "--port", portNumber, "--json"])
         #expect(reconcile.status == 0, "\(reconcile.stderr)")
         #expect(reconcile.stdout.contains("\"credited\":0"), "\(reconcile.stdout)")
+        // A user's data on request: bob's export, then his erasure while the server runs.
+        let export = try await PurserProcess.run(["users", "export", "bob", "--config", config, "--port", portNumber])
+        #expect(export.status == 0 && export.stdout.contains("\"apple_transactions\""), "\(export.stderr)")
+        let erase = try await PurserProcess.run(
+            ["users", "erase", "bob", "--config", config, "--port", portNumber, "--operator", "sam"],
+            environment: ["PURSER_ERASURE_KEY": "a key for the pseudonyms"])
+        #expect(erase.status == 0 && erase.stdout.contains("rows that still hold the id: 0"), "\(erase.stdout)")
+        #expect(erase.stdout.contains("bob is erased-"), "\(erase.stdout)")
+        let (_, erased) = try await request("GET", "\(base)/v1/wallet", user: "bob")
+        #expect((erased["balances"] as? [String: Int])?.isEmpty == true, "bob's gold is the pseudonym's now")
+        let again = try await PurserProcess.run(
+            ["users", "erase", "bob", "--config", config, "--port", portNumber],
+            environment: ["PURSER_ERASURE_KEY": "a key for the pseudonyms"])
+        #expect(again.status == 1 && again.stderr.hasPrefix("not_found: "), "\(again.stderr)")
 
         process.terminate()
         await process.waitUntilExit()

@@ -113,6 +113,10 @@ extension ForwardingLedgerStore {
     func prune(before cutoff: Date, limit: Int, now: Date) async throws -> LedgerPruning {
         try await inner.prune(before: cutoff, limit: limit, now: now)
     }
+    func rowsMentioning(_ text: String) async throws -> [LedgerRow] { try await inner.rowsMentioning(text) }
+    func eraseUser(_ user: UserID, pseudonym: UserID, cause: String, now: Date) async throws -> UserErasure? {
+        try await inner.eraseUser(user, pseudonym: pseudonym, cause: cause, now: now)
+    }
     func hold(_ id: String) async throws -> WalletHold? { try await inner.hold(id) }
     func heldAmounts(of user: UserID, now: Date) async throws -> [String: Int64] {
         try await inner.heldAmounts(of: user, now: now)

@@ -35,6 +35,8 @@ struct TestServer {
     let followUps: AppleFollowUps?
     /// The server's App Store Server API client, over loopback HTTP to the simulator.
     let apiClient: AppStoreServerAPIClient
+    /// The SQLite ledger's file.
+    let ledgerPath: String
     static let adminToken = "test-admin-token"
 
     /// The configuration of every test server: the test bundle, a free loopback port, development authentication,
@@ -135,7 +137,8 @@ struct TestServer {
         let server = TestServer(
             appStore: appStore, store: store, authority: authority, serverAPI: serverAPI,
             reconciler: reconciler, receiptVerification: assembly.receiptVerification,
-            followUps: assembly.appleFollowUps, apiClient: try #require(assembly.appStore.serverAPI))
+            followUps: assembly.appleFollowUps, apiClient: try #require(assembly.appStore.serverAPI),
+            ledgerPath: directory.appendingPathComponent("purser.sqlite").path)
         return (server, assembly)
     }
 

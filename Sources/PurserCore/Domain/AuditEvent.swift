@@ -11,6 +11,8 @@ public struct AuditEvent: Hashable, Sendable, Codable {
         case wallet
         /// A hold on a wallet (its id): placed, captured, voided, expired.
         case hold
+        /// A user (the pseudonym an erasure gave them): erased.
+        case user
     }
 
     public var at: Date

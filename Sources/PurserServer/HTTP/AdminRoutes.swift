@@ -10,11 +10,12 @@ import PurserCore
 ///   complete the user's waiting `orderId`)
 /// - `POST /wallets/{userId}/transactions` `{id, amounts, reason, metadata?}` → a spend or deposit, once by `id`
 /// - `GET /wallets/{userId}` → balances, held, available; `GET /wallets/{userId}/transactions` → the history
-/// - the webhook routes (`AdminRoutes+Webhooks.swift`)
+/// - the webhook routes (`AdminRoutes+Webhooks.swift`), a user's export and erasure (`AdminRoutes+Users.swift`)
 struct AdminRoutes {
     let support: SupportService
     let webhooks: WebhookService
     let wallets: WalletService
+    let users: UserDataService
     let token: String
 
     struct GrantRequest: Decodable {
@@ -75,6 +76,7 @@ struct AdminRoutes {
         }
         addHoldRoutes(to: admin, endpoints: &endpoints)
         addWebhookRoutes(to: admin, endpoints: &endpoints)
+        addUserRoutes(to: admin, endpoints: &endpoints)
     }
 
     /// The `userId` path parameter, percent-decoded (the router hands it over as sent).

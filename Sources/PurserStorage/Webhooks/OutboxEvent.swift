@@ -8,7 +8,7 @@ import PurserWebhooks
 /// written once and posted unchanged on every attempt.
 struct OutboxEvent: Sendable {
     /// Unique per event: `<transactionId>:credited`, `<transactionId>:revoke:<n>`, `<transactionId>:restore:<n>`,
-    /// `wallet:<row id>`.
+    /// `wallet:<row id>`, `erased:<pseudonym>:<milliseconds>`.
     var idempotencyKey: String
     var type: WebhookEvent.EventType
     /// The transaction of a `transaction.*` event.
@@ -68,8 +68,20 @@ struct OutboxEvent: Sendable {
             share: nil, at: change.recordedAt)
     }
 
+    /// The erasure of a user whose id became `pseudonym`.
+    static func userErased(pseudonym: UserID, at: Date) -> OutboxEvent {
+        OutboxEvent(
+            idempotencyKey: "erased:\(pseudonym.rawValue):\(at.millis)", type: .userErased, record: nil,
+            owner: pseudonym, grants: Grants([:]), cause: nil, share: nil, at: at)
+    }
+
     /// The webhook body with the user's `sequence`.
     func body(sequence: Int64) throws -> String {
+        if type == .userErased {
+            let event = WebhookEvent(
+                type: type, timestamp: at, erasure: .init(userId: owner.rawValue, occurredAt: at, sequence: sequence))
+            return String(decoding: try event.body(), as: UTF8.self)
+        }
         guard let record else {
             let change = walletChange
             let event = WebhookEvent(

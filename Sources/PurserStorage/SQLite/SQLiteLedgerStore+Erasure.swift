@@ -1,0 +1,76 @@
+import Foundation
+import PurserCore
+
+extension SQLiteLedgerStore {
+    public func rowsMentioning(_ text: String) async throws -> [LedgerRow] {
+        try await reading { try Self.mentions(of: ErasureText(text), on: $0).map(\.row) }
+    }
+
+    public func eraseUser(_ user: UserID, pseudonym: UserID, cause: String, now: Date) async throws -> UserErasure? {
+        try await write { database -> UserErasure? in
+            guard try !Self.mentions(of: ErasureText(user.rawValue), on: database).isEmpty else { return nil }
+            var (rows, kept): ([String: Int], [String: Int]) = ([:], [:])
+            for (id, replacement) in UserErasure.Rules.replacements(of: user, by: pseudonym) {
+                for (row, rowid) in try Self.mentions(of: id, on: database) {
+                    let (changes, keptID) = UserErasure.Rules.rewrite(
+                        row.values, table: row.table, id: id, pseudonym: replacement)
+                    if keptID { kept[row.table, default: 0] += 1 }
+                    guard !changes.isEmpty else { continue }
+                    let columns = changes.keys.sorted()
+                    try database.query(
+                        "UPDATE \"\(row.table)\" SET " + columns.map { "\"\($0)\" = ?" }.joined(separator: ", ")
+                            + " WHERE rowid = ?",
+                        columns.map { Self.data(changes[$0] ?? .null) } + [.integer(rowid)])
+                    rows[row.table, default: 0] += 1
+                }
+            }
+            let event = OutboxEvent.userErased(pseudonym: pseudonym, at: now)
+            let erasure = UserErasure(pseudonym: pseudonym.rawValue, rows: rows, kept: kept, eventID: event.webhookID)
+            try Self.writeOutboxEvent(event, on: database)
+            try database.query(
+                "INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES (?, 'user', ?, 'erased', ?, ?)",
+                [
+                    .integer(Int(now.millis)), .text(pseudonym.rawValue), .text(cause),
+                    .text(UserErasure.Rules.detail(erasure)),
+                ])
+            return erasure
+        }
+    }
+
+    /// Every row of every table (but the migrations') holding the id as itself in a text column, with its rowid. The
+    /// tables and columns are read from the schema, so a table a later migration adds is searched too.
+    static func mentions(of id: ErasureText, on database: SQLiteDatabase) throws -> [(row: LedgerRow, rowid: Int)] {
+        let tables = try database.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        ).map { try $0.text("name") }
+        var found: [(row: LedgerRow, rowid: Int)] = []
+        for table in tables where !UserErasure.Rules.untouched.contains(table) {
+            let columns = try database.query("SELECT name, type FROM pragma_table_info(?)", [.text(table)])
+                .filter { ["TEXT", ""].contains((try? $0.text("type").uppercased()) ?? "") }
+                .map { try $0.text("name") }
+            guard !columns.isEmpty else { continue }
+            let conditions = columns.flatMap { column in id.forms.map { _ in "instr(\"\(column)\", ?) > 0" } }
+            let binds = columns.flatMap { _ in id.forms.map { SQLiteData.text($0) } }
+            let rows = try database.query(
+                "SELECT rowid AS purser_rowid, * FROM \"\(table)\" WHERE " + conditions.joined(separator: " OR "),
+                binds)
+            for row in rows {
+                var values: [String: LedgerRow.Value] = [:]
+                for (name, value) in zip(row.columns.names, row.values) where name != "purser_rowid" {
+                    values[name] = value.integer.map { .integer(Int64($0)) } ?? value.string.map { .text($0) } ?? .null
+                }
+                guard values.values.contains(where: { $0.text.map(id.occurs(in:)) ?? false }) else { continue }
+                found.append((LedgerRow(table: table, values: values), try row.int("purser_rowid")))
+            }
+        }
+        return found
+    }
+
+    private static func data(_ value: LedgerRow.Value) -> SQLiteData {
+        switch value {
+        case .text(let text): .text(text)
+        case .integer(let integer): .integer(Int(integer))
+        case .null: .null
+        }
+    }
+}
