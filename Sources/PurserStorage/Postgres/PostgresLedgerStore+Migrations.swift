@@ -45,6 +45,13 @@ extension PostgresLedgerStore {
     /// Versioned schema changes, the same versions as `SQLiteLedgerStore.migrations` in PostgreSQL's dialect: text
     /// ids, BIGINT money and counts, BIGINT milliseconds since 1970 UTC for times. Never edit a released entry;
     /// append a new one.
+    ///
+    /// Expand, then contract a release later: during a rolling deploy the previous release's replicas run on the
+    /// schema this list makes, so a new entry only adds (tables, nullable or defaulted columns, indexes, functions
+    /// under a new name or signature). Dropping, renaming or narrowing what the previous release reads, writes or
+    /// calls waits for a later release, once no running replica uses it. `PostgresPreviousReleaseTests` prepares
+    /// every statement of the previous release against this schema: with each new entry, print them again
+    /// (`scripts/release-statements.py COMMIT postgres`, README "Upgrades").
     static let migrations: [(version: Int, statements: [String])] = [
         (
             1,
