@@ -50,28 +50,6 @@ public struct LedgerUpgradeCheck: Sendable {
         return problems
     }
 
-    /// Today's store writes into the upgraded ledger: a deposit to each declared user (its wallet.changed event takes
-    /// the user's next sequence, so a sequence the upgrade left behind conflicts), and the ledger check still holds.
-    func writesAfterTheUpgrade() async throws -> [String] {
-        var problems: [String] = []
-        let users = Set(expectations.filter { $0.kind == "balance" }.compactMap(\.arguments.first))
-        for user in users.sorted() {
-            let request = WalletTransaction.Request(
-                id: "upgrade-check-\(user)", userID: UserID(user), amounts: ["upgrade-check": 1],
-                reason: "written after the upgrade", cause: "admin")
-            do {
-                guard case .applied = try await store.applyWalletTransaction(request, now: now) else {
-                    problems.append("a deposit to \(user) after the upgrade was not applied")
-                    continue
-                }
-            } catch {
-                problems.append("a deposit to \(user) after the upgrade failed: \(String(reflecting: error))")
-            }
-        }
-        problems += try await store.integrity().findings.map { "ledger check after writing: \($0)" }
-        return problems
-    }
-
     /// The ledger check, the totals and each declared user's balances and history.
     func integrityAndBalances() async throws -> [String] {
         var problems: [String] = []
