@@ -6,7 +6,8 @@ import PurserStorage
 /// only, and reports every way it differs from what the fixtures expect. Beside each `-- expect` line it checks that
 /// the ledger check finds nothing, that the balances' totals are the sum of every expected balance (so each user's
 /// balance must be declared), that each such user's wallet history adds up to the balance, and that every outbox
-/// event can be listed and, once fanned out, decodes as a webhook body.
+/// event can be listed and, once fanned out, decodes as a webhook body. Then today's store writes over the old rows
+/// (`writesAfterTheUpgrade`), which must apply and leave the ledger check holding.
 ///
 /// Expectations: `balance USER CURRENCY AMOUNT`; `state TX STATE`; `revoked TX MILLIUNITS`; `audit SUBJECT EVENT…`
 /// (the subject's whole trail, in order); `order ID STATE`; `unbound TX…` (in the unbound queue); `purchases USER TX…`

@@ -113,7 +113,7 @@ INSERT INTO outbox (idempotency_key, topic, payload, created_at) VALUES
 INSERT INTO notifications (notification_uuid, notification_type, subtype, transaction_id, environment, signed_date,
     received_at, processed_at, outcome) VALUES
     ('b2000000-0000-4000-8000-000000000002', 'ONE_TIME_CHARGE', NULL, '2002', 'Sandbox', 1795366828000,
-        1795366829000, 1795366830000, 'delivered_to_other_account to v2-di'),
+        1795366829000, 1795366830000, 'deliveredToOtherAccount to v2-di'),
     ('b2000000-0000-4000-8000-000000000001', 'REFUND', NULL, '2001', 'Sandbox', 1795366903000, 1795366904000,
         1795366905000, 'revoked gold-60 from v2-cy'),
     ('b2000000-0000-4000-8000-000000000003', 'REFUND', NULL, '2002', 'Sandbox', 1795366948000, 1795366949000,

@@ -104,6 +104,6 @@ SELECT id, 'https://game.example/purser', 'failed', 2, 1795450460000, NULL, NULL
 INSERT INTO notifications (notification_uuid, notification_type, subtype, transaction_id, environment, signed_date,
     received_at, processed_at, outcome) VALUES
     ('b4000000-0000-4000-8000-000000000001', 'ONE_TIME_CHARGE', NULL, '4002', 'Sandbox', 1795450298000,
-        1795450299000, 1795450300000, 'delivered_to_other_account to v4-fay'),
+        1795450299000, 1795450300000, 'deliveredToOtherAccount to v4-fay'),
     ('b4000000-0000-4000-8000-000000000002', 'REFUND', NULL, '4002', 'Sandbox', 1795450398000, 1795450399000,
         1795450400000, 'revoked gold-120 from v4-fay');

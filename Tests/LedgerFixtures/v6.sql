@@ -112,6 +112,6 @@ FROM outbox WHERE webhook_id IN ('evt_6001_credited', 'evt_6002_credited', 'evt_
 INSERT INTO notifications (notification_uuid, notification_type, subtype, transaction_id, environment, signed_date,
     received_at, processed_at, outcome) VALUES
     ('b6000000-0000-4000-8000-000000000001', 'ONE_TIME_CHARGE', NULL, '6002', 'Sandbox', 1795457498000,
-        1795457499000, 1795457500000, 'delivered_to_other_account to v6-hu'),
+        1795457499000, 1795457500000, 'deliveredToOtherAccount to v6-hu'),
     ('b6000000-0000-4000-8000-000000000002', 'REFUND', NULL, '6004', 'Sandbox', 1795457798000, 1795457799000,
         1795457800000, 'revoked gold-15 from v6-hu');
