@@ -4,8 +4,8 @@
 Usage: scripts/release-statements.py COMMIT sqlite|postgres > Tests/LedgerFixtures/previous-release-STORE.sql
 (COMMIT: the last commit of the previous schema version, the code its replicas run during a rolling deploy.)
 
-The statements are the store's string literals that begin with SELECT, INSERT, UPDATE, DELETE or WITH (migrations
-left out). Interpolations become what they stand for: a bind (`?` on SQLite, `$n` on PostgreSQL; `(1...n).map`
+The statements are the string literals of the store's files and of the shared files beside them that begin with
+SELECT, INSERT, UPDATE, DELETE or WITH (migrations left out). Interpolations become what they stand for: a bind (`?` on SQLite, `$n` on PostgreSQL; `(1...n).map`
 of `$` numbers all n of them), a constant of the same file inlined, the repeated text of `Array(repeating: "…",
 count:)` once, and any other fragment (an optional condition) left out. PreviousReleaseTests compiles each against today's schema, so a migration that drops or renames
 what the previous release still reads or writes fails before a rolling deploy would.
@@ -118,7 +118,9 @@ def statements(source, store):
 def main():
     commit, store = sys.argv[1], sys.argv[2]
     folder = {"sqlite": "Sources/PurserStorage/SQLite/", "postgres": "Sources/PurserStorage/Postgres/"}[store]
-    files = [f for f in git("ls-tree", "-r", "--name-only", commit, folder).split() if "Migration" not in f]
+    # The store's own files, and the shared ones beside them (SQL both stores run, such as the health query).
+    shared = [f for f in git("ls-tree", "--name-only", commit, "Sources/PurserStorage/").split() if f.endswith(".swift")]
+    files = [f for f in git("ls-tree", "-r", "--name-only", commit, folder).split() + shared if "Migration" not in f]
     print(f"-- Every statement of the {store} ledger store at {git('log', '-1', '--format=%h (%cs)', commit).strip()},")
     print(f"-- printed by scripts/release-statements.py {commit} {store}.")
     latest = {}

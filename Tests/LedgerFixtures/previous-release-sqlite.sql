@@ -2,6 +2,18 @@
 -- printed by scripts/release-statements.py e0af0f7 sqlite.
 -- schema: sqlite 10, postgres 10
 
+-- LedgerHealth.swift
+SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
+       (SELECT MIN(recorded_at) FROM apple_transactions WHERE state = 'unbound') AS unbound_oldest,
+       (SELECT COUNT(*) FROM orders WHERE state = 'created') AS waiting,
+       (SELECT MIN(created_at) FROM orders WHERE state = 'created') AS waiting_oldest,
+       (SELECT COUNT(*) FROM outbox WHERE dispatched_at IS NULL) AS undispatched,
+       (SELECT MIN(created_at) FROM outbox WHERE dispatched_at IS NULL) AS undispatched_oldest,
+       (SELECT COUNT(*) FROM webhook_deliveries WHERE status IN ('pending', 'failed')) AS undelivered,
+       (SELECT MIN(o.created_at) FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
+        WHERE d.status IN ('pending', 'failed')) AS undelivered_oldest,
+       (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'dead') AS dead;
+
 -- SQLiteLedgerStore+AppleFollowUps.swift
 SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = ?
 ORDER BY recorded_at, transaction_id LIMIT 500;
