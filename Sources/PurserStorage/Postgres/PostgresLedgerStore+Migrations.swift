@@ -6,8 +6,12 @@ extension PostgresLedgerStore {
     /// (`pg_advisory_xact_lock`, released at commit) and then checks `schema_migrations`: replicas that start together
     /// queue on the lock, and each migration is applied once. Advisory locks are per database, so ledgers in other
     /// databases of the same server do not wait for each other.
-    public func migrate() async throws {
-        for migration in Self.migrations {
+    public func migrate() async throws { try await migrate(through: .max) }
+
+    /// Applies the migrations up to version `last`, leaving out `skipped`: the upgrade tests build a ledger as an
+    /// earlier release left it (released entries are never edited, so the list cut at `last` is that release's).
+    func migrate(through last: Int, skipping skipped: Set<Int> = []) async throws {
+        for migration in Self.migrations where migration.version <= last && !skipped.contains(migration.version) {
             let applied = try await inTransaction { connection in
                 try await self.execute(connection, "SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
                 try await self.execute(
@@ -41,6 +45,13 @@ extension PostgresLedgerStore {
     /// Versioned schema changes, the same versions as `SQLiteLedgerStore.migrations` in PostgreSQL's dialect: text
     /// ids, BIGINT money and counts, BIGINT milliseconds since 1970 UTC for times. Never edit a released entry;
     /// append a new one.
+    ///
+    /// Expand, then contract a release later: during a rolling deploy the previous release's replicas run on the
+    /// schema this list makes, so a new entry only adds (tables, nullable or defaulted columns, indexes, functions
+    /// under a new name or signature). Dropping, renaming or narrowing what the previous release reads, writes or
+    /// calls waits for a later release, once no running replica uses it. `PostgresPreviousReleaseTests` prepares
+    /// every statement of the previous release against this schema: with each new entry, print them again
+    /// (`scripts/release-statements.py COMMIT postgres`, README "Upgrades").
     static let migrations: [(version: Int, statements: [String])] = [
         (
             1,

@@ -1,6 +1,12 @@
 extension SQLiteLedgerStore {
     /// Versioned schema changes, applied in order at start-up, each in its own transaction and recorded in
     /// `schema_migrations`. Never edit a released entry; append a new one.
+    ///
+    /// Expand, then contract a release later: during a rolling deploy the previous release runs on the schema this
+    /// list makes, so a new entry only adds (tables, nullable or defaulted columns, indexes). Dropping, renaming or
+    /// narrowing what the previous release reads or writes waits for a later release, once no running code uses it.
+    /// `SQLitePreviousReleaseTests` compiles every statement of the previous release against this schema: with each
+    /// new entry, print them again (`scripts/release-statements.py COMMIT sqlite`, README "Upgrades").
     static let migrations: [(version: Int, statements: [String])] = [
         (
             1,

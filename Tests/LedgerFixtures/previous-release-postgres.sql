@@ -1,0 +1,292 @@
+-- Every statement of the postgres ledger store at e0af0f7 (2026-11-26),
+-- printed by scripts/release-statements.py e0af0f7 postgres.
+-- schema: sqlite 10, postgres 10
+
+-- LedgerHealth.swift
+SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
+       (SELECT MIN(recorded_at) FROM apple_transactions WHERE state = 'unbound') AS unbound_oldest,
+       (SELECT COUNT(*) FROM orders WHERE state = 'created') AS waiting,
+       (SELECT MIN(created_at) FROM orders WHERE state = 'created') AS waiting_oldest,
+       (SELECT COUNT(*) FROM outbox WHERE dispatched_at IS NULL) AS undispatched,
+       (SELECT MIN(created_at) FROM outbox WHERE dispatched_at IS NULL) AS undispatched_oldest,
+       (SELECT COUNT(*) FROM webhook_deliveries WHERE status IN ('pending', 'failed')) AS undelivered,
+       (SELECT MIN(o.created_at) FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
+        WHERE d.status IN ('pending', 'failed')) AS undelivered_oldest,
+       (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'dead') AS dead;
+
+-- PostgresLedgerStore+AppleFollowUps.swift
+SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = $1
+ORDER BY recorded_at, transaction_id LIMIT 500;
+
+-- PostgresLedgerStore+AppleFollowUps.swift
+SELECT transaction_id, original_transaction_id, environment, app_account_token_for_apple,
+    (state = 'credited' AND finished_at_apple IS NULL AND credited_by IS NOT NULL
+        AND (credited_by <> 'client' OR updated_at <= $1)) AS finish
+FROM apple_transactions
+WHERE (state = 'credited' AND finished_at_apple IS NULL AND credited_by IS NOT NULL
+        AND (credited_by <> 'client' OR updated_at <= $2))
+    OR app_account_token_for_apple IS NOT NULL
+ORDER BY updated_at, transaction_id LIMIT $3;
+
+-- PostgresLedgerStore+AppleFollowUps.swift
+UPDATE apple_transactions SET finished_at_apple = $1
+WHERE transaction_id = $2 AND finished_at_apple IS NULL;
+
+-- PostgresLedgerStore+AppleFollowUps.swift
+UPDATE apple_transactions SET app_account_token_for_apple = NULL
+WHERE transaction_id = $1 AND app_account_token_for_apple = $2;
+
+-- PostgresLedgerStore+Leases.swift
+INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)
+ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+WHERE leases.holder = excluded.holder OR leases.expires_at <= $4
+RETURNING holder;
+
+-- PostgresLedgerStore+Leases.swift
+DELETE FROM leases WHERE name = $1 AND holder = $2;
+
+-- PostgresLedgerStore+Notifications.swift
+INSERT INTO notifications (notification_uuid, notification_type, subtype, transaction_id, environment,
+    signed_date, received_at)
+VALUES ($1, $2, $3, $4,
+    $5, $6, $7)
+ON CONFLICT (notification_uuid) DO NOTHING RETURNING notification_uuid;
+
+-- PostgresLedgerStore+Notifications.swift
+SELECT * FROM notifications WHERE notification_uuid = $1;
+
+-- PostgresLedgerStore+Notifications.swift
+UPDATE notifications SET processed_at = $1, outcome = $2
+WHERE notification_uuid = $3;
+
+-- PostgresLedgerStore+Notifications.swift
+SELECT notification_uuid FROM notifications
+WHERE processed_at IS NOT NULL AND notification_uuid = ANY($1);
+
+-- PostgresLedgerStore+Orders.swift
+UPDATE orders SET state = 'cancelled', updated_at = $1
+WHERE id = $2 AND state = 'created';
+
+-- PostgresLedgerStore+Outbox.swift
+INSERT INTO webhook_sequences (user_id, last) VALUES ($1, 1)
+ON CONFLICT (user_id) DO UPDATE SET last = webhook_sequences.last + 1
+RETURNING last;
+
+-- PostgresLedgerStore+Outbox.swift
+INSERT INTO outbox (idempotency_key, webhook_id, topic, user_id, sequence, payload, created_at)
+VALUES ($1, $2, $3, $4, $5,
+    $6, $7);
+
+-- PostgresLedgerStore+Queue.swift
+SELECT transaction_id FROM apple_transactions WHERE owner_id = $1
+ORDER BY recorded_at DESC, transaction_id DESC LIMIT $2;
+
+-- PostgresLedgerStore+Queue.swift
+SELECT transaction_id FROM apple_transactions WHERE state = 'unbound'
+ORDER BY recorded_at, transaction_id LIMIT $1;
+
+-- PostgresLedgerStore+Queue.swift
+SELECT id FROM orders WHERE state = 'created' AND product_id = $1
+  AND created_at BETWEEN $2 AND $3
+ORDER BY created_at, id LIMIT $4;
+
+-- PostgresLedgerStore+Queue.swift
+SELECT event, COUNT(*) AS n FROM audit_log WHERE at >= $1 GROUP BY event;
+
+-- PostgresLedgerStore+Queue.swift
+SELECT received_at, signed_date FROM notifications ORDER BY received_at DESC LIMIT 1;
+
+-- PostgresLedgerStore+Reconciliation.swift
+SELECT value FROM reconciliation_cursors WHERE name = $1;
+
+-- PostgresLedgerStore+Reconciliation.swift
+INSERT INTO reconciliation_cursors (name, value, updated_at) VALUES ($1, $2, $3)
+ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at;
+
+-- PostgresLedgerStore+Reconciliation.swift
+SELECT MAX(transaction_id) AS anchor FROM apple_transactions
+WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id;
+
+-- PostgresLedgerStore+Refunds.swift
+SELECT pg_advisory_xact_lock($1, hashtext($2));
+
+-- PostgresLedgerStore+Refunds.swift
+UPDATE apple_transactions SET state = 'revoked', revocation_date = $1,
+    revocation_type = $2, revocation_percentage = $3,
+    updated_at = $4
+WHERE transaction_id = $5;
+
+-- PostgresLedgerStore+Refunds.swift
+SELECT currency, (-SUM(amount))::BIGINT AS revoked FROM grants
+WHERE transaction_id = $1 AND kind IN ('revoke', 'restore') GROUP BY currency;
+
+-- PostgresLedgerStore+Refunds.swift
+UPDATE apple_transactions SET state = 'credited', revocation_date = NULL, revocation_type = NULL,
+    revocation_percentage = NULL, updated_at = $1
+WHERE transaction_id = $2;
+
+-- PostgresLedgerStore+Refunds.swift
+INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at)
+VALUES ($1, $2, $3, $4, $5, $6);
+
+-- PostgresLedgerStore+Refunds.swift
+SELECT currency, SUM(amount)::BIGINT AS total FROM (
+    SELECT currency, amount FROM grants WHERE user_id = $1
+    UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = $2) AS entries
+GROUP BY currency;
+
+-- PostgresLedgerStore+Refunds.swift
+SELECT COUNT(*)::BIGINT AS n FROM audit_log
+WHERE subject = 'transaction' AND subject_id = $1 AND event = $2;
+
+-- PostgresLedgerStore+Rows.swift
+SELECT id, user_id, product_id, quantity, state, transaction_id, created_at, updated_at FROM orders
+WHERE id = $1;
+
+-- PostgresLedgerStore+Rows.swift
+SELECT transaction_id FROM apple_transactions WHERE transaction_id = $1 FOR UPDATE;
+
+-- PostgresLedgerStore+Rows.swift
+SELECT t.*,
+    ARRAY(SELECT currency FROM grants g WHERE g.transaction_id = t.transaction_id AND g.kind = 'credit'
+          ORDER BY g.id) AS grant_currencies,
+    ARRAY(SELECT amount FROM grants g WHERE g.transaction_id = t.transaction_id AND g.kind = 'credit'
+          ORDER BY g.id) AS grant_amounts
+FROM apple_transactions t WHERE t.transaction_id = $1;
+
+-- PostgresLedgerStore+Settle.swift
+INSERT INTO audit_log (at, subject, subject_id, event, cause, detail)
+VALUES ($1, $2, $3, $4, $5,
+    $6);
+
+-- PostgresLedgerStore+Users.swift
+SELECT DISTINCT product_id FROM apple_transactions
+WHERE owner_id = $1 AND state = 'credited';
+
+-- PostgresLedgerStore+Users.swift
+SELECT id, user_id, product_id, quantity, state, transaction_id, created_at, updated_at FROM orders
+WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2;
+
+-- PostgresLedgerStore+Users.swift
+SELECT transaction_id, recorded_at FROM apple_transactions WHERE owner_id = $1
+UNION
+SELECT transaction_id, recorded_at FROM apple_transactions
+WHERE state <> 'credited' AND app_account_token IN (
+    SELECT o.id FROM orders o WHERE o.user_id = $2 UNION SELECT $3)
+ORDER BY recorded_at DESC, transaction_id DESC LIMIT $4;
+
+-- PostgresLedgerStore+Wallets.swift
+INSERT INTO wallet_transactions
+    (idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at)
+VALUES ($1, $2, $3, $4,
+    $5, $6, $7, $8)
+RETURNING id;
+
+-- PostgresLedgerStore+Wallets.swift
+INSERT INTO wallet_entries (wallet_transaction_id, user_id, currency, amount)
+SELECT $1, $2, c, a FROM unnest($3::TEXT[], $4::BIGINT[]) AS u(c, a);
+
+-- PostgresLedgerStore+Wallets.swift
+SELECT user_id, amounts, reason, metadata, cause, balances, created_at FROM wallet_transactions
+WHERE idempotency_id = $1;
+
+-- PostgresLedgerStore+Wallets.swift
+SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
+    SELECT created_at AS at, 'g'::TEXT AS source, MAX(id) AS row, kind, transaction_id AS ref,
+        json_object_agg(currency, amount)::TEXT AS amounts, NULL::TEXT AS cause, NULL::TEXT AS reason
+    FROM grants WHERE user_id = $1 GROUP BY transaction_id, kind, created_at
+    UNION ALL
+    SELECT created_at, 'w'::TEXT, id, ''::TEXT, idempotency_id, amounts, cause, reason
+    FROM wallet_transactions WHERE user_id = $2) AS history
+WHERE (at, source, row) < ($3, $4, $5)
+ORDER BY at DESC, source DESC, row DESC LIMIT $6;
+
+-- PostgresLedgerStore+Webhooks.swift
+UPDATE outbox SET dispatched_at = $1
+WHERE id IN (SELECT id FROM outbox WHERE dispatched_at IS NULL ORDER BY id LIMIT $2
+             FOR UPDATE SKIP LOCKED)
+RETURNING id, topic;
+
+-- PostgresLedgerStore+Webhooks.swift
+INSERT INTO webhook_deliveries (event_id, endpoint, status, attempts, next_attempt_at, created_at)
+SELECT event_id, endpoint, 'pending', 0, $1, $2
+FROM UNNEST($3::BIGINT[], $4::TEXT[]) AS fanned (event_id, endpoint)
+ON CONFLICT (event_id, endpoint) DO NOTHING;
+
+-- PostgresLedgerStore+Webhooks.swift
+UPDATE webhook_deliveries d SET claimed_by = $1, claimed_until = $2
+FROM outbox o
+WHERE o.id = d.event_id
+  AND d.id IN (SELECT d.id FROM webhook_deliveries d
+               WHERE d.endpoint = $3 AND d.status IN ('pending', 'failed')
+                 AND d.next_attempt_at <= $4
+                 AND (d.claimed_until IS NULL OR d.claimed_until <= $5)
+                 
+               ORDER BY d.next_attempt_at, d.id LIMIT $6 FOR UPDATE SKIP LOCKED)
+RETURNING d.id, d.endpoint, d.attempts, d.next_attempt_at, o.webhook_id, o.topic, o.payload;
+
+-- PostgresLedgerStore+Webhooks.swift
+UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = $1,
+    last_attempt_at = $2, last_result = $3, next_attempt_at = $4,
+    claimed_by = NULL, claimed_until = NULL
+WHERE id = $5 AND status <> 'delivered';
+
+-- PostgresLedgerStore+Webhooks.swift
+UPDATE webhook_deliveries SET status = $1,
+    attempts = attempts + 1, next_attempt_at = $2,
+    last_attempt_at = $3, last_result = $4, claimed_by = NULL,
+    claimed_until = NULL
+WHERE id = $5 AND claimed_by = $6 AND status IN ('pending', 'failed');
+
+-- PostgresLedgerStore+Webhooks.swift
+SELECT id, topic FROM outbox WHERE webhook_id = $1 FOR UPDATE;
+
+-- PostgresLedgerStore+Webhooks.swift
+INSERT INTO webhook_deliveries (event_id, endpoint, status, attempts, next_attempt_at, created_at)
+VALUES ($1, $2, 'pending', 0, $3, $4)
+ON CONFLICT (event_id, endpoint) DO UPDATE SET status = 'pending', attempts = 0,
+    next_attempt_at = excluded.next_attempt_at, delivered_at = NULL, claimed_by = NULL,
+    claimed_until = NULL;
+
+-- PostgresLedgerStore+Webhooks.swift
+UPDATE outbox SET dispatched_at = COALESCE(dispatched_at, $1) WHERE id = $2;
+
+-- PostgresLedgerStore+Webhooks.swift
+SELECT (SELECT COUNT(*) FROM outbox) AS events,
+       (SELECT COUNT(*) FROM outbox WHERE dispatched_at IS NULL) AS undispatched,
+       COUNT(*) FILTER (WHERE status = 'pending') AS pending,
+       COUNT(*) FILTER (WHERE status = 'failed') AS failed,
+       COUNT(*) FILTER (WHERE status = 'dead') AS dead,
+       COUNT(*) FILTER (WHERE status = 'delivered') AS delivered,
+       COALESCE(SUM(attempts), 0)::BIGINT AS attempts,
+       COALESCE(SUM(GREATEST(attempts - 1, 0)), 0)::BIGINT AS retries
+FROM webhook_deliveries;
+
+-- PostgresLedgerStore+Webhooks.swift
+SELECT d.id, d.endpoint, d.status, d.attempts, d.next_attempt_at, d.last_attempt_at, d.last_result,
+       d.delivered_at, d.created_at, o.webhook_id, o.topic, o.user_id
+FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id;
+
+-- PostgresLedgerStore.swift
+INSERT INTO orders (id, user_id, product_id, quantity, state, transaction_id, created_at,
+    updated_at)
+VALUES ($1, $2, $3, $4,
+    $5, $6, $7,
+    $8);
+
+-- PostgresLedgerStore.swift
+SELECT at, subject, subject_id, event, cause, detail FROM audit_log WHERE subject_id = $1
+ORDER BY id;
+
+-- PostgresLedgerStore.swift
+SELECT (SELECT COUNT(*) FROM orders) AS orders,
+       (SELECT COUNT(*) FROM apple_transactions) AS transactions,
+       (SELECT COUNT(*) FROM apple_transactions WHERE state = 'credited') AS credited,
+       (SELECT COUNT(*) FROM grants) AS grants,
+       (SELECT COUNT(*) FROM audit_log) AS audit;
+
+-- PostgresSettleStatements.swift
+SELECT * FROM purser_settle_lock($1, $2, $3);
+
+-- PostgresSettleStatements.swift
+SELECT purser_settle_write($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46, $47, $48, $49, $50, $51);

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Prints every SQL statement a release's ledger store runs, read from git history, one per `;`-ended block.
+
+Usage: scripts/release-statements.py COMMIT sqlite|postgres > Tests/LedgerFixtures/previous-release-STORE.sql
+(COMMIT: the last commit of the previous schema version, the code its replicas run during a rolling deploy.)
+
+The statements are the string literals of the store's files and of the shared files beside them that begin with
+SELECT, INSERT, UPDATE, DELETE or WITH (migrations left out). Interpolations become what they stand for: a bind (`?` on SQLite, `$n` on PostgreSQL; `(1...n).map`
+of `$` numbers all n of them), a constant of the same file inlined, the repeated text of `Array(repeating: "…",
+count:)` once, and any other fragment (an optional condition) left out. PreviousReleaseTests compiles each against today's schema, so a migration that drops or renames
+what the previous release still reads or writes fails before a rolling deploy would.
+"""
+import re
+import subprocess
+import sys
+
+KEYWORDS = ("SELECT", "INSERT", "UPDATE", "DELETE", "WITH")
+
+
+def git(*args):
+    return subprocess.run(["git", *args], check=True, capture_output=True, text=True).stdout
+
+
+def literals(source):
+    """(text, is_multiline) of every string literal, interpolations kept as written."""
+    found, i = [], 0
+    while i < len(source):
+        if source.startswith('"""', i):
+            end = source.index('"""', i + 3)
+            while source[end - 1] == "\\":
+                end = source.index('"""', end + 3)
+            body = source[i + 3:end]
+            lines = body.split("\n")[1:]
+            indent = len(lines[-1]) if lines and not lines[-1].strip() else 0
+            text = "\n".join(line[indent:] for line in lines[:-1])
+            found.append(text.replace("\\\n", ""))
+            i = end + 3
+        elif source[i] == '"':
+            j, depth = i + 1, 0
+            while j < len(source):
+                if source.startswith("\\(", j):
+                    depth += 1
+                    j += 2
+                    continue
+                if depth and source[j] == "(":
+                    depth += 1
+                elif depth and source[j] == ")":
+                    depth -= 1
+                elif not depth and source[j] == "\\":
+                    j += 2
+                    continue
+                elif not depth and source[j] in '"\n':
+                    break
+                j += 1
+            found.append(source[i + 1:j])
+            i = j + 1
+        elif source.startswith("//", i):
+            i = source.index("\n", i)
+        else:
+            i += 1
+    return found
+
+
+def interpolations(text):
+    """(start, end, expression) of each `\\(…)` in text."""
+    spans, i = [], 0
+    while True:
+        i = text.find("\\(", i)
+        if i < 0:
+            return spans
+        depth, j = 1, i + 2
+        while depth:
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        spans.append((i, j, text[i + 2:j - 1]))
+        i = j
+
+
+def statements(source, store):
+    constants = {}
+    for match in re.finditer(r'let (\w+) = "([^"\n]+)"', source):
+        constants[match.group(1)] = match.group(2)
+    for match in re.finditer(r'let (\w+) = """\n(.*?)\n\s*"""', source, re.S):
+        constants[match.group(1)] = " ".join(line.strip() for line in match.group(2).split("\n"))
+    for text in literals(source):
+        if not text.strip().startswith(KEYWORDS):
+            continue
+        out, last, bind = [], 0, 0
+        for start, end, expression in interpolations(text):
+            out.append(text[last:start])
+            repeated = re.search(r'repeating: "([^"]*)"', expression)
+            name = expression.removeprefix("unescaped: ").removeprefix("Self.")
+            numbered = re.search(r"\((\d+)\.\.\.(\d+)\)\.map", expression)
+            if numbered and store == "postgres":
+                first, count = int(numbered.group(1)), int(numbered.group(2))
+                out.append(", ".join(f"${n}" for n in range(first, count + 1)))
+                bind = count
+            elif repeated:
+                piece = repeated.group(1)
+                if store == "postgres":
+                    bind += piece.count("?")
+                out.append(piece)
+            elif text[:start].rstrip().endswith("IN ("):
+                bind += 1
+                out.append("?" if store == "sqlite" else f"${bind}")
+            elif name in constants:
+                out.append(constants[name])
+            elif store == "postgres" and not expression.startswith("unescaped:"):
+                bind += 1
+                out.append(f"${bind}")
+            else:
+                out.append("")
+            last = end
+        out.append(text[last:])
+        yield "".join(out).strip()
+
+
+def main():
+    commit, store = sys.argv[1], sys.argv[2]
+    folder = {"sqlite": "Sources/PurserStorage/SQLite/", "postgres": "Sources/PurserStorage/Postgres/"}[store]
+    # The store's own files, and the shared ones beside them (SQL both stores run, such as the health query).
+    shared = [f for f in git("ls-tree", "--name-only", commit, "Sources/PurserStorage/").split() if f.endswith(".swift")]
+    files = [f for f in git("ls-tree", "-r", "--name-only", commit, folder).split() + shared if "Migration" not in f]
+    print(f"-- Every statement of the {store} ledger store at {git('log', '-1', '--format=%h (%cs)', commit).strip()},")
+    print(f"-- printed by scripts/release-statements.py {commit} {store}.")
+    latest = {}
+    for name, path in (("sqlite", "SQLite/SQLiteLedgerStore"), ("postgres", "Postgres/PostgresLedgerStore")):
+        listing = git("show", f"{commit}:Sources/PurserStorage/{path}+Migrations.swift")
+        latest[name] = max(int(v) for v in re.findall(r"^\s*\(\s*(\d+),", listing, re.M))
+    print(f"-- schema: sqlite {latest['sqlite']}, postgres {latest['postgres']}")
+    seen = set()
+    for path in sorted(files):
+        for statement in statements(git("show", f"{commit}:{path}"), store):
+            if statement in seen:
+                continue
+            seen.add(statement)
+            print(f"\n-- {path.rsplit('/', 1)[-1]}\n{statement};")
+
+
+main()
