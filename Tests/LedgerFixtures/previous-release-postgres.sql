@@ -1,6 +1,6 @@
--- Every statement of the postgres ledger store at e0af0f7 (2026-11-26),
--- printed by scripts/release-statements.py e0af0f7 postgres.
--- schema: sqlite 10, postgres 10
+-- Every statement of the postgres ledger store at 7ac678e (2026-11-26),
+-- printed by scripts/release-statements.py 7ac678e postgres.
+-- schema: sqlite 11, postgres 11
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -12,7 +12,62 @@ SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbo
        (SELECT COUNT(*) FROM webhook_deliveries WHERE status IN ('pending', 'failed')) AS undelivered,
        (SELECT MIN(o.created_at) FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
         WHERE d.status IN ('pending', 'failed')) AS undelivered_oldest,
-       (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'dead') AS dead;
+       (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'dead') AS dead,
+       (SELECT COUNT(*) FROM wallet_holds WHERE state = 'open') AS holds,
+       (SELECT MIN(created_at) FROM wallet_holds WHERE state = 'open') AS holds_oldest;
+
+-- LedgerIntegrity.swift
+SELECT a.transaction_id AS subject FROM apple_transactions a WHERE a.state = 'credited'
+AND NOT EXISTS (SELECT 1 FROM grants g WHERE g.transaction_id = a.transaction_id AND g.kind = 'credit');
+
+-- LedgerIntegrity.swift
+SELECT a.transaction_id AS subject FROM apple_transactions a WHERE a.state = 'credited'
+AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.idempotency_key = a.transaction_id || ':credited');
+
+-- LedgerIntegrity.swift
+SELECT a.transaction_id AS subject FROM apple_transactions a WHERE a.state = 'credited'
+AND NOT EXISTS (SELECT 1 FROM audit_log l WHERE l.subject = 'transaction'
+    AND l.subject_id = a.transaction_id AND l.event = 'credited');
+
+-- LedgerIntegrity.swift
+SELECT transaction_id AS subject FROM grants WHERE kind = 'credit'
+GROUP BY transaction_id, currency HAVING COUNT(*) > 1;
+
+-- LedgerIntegrity.swift
+SELECT DISTINCT g.transaction_id AS subject FROM grants g
+JOIN apple_transactions a ON a.transaction_id = g.transaction_id
+WHERE g.kind = 'credit' AND (a.owner_id IS NULL OR g.user_id <> a.owner_id);
+
+-- LedgerIntegrity.swift
+SELECT DISTINCT g.transaction_id AS subject FROM grants g
+LEFT JOIN apple_transactions a ON a.transaction_id = g.transaction_id
+WHERE g.kind = 'credit' AND (a.transaction_id IS NULL OR a.state NOT IN ('credited', 'revoked'));
+
+-- LedgerIntegrity.swift
+SELECT o.id AS subject FROM orders o
+LEFT JOIN apple_transactions a ON a.transaction_id = o.transaction_id
+WHERE o.state = 'delivered' AND (a.transaction_id IS NULL OR a.state NOT IN ('credited', 'revoked')
+    OR a.owner_id IS NULL OR a.owner_id <> o.user_id);
+
+-- LedgerIntegrity.swift
+SELECT w.idempotency_id AS subject FROM wallet_transactions w
+WHERE NOT EXISTS (SELECT 1 FROM wallet_entries e WHERE e.wallet_transaction_id = w.id);
+
+-- LedgerIntegrity.swift
+SELECT w.idempotency_id AS subject FROM wallet_transactions w
+WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.idempotency_key = 'wallet:' || w.id);
+
+-- LedgerIntegrity.swift
+SELECT DISTINCT w.idempotency_id AS subject FROM wallet_entries e
+JOIN wallet_transactions w ON w.id = e.wallet_transaction_id WHERE e.user_id <> w.user_id;
+
+-- LedgerIntegrity.swift
+SELECT 'count' AS kind, 'credited' AS name, COUNT(*) AS amount FROM apple_transactions WHERE state = 'credited'
+UNION ALL SELECT 'count', 'orders', COUNT(*) FROM orders
+UNION ALL SELECT 'count', 'wallet', COUNT(*) FROM wallet_transactions
+UNION ALL SELECT 'total', currency, CAST(SUM(amount) AS BIGINT) FROM (
+    SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
+GROUP BY currency;
 
 -- PostgresLedgerStore+AppleFollowUps.swift
 SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = $1
@@ -35,6 +90,33 @@ WHERE transaction_id = $2 AND finished_at_apple IS NULL;
 -- PostgresLedgerStore+AppleFollowUps.swift
 UPDATE apple_transactions SET app_account_token_for_apple = NULL
 WHERE transaction_id = $1 AND app_account_token_for_apple = $2;
+
+-- PostgresLedgerStore+Holds.swift
+SELECT pg_advisory_xact_lock($1, hashtext($2));
+
+-- PostgresLedgerStore+Holds.swift
+INSERT INTO wallet_holds (idempotency_id, user_id, amounts, reason, expires_in_seconds, cause, state,
+    expires_at, created_at)
+VALUES ($1, $2, $3, $4,
+    $5, $6, 'open', $7, $8);
+
+-- PostgresLedgerStore+Holds.swift
+SELECT idempotency_id FROM wallet_holds WHERE state = 'open' AND expires_at <= $1
+ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED;
+
+-- PostgresLedgerStore+Holds.swift
+UPDATE wallet_holds SET state = $1, captured = $2,
+    resolved_at = $3
+WHERE idempotency_id = $4 AND state = 'open';
+
+-- PostgresLedgerStore+Holds.swift
+SELECT amounts FROM wallet_holds
+WHERE user_id = $1 AND state = 'open' AND expires_at > $2;
+
+-- PostgresLedgerStore+Holds.swift
+SELECT user_id, amounts, reason, expires_in_seconds, cause, state, captured, expires_at, created_at,
+    resolved_at
+FROM wallet_holds WHERE idempotency_id = $1;
 
 -- PostgresLedgerStore+Leases.swift
 INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)
@@ -108,9 +190,6 @@ SELECT MAX(transaction_id) AS anchor FROM apple_transactions
 WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id;
 
 -- PostgresLedgerStore+Refunds.swift
-SELECT pg_advisory_xact_lock($1, hashtext($2));
-
--- PostgresLedgerStore+Refunds.swift
 UPDATE apple_transactions SET state = 'revoked', revocation_date = $1,
     revocation_type = $2, revocation_percentage = $3,
     updated_at = $4
@@ -175,26 +254,79 @@ WHERE state <> 'credited' AND app_account_token IN (
     SELECT o.id FROM orders o WHERE o.user_id = $2 UNION SELECT $3)
 ORDER BY recorded_at DESC, transaction_id DESC LIMIT $4;
 
+-- PostgresLedgerStore+WalletBatch.swift
+SELECT pg_advisory_xact_lock(l.k, l.h) FROM (
+    SELECT $1::INT AS k, hashtext(i) AS h, 0 AS o, i AS v FROM unnest($2::TEXT[]) i
+    UNION ALL
+    SELECT $3::INT, hashtext(u), 1, u FROM unnest($4::TEXT[]) u) AS l
+ORDER BY l.o, l.h, l.v;
+
+-- PostgresLedgerStore+WalletBatch.swift
+SELECT 't' AS kind, user_id, idempotency_id AS key, amounts, reason, metadata, cause, balances,
+    created_at AS number
+FROM wallet_transactions WHERE idempotency_id = ANY ($1::TEXT[])
+UNION ALL
+SELECT 'b', user_id, currency, NULL, NULL, NULL, NULL, NULL, SUM(amount)::BIGINT FROM (
+    SELECT user_id, currency, amount FROM grants WHERE user_id = ANY ($2::TEXT[])
+    UNION ALL
+    SELECT user_id, currency, amount FROM wallet_entries WHERE user_id = ANY ($3::TEXT[])) AS e
+GROUP BY user_id, currency
+UNION ALL
+SELECT 'h', user_id, NULL, amounts, NULL, NULL, NULL, NULL, NULL FROM wallet_holds
+WHERE user_id = ANY ($4::TEXT[]) AND state = 'open' AND expires_at > $5;
+
+-- PostgresLedgerStore+WalletBatchWrite.swift
+WITH s AS (
+    INSERT INTO webhook_sequences (user_id, last)
+    SELECT u, n FROM unnest($1::TEXT[], $2::BIGINT[]) AS x(u, n)
+    ON CONFLICT (user_id) DO UPDATE SET last = webhook_sequences.last + EXCLUDED.last
+    RETURNING user_id, last)
+SELECT 's' AS kind, user_id, last AS value FROM s
+UNION ALL
+SELECT 'r', NULL, nextval(pg_get_serial_sequence('wallet_transactions', 'id'))
+FROM generate_series(1, $3);
+
+-- PostgresLedgerStore+WalletBatchWrite.swift
+WITH t AS (
+    INSERT INTO wallet_transactions
+        (id, idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at)
+    SELECT * FROM unnest($1::BIGINT[], $2::TEXT[], $3::TEXT[],
+        $4::TEXT[], $5::TEXT[], $6::TEXT[], $7::TEXT[],
+        $8::TEXT[], $9::BIGINT[])),
+e AS (
+    INSERT INTO wallet_entries (wallet_transaction_id, user_id, currency, amount)
+    SELECT * FROM unnest($10::BIGINT[], $11::TEXT[],
+        $12::TEXT[], $13::BIGINT[])),
+o AS (
+    INSERT INTO outbox (idempotency_key, webhook_id, topic, user_id, sequence, payload, created_at)
+    SELECT * FROM unnest($14::TEXT[], $15::TEXT[], $16::TEXT[],
+        $17::TEXT[], $18::BIGINT[], $19::TEXT[], $20::BIGINT[]))
+INSERT INTO audit_log (at, subject, subject_id, event, cause, detail)
+SELECT * FROM unnest($21::BIGINT[], $22::TEXT[], $23::TEXT[],
+    $24::TEXT[], $25::TEXT[], $26::TEXT[]);
+
 -- PostgresLedgerStore+Wallets.swift
 INSERT INTO wallet_transactions
     (idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at)
 VALUES ($1, $2, $3, $4,
-    $5, $6, $7, $8)
+    $5, $6, $7,
+    $8)
 RETURNING id;
 
 -- PostgresLedgerStore+Wallets.swift
 INSERT INTO wallet_entries (wallet_transaction_id, user_id, currency, amount)
-SELECT $1, $2, c, a FROM unnest($3::TEXT[], $4::BIGINT[]) AS u(c, a);
-
--- PostgresLedgerStore+Wallets.swift
-SELECT user_id, amounts, reason, metadata, cause, balances, created_at FROM wallet_transactions
-WHERE idempotency_id = $1;
+SELECT $1, $2, c, a
+FROM unnest($3::TEXT[], $4::BIGINT[]) AS u(c, a);
 
 -- PostgresLedgerStore+Wallets.swift
 SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
-    SELECT created_at AS at, 'g'::TEXT AS source, MAX(id) AS row, kind, transaction_id AS ref,
+    SELECT created_at AS at, 'g'::TEXT AS source, MAX(row) AS row, kind, transaction_id AS ref,
         json_object_agg(currency, amount)::TEXT AS amounts, NULL::TEXT AS cause, NULL::TEXT AS reason
-    FROM grants WHERE user_id = $1 GROUP BY transaction_id, kind, created_at
+    FROM (
+        SELECT created_at, MAX(id) AS row, kind, transaction_id, currency, SUM(amount) AS amount
+        FROM grants WHERE user_id = $1
+        GROUP BY transaction_id, kind, created_at, currency) AS per_currency
+    GROUP BY transaction_id, kind, created_at
     UNION ALL
     SELECT created_at, 'w'::TEXT, id, ''::TEXT, idempotency_id, amounts, cause, reason
     FROM wallet_transactions WHERE user_id = $2) AS history
@@ -237,6 +369,10 @@ UPDATE webhook_deliveries SET status = $1,
     last_attempt_at = $3, last_result = $4, claimed_by = NULL,
     claimed_until = NULL
 WHERE id = $5 AND claimed_by = $6 AND status IN ('pending', 'failed');
+
+-- PostgresLedgerStore+Webhooks.swift
+UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+WHERE id = $1 AND claimed_by = $2;
 
 -- PostgresLedgerStore+Webhooks.swift
 SELECT id, topic FROM outbox WHERE webhook_id = $1 FOR UPDATE;

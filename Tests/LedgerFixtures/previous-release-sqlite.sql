@@ -1,6 +1,6 @@
--- Every statement of the sqlite ledger store at e0af0f7 (2026-11-26),
--- printed by scripts/release-statements.py e0af0f7 sqlite.
--- schema: sqlite 10, postgres 10
+-- Every statement of the sqlite ledger store at 7ac678e (2026-11-26),
+-- printed by scripts/release-statements.py 7ac678e sqlite.
+-- schema: sqlite 11, postgres 11
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -12,7 +12,62 @@ SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbo
        (SELECT COUNT(*) FROM webhook_deliveries WHERE status IN ('pending', 'failed')) AS undelivered,
        (SELECT MIN(o.created_at) FROM webhook_deliveries d JOIN outbox o ON o.id = d.event_id
         WHERE d.status IN ('pending', 'failed')) AS undelivered_oldest,
-       (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'dead') AS dead;
+       (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'dead') AS dead,
+       (SELECT COUNT(*) FROM wallet_holds WHERE state = 'open') AS holds,
+       (SELECT MIN(created_at) FROM wallet_holds WHERE state = 'open') AS holds_oldest;
+
+-- LedgerIntegrity.swift
+SELECT a.transaction_id AS subject FROM apple_transactions a WHERE a.state = 'credited'
+AND NOT EXISTS (SELECT 1 FROM grants g WHERE g.transaction_id = a.transaction_id AND g.kind = 'credit');
+
+-- LedgerIntegrity.swift
+SELECT a.transaction_id AS subject FROM apple_transactions a WHERE a.state = 'credited'
+AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.idempotency_key = a.transaction_id || ':credited');
+
+-- LedgerIntegrity.swift
+SELECT a.transaction_id AS subject FROM apple_transactions a WHERE a.state = 'credited'
+AND NOT EXISTS (SELECT 1 FROM audit_log l WHERE l.subject = 'transaction'
+    AND l.subject_id = a.transaction_id AND l.event = 'credited');
+
+-- LedgerIntegrity.swift
+SELECT transaction_id AS subject FROM grants WHERE kind = 'credit'
+GROUP BY transaction_id, currency HAVING COUNT(*) > 1;
+
+-- LedgerIntegrity.swift
+SELECT DISTINCT g.transaction_id AS subject FROM grants g
+JOIN apple_transactions a ON a.transaction_id = g.transaction_id
+WHERE g.kind = 'credit' AND (a.owner_id IS NULL OR g.user_id <> a.owner_id);
+
+-- LedgerIntegrity.swift
+SELECT DISTINCT g.transaction_id AS subject FROM grants g
+LEFT JOIN apple_transactions a ON a.transaction_id = g.transaction_id
+WHERE g.kind = 'credit' AND (a.transaction_id IS NULL OR a.state NOT IN ('credited', 'revoked'));
+
+-- LedgerIntegrity.swift
+SELECT o.id AS subject FROM orders o
+LEFT JOIN apple_transactions a ON a.transaction_id = o.transaction_id
+WHERE o.state = 'delivered' AND (a.transaction_id IS NULL OR a.state NOT IN ('credited', 'revoked')
+    OR a.owner_id IS NULL OR a.owner_id <> o.user_id);
+
+-- LedgerIntegrity.swift
+SELECT w.idempotency_id AS subject FROM wallet_transactions w
+WHERE NOT EXISTS (SELECT 1 FROM wallet_entries e WHERE e.wallet_transaction_id = w.id);
+
+-- LedgerIntegrity.swift
+SELECT w.idempotency_id AS subject FROM wallet_transactions w
+WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.idempotency_key = 'wallet:' || w.id);
+
+-- LedgerIntegrity.swift
+SELECT DISTINCT w.idempotency_id AS subject FROM wallet_entries e
+JOIN wallet_transactions w ON w.id = e.wallet_transaction_id WHERE e.user_id <> w.user_id;
+
+-- LedgerIntegrity.swift
+SELECT 'count' AS kind, 'credited' AS name, COUNT(*) AS amount FROM apple_transactions WHERE state = 'credited'
+UNION ALL SELECT 'count', 'orders', COUNT(*) FROM orders
+UNION ALL SELECT 'count', 'wallet', COUNT(*) FROM wallet_transactions
+UNION ALL SELECT 'total', currency, CAST(SUM(amount) AS BIGINT) FROM (
+    SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
+GROUP BY currency;
 
 -- SQLiteLedgerStore+AppleFollowUps.swift
 SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = ?
@@ -31,6 +86,25 @@ WHERE transaction_id = ? AND finished_at_apple IS NULL;
 -- SQLiteLedgerStore+AppleFollowUps.swift
 UPDATE apple_transactions SET app_account_token_for_apple = NULL
 WHERE transaction_id = ? AND app_account_token_for_apple = ?;
+
+-- SQLiteLedgerStore+Holds.swift
+INSERT INTO wallet_holds (idempotency_id, user_id, amounts, reason, expires_in_seconds, cause, state,
+    expires_at, created_at)
+VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?);
+
+-- SQLiteLedgerStore+Holds.swift
+SELECT idempotency_id FROM wallet_holds WHERE state = 'open' AND expires_at <= ? ORDER BY expires_at LIMIT ?;
+
+-- SQLiteLedgerStore+Holds.swift
+UPDATE wallet_holds SET state = ?, captured = ?, resolved_at = ? WHERE idempotency_id = ? AND state = 'open';
+
+-- SQLiteLedgerStore+Holds.swift
+SELECT amounts FROM wallet_holds WHERE user_id = ? AND state = 'open' AND expires_at > ?;
+
+-- SQLiteLedgerStore+Holds.swift
+SELECT user_id, amounts, reason, expires_in_seconds, cause, state, captured, expires_at, created_at,
+    resolved_at
+FROM wallet_holds WHERE idempotency_id = ?;
 
 -- SQLiteLedgerStore+Leases.swift
 INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)
@@ -207,9 +281,12 @@ WHERE idempotency_id = ?;
 
 -- SQLiteLedgerStore+Wallets.swift
 SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
-    SELECT created_at AS at, 'g' AS source, MAX(id) AS row, kind, transaction_id AS ref,
+    SELECT created_at AS at, 'g' AS source, MAX(row) AS row, kind, transaction_id AS ref,
         json_group_object(currency, amount) AS amounts, NULL AS cause, NULL AS reason
-    FROM grants WHERE user_id = ? GROUP BY transaction_id, kind, created_at
+    FROM (
+        SELECT created_at, MAX(id) AS row, kind, transaction_id, currency, SUM(amount) AS amount
+        FROM grants WHERE user_id = ? GROUP BY transaction_id, kind, created_at, currency)
+    GROUP BY transaction_id, kind, created_at
     UNION ALL
     SELECT created_at, 'w', id, '', idempotency_id, amounts, cause, reason
     FROM wallet_transactions WHERE user_id = ?)
@@ -251,6 +328,10 @@ WHERE id = ? AND status <> 'delivered';
 UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?,
     last_attempt_at = ?, last_result = ?, claimed_by = NULL, claimed_until = NULL
 WHERE id = ? AND claimed_by = ? AND status IN ('pending', 'failed');
+
+-- SQLiteLedgerStore+Webhooks.swift
+UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+WHERE id = ? AND claimed_by = ?;
 
 -- SQLiteLedgerStore+Webhooks.swift
 SELECT id, topic FROM outbox WHERE webhook_id = ?;

@@ -60,9 +60,11 @@ INSERT INTO wallet_holds (idempotency_id, user_id, amounts, reason, expires_in_s
     ('h-exp', 'v11-max', '{"gold":5}', 'short hold', 60, 'admin', 'expired', NULL, 1795663600000, 1795663540000,
         1795663700000);
 
--- The capture: a spend of what was taken, with the id hold:<hold id>, in the same database transaction.
-INSERT INTO wallet_transactions (idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at)
-VALUES ('hold:h-cap', 'v11-max', '{"gold":-25}', 'tournament buy-in', NULL, 'admin', '{"gold":95}', 1795663600000);
+-- The capture: a spend of what was taken, with the id hold:<hold id>, in the same database transaction. Its row id
+-- is given (5: version 10's four come first), so its event is evt_wallet_5 whether or not the earlier layers were
+-- loaded (the previous-release tests load this layer alone).
+INSERT INTO wallet_transactions (id, idempotency_id, user_id, amounts, reason, metadata, cause, balances, created_at)
+VALUES (5, 'hold:h-cap', 'v11-max', '{"gold":-25}', 'tournament buy-in', NULL, 'admin', '{"gold":95}', 1795663600000);
 INSERT INTO wallet_entries (wallet_transaction_id, user_id, currency, amount)
 SELECT id, user_id, 'gold', -25 FROM wallet_transactions WHERE idempotency_id = 'hold:h-cap';
 INSERT INTO outbox (idempotency_key, webhook_id, topic, user_id, sequence, payload, created_at, dispatched_at)
@@ -73,6 +75,9 @@ FROM wallet_transactions WHERE idempotency_id = 'hold:h-cap';
 
 -- postgres only
 INSERT INTO webhook_sequences (user_id, last) VALUES ('v11-max', 2);
+
+-- postgres only
+SELECT setval('wallet_transactions_id_seq', (SELECT MAX(id) FROM wallet_transactions));
 
 INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES
     (1795663510000, 'hold', 'h-open', 'held', 'admin', 'v11-max gold 20: match entry'),
