@@ -6,8 +6,9 @@ import ServiceLifecycle
 
 /// `serve`'s own backups of its SQLite ledger (`backup.intervalSeconds`): every `interval`, under the ledger's `backup`
 /// lease, the copy `purser backup` makes (one snapshot, fsynced, checked) goes to `directory` as
-/// `purser-<UTC time>.sqlite`; once it checks sound, copies beyond the newest `keep` are deleted. A copy that does not
-/// check sound is kept for a person to look at and deletes nothing.
+/// `purser-<UTC time>.sqlite` (written as `….partial` and renamed once checked); once it checks sound, copies beyond
+/// the newest `keep` are deleted, so for a moment there are `keep + 1`. A copy that does not check sound is kept for
+/// a person to look at and deletes nothing.
 public struct BackupService: Service, CustomStringConvertible {
     let ledger: String
     let directory: String
@@ -63,8 +64,16 @@ public struct BackupService: Service, CustomStringConvertible {
     /// Takes one copy now, then lets go of the copies beyond `keep` when it checked sound.
     func take(at moment: Date) async throws -> Taken {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Written under a name no backup has, and given its own once checked: a copy cut short (the process killed
+        // during it) is never taken for a backup, and the next take removes it.
+        for stale in try FileManager.default.contentsOfDirectory(atPath: directory) where stale.hasSuffix(".partial") {
+            try? FileManager.default.removeItem(
+                atPath: URL(fileURLWithPath: directory).appendingPathComponent(stale).path)
+        }
         let file = URL(fileURLWithPath: directory).appendingPathComponent(Self.fileName(at: moment)).path
-        let report = try await SQLiteLedgerStore.backup(ledger: ledger, to: file, logger: logger)
+        let partial = file + ".partial"
+        let report = try await SQLiteLedgerStore.backup(ledger: ledger, to: partial, logger: logger)
+        try FileManager.default.moveItem(atPath: partial, toPath: file)
         guard report.isSound else { return Taken(file: file, report: report, deleted: []) }
         let copies = try Self.copies(in: directory)
         var deleted: [String] = []
