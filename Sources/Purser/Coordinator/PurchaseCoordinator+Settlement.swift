@@ -30,7 +30,14 @@ extension PurchaseCoordinator {
                         productID: transaction.productID, orderID: order,
                         transactionID: transaction.id, reason: reason)))
         }
-        guard let session else { return pending(.notSignedIn, order: transaction.orderID) }
+        guard let session else {
+            // Held, not sent: `login` (or `start(session:)`) settles it and reports what became of it. Telling a
+            // user to sign in while the app is restoring their session at launch would be wrong.
+            return .pending(
+                PendingPurchase(
+                    productID: transaction.productID, orderID: transaction.orderID, transactionID: transaction.id,
+                    reason: .notSignedIn))
+        }
         var entry = await journal.match(
             transactionID: transaction.id, orderID: transaction.orderID,
             productID: transaction.productID, user: session.userID)

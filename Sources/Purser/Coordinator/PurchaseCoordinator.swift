@@ -46,11 +46,14 @@ public actor PurchaseCoordinator {
     /// The app was killed at a probe, or shut down: nothing more happens in this coordinator.
     struct Terminated: Error {}
 
-    public nonisolated let events: AsyncStream<PurchaseEvent>
-    private let eventSink: AsyncStream<PurchaseEvent>.Continuation
-    /// What became of the spends `spend` left unsettled (no answer), once recovery sent them again.
-    public nonisolated let spendOutcomes: AsyncStream<SpendOutcome>
-    private let spendSink: AsyncStream<SpendOutcome>.Continuation
+    /// What happens to purchases: a new stream for each access, so every listener hears every event from then on
+    /// and one that stops takes nothing from another. Events sent before anyone listened go to the first listener.
+    public nonisolated var events: AsyncStream<PurchaseEvent> { eventSink.subscribe() }
+    private let eventSink = EventBroadcast<PurchaseEvent>()
+    /// What became of the spends `spend` left unsettled (no answer), once recovery sent them again; a new stream for
+    /// each access, as `events`.
+    public nonisolated var spendOutcomes: AsyncStream<SpendOutcome> { spendSink.subscribe() }
+    private let spendSink = EventBroadcast<SpendOutcome>()
     let api: PurserAPIClient
     let journal: PurchaseJournal
     /// Where `spend` journals its ids; nil: `spend` is refused (`SpendError.noJournal`).
@@ -89,8 +92,6 @@ public actor PurchaseCoordinator {
         self.configuration = configuration
         self.catalog = ProductCatalogCache(api: api, store: store)
         self.random = SeededGenerator(seed: configuration.seed ?? UInt64.random(in: 0...UInt64.max))
-        (events, eventSink) = AsyncStream.makeStream(of: PurchaseEvent.self)
-        (spendOutcomes, spendSink) = AsyncStream.makeStream(of: SpendOutcome.self)
     }
 
     deinit {
@@ -100,10 +101,12 @@ public actor PurchaseCoordinator {
     // MARK: Life cycle
 
     /// Call at launch, before anything else: starts listening to StoreKit and to the recovery signals, and settles
-    /// what an earlier run left.
-    public func start() async {
+    /// what an earlier run left. `session`: the user the app restored at launch, if it did, so what StoreKit hands
+    /// over at once is settled for them (the same as `login` right after).
+    public func start(session: PurserSession? = nil) async {
         guard alive, !started else { return }
         started = true
+        if let session { self.session = session }
         await store.start { [weak self] update in await self?.receive(update) }
         let triggers = configuration.signals.triggers()
         signalListener = Task { [weak self] in
@@ -133,13 +136,13 @@ public actor PurchaseCoordinator {
     /// Sends `event` to the app (unless the coordinator is terminated) and returns it.
     @discardableResult
     func emit(_ event: PurchaseEvent) -> PurchaseEvent {
-        if alive { eventSink.yield(event) }
+        if alive { eventSink.send(event) }
         return event
     }
 
     /// Sends `outcome` to the app (unless the coordinator is terminated).
     func emit(_ outcome: SpendOutcome) {
-        if alive { spendSink.yield(outcome) }
+        if alive { spendSink.send(outcome) }
     }
 
     /// Reports `step` to the probe; a probe that throws kills the app here, and the caller stops with `Terminated`.

@@ -10,7 +10,8 @@ public enum PendingPurchaseReason: Sendable, Hashable {
     case refused(String)
     /// StoreKit reported only `purchasing`; the outcome will arrive later.
     case storeBusy
-    /// Nobody is signed in; purchases are submitted after login.
+    /// Nobody is signed in; purchases are submitted after login. Never sent on `events`: such a purchase is held
+    /// until `login`, which reports what became of it.
     case notSignedIn
     /// The app receipt is not available yet (StoreKit 1).
     case receiptUnavailable
