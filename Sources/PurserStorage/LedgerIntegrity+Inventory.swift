@@ -25,4 +25,17 @@ extension LedgerIntegrity {
             return byte < 16 ? "0" + hex : hex
         }.joined()
     }
+
+    /// The newest migration a ledger has applied.
+    static let schemaQuery = "SELECT CAST(COALESCE(MAX(version), 0) AS BIGINT) AS version FROM schema_migrations"
+
+    /// Refuses a ledger whose schema is older than `latest` (the check's queries need today's tables and columns).
+    static func requireSchema(_ version: Int, latest: Int) throws(StorageError) {
+        guard version >= latest else {
+            throw StorageError(
+                .outdated,
+                "the ledger is at schema version \(version) and this purser's is \(latest); the check does not "
+                    + "migrate: start purser serve (or any command that opens the ledger to write) once, then check")
+        }
+    }
 }

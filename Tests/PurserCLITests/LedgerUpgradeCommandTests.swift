@@ -36,6 +36,20 @@ import Testing
         #expect(report.totals.filter { $0.value != 0 } == totals)
     }
 
+    /// The check does not migrate: on a ledger of an earlier schema it says so and what to do, exit 1, instead of a
+    /// query failure.
+    @Test func refusesToCheckALedgerOfAnEarlierSchema() async throws {
+        let directory = try serve.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("data")
+        let previous = SQLiteLedgerStore.migrations.dropLast().last?.version ?? 0
+        _ = try await Self.oldLedger(version: previous, in: data)
+        let check = try await PurserProcess.run(["ledger", "check", "--data-dir", data.path])
+        #expect(check.status == 1)
+        #expect(
+            check.stderr.hasPrefix("ledger_outdated: the ledger is at schema version \(previous)"), "\(check.stderr)")
+    }
+
     /// A support command (`purser webhooks list`) opens the ledger as every command that works on it does, migrations
     /// first; the ledger check afterwards finds every rule holding.
     @Test(arguments: SQLiteLedgerStore.migrations.map(\.version))

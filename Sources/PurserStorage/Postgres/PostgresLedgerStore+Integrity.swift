@@ -3,6 +3,10 @@ import PostgresNIO
 extension PostgresLedgerStore {
     public func integrity() async throws -> LedgerIntegrity {
         try await withConnection { connection in
+            let schema = try await self.rows(connection, PostgresQuery(unsafeSQL: LedgerIntegrity.schemaQuery))
+            try LedgerIntegrity.requireSchema(
+                Int(try schema.first?.makeRandomAccess().int64("version") ?? 0),
+                latest: Self.migrations.last?.version ?? 0)
             var subjects: [[String]] = []
             for check in LedgerIntegrity.checks {
                 let rows = try await self.rows(

@@ -96,6 +96,9 @@ extension SQLiteLedgerStore {
                 statistics: try await store.statistics())
             try await store.close()
             return report
+        } catch let error as StorageError where error.code == .outdated {
+            try? await store.close()
+            throw error
         } catch {
             try? await store.close()
             throw StorageError(.corrupt, "\(copy) is not a ledger this purser can read", underlying: error)

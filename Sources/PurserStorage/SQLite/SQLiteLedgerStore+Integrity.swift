@@ -1,5 +1,7 @@
 extension SQLiteLedgerStore {
     public func integrity() async throws -> LedgerIntegrity {
+        let schema = try await read(LedgerIntegrity.schemaQuery, []).first?.int("version") ?? 0
+        try LedgerIntegrity.requireSchema(schema, latest: Self.migrations.last?.version ?? 0)
         var subjects: [[String]] = []
         for check in LedgerIntegrity.checks {
             let rows = try await read(check.query + " LIMIT \(LedgerIntegrity.perRule)", [])
