@@ -50,6 +50,23 @@ import Testing
             check.stderr.hasPrefix("ledger_outdated: the ledger is at schema version \(previous)"), "\(check.stderr)")
     }
 
+    /// A backup an earlier release took restores: the copy is migrated beside the ledger, the backup file stays as it
+    /// was, and the restored ledger checks sound.
+    @Test func restoresABackupOfAnEarlierSchema() async throws {
+        let directory = try serve.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let old = directory.appendingPathComponent("old")
+        let previous = SQLiteLedgerStore.migrations.dropLast().last?.version ?? 0
+        let applied = try await Self.oldLedger(version: previous, in: old)
+        let backup = old.appendingPathComponent("purser.sqlite").path
+        let data = directory.appendingPathComponent("data")
+        let restore = try await PurserProcess.run(["restore", "--data-dir", data.path, "--from", backup])
+        #expect(restore.status == 0, "\(restore.stdout)\(restore.stderr)")
+        try await Self.check(data, totals: LedgerFixture.totals(applied))
+        let untouched = try await PurserProcess.run(["ledger", "check", "--data-dir", old.path])
+        #expect(untouched.stderr.hasPrefix("ledger_outdated: "), "the backup itself was not migrated")
+    }
+
     /// A support command (`purser webhooks list`) opens the ledger as every command that works on it does, migrations
     /// first; the ledger check afterwards finds every rule holding.
     @Test(arguments: SQLiteLedgerStore.migrations.map(\.version))

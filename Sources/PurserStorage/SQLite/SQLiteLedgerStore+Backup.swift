@@ -43,9 +43,10 @@ extension SQLiteLedgerStore {
         return try await check(copy: destination, logger: logger)
     }
 
-    /// Replaces the ledger at `path` with the backup at `backup`, once the backup checks sound, and only while nobody
-    /// has the ledger open (no server, no command): the copy is written beside it, fsynced, renamed over it, and the
-    /// old ledger's `-wal` and `-shm` files are removed, so none of the old writes is replayed onto it.
+    /// Replaces the ledger at `path` with the backup at `backup`, once it checks sound, and only while nobody has the
+    /// ledger open (no server, no command): the backup is copied beside the ledger, migrated there when an earlier
+    /// release took it (the backup file itself is never changed), checked, fsynced and renamed over the ledger, and
+    /// the old ledger's `-wal` and `-shm` files are removed, so none of the old writes is replayed onto it.
     /// - Throws: `StorageError(.inUse)` while the ledger is open; `.corrupt` when the backup is not sound.
     public static func restore(ledger path: String, from backup: String, logger: Logger) async throws
         -> LedgerCopyReport
@@ -53,39 +54,51 @@ extension SQLiteLedgerStore {
         guard FileManager.default.fileExists(atPath: backup) else {
             throw StorageError(.unavailable, "no backup at \(backup)")
         }
-        let report = try await check(copy: backup, logger: logger)
-        guard report.isSound else {
-            throw StorageError(
-                .corrupt,
-                "the backup is not sound (SQLite: \(report.sqliteCheck); ledger check: "
-                    + "\(report.ledger.findings.count) finding(s)); nothing was restored")
-        }
-        try await NIOThreadPool.singleton.runIfActive {
+        let staged = path + ".restoring"
+        let held = try await NIOThreadPool.singleton.runIfActive { () throws -> SQLiteLedgerLock in
             try FileManager.default.createDirectory(
                 at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
             guard let held = try SQLiteLedgerLock.exclusive(ledger: path) else {
                 throw StorageError(.inUse, "the ledger at \(path) is open (a running server?); stop it first")
             }
-            let staged = path + ".restoring"
             try? FileManager.default.removeItem(atPath: staged)
             try FileManager.default.copyItem(atPath: backup, toPath: staged)
-            try synchronize(staged)
-            guard rename(staged, path) == 0 else {
-                throw StorageError(.unavailable, "cannot replace \(path): errno \(errno)")
-            }
-            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            try synchronize(URL(fileURLWithPath: path).deletingLastPathComponent().path)
-            withExtendedLifetime(held) {}
+            return held
         }
+        let report: LedgerCopyReport
+        do {
+            report = try await check(copy: staged, migrating: true, logger: logger)
+            guard report.isSound else {
+                throw StorageError(
+                    .corrupt,
+                    "the backup is not sound (SQLite: \(report.sqliteCheck); ledger check: "
+                        + "\(report.ledger.findings.count) finding(s)); nothing was restored")
+            }
+            try await NIOThreadPool.singleton.runIfActive {
+                for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: staged + suffix) }
+                try synchronize(staged)
+                guard rename(staged, path) == 0 else {
+                    throw StorageError(.unavailable, "cannot replace \(path): errno \(errno)")
+                }
+                for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                try synchronize(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+            }
+        } catch {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: staged + suffix) }
+            withExtendedLifetime(held) {}
+            throw error
+        }
+        withExtendedLifetime(held) {}
         return report
     }
 
     /// SQLite's integrity check, the ledger check and the counts of the ledger file at `copy`, opened without the
-    /// open-ledger lock and closed again.
-    static func check(copy: String, logger: Logger) async throws -> LedgerCopyReport {
+    /// open-ledger lock (and migrated first when `migrating`) and closed again.
+    static func check(copy: String, migrating: Bool = false, logger: Logger) async throws -> LedgerCopyReport {
         let store: SQLiteLedgerStore
         do {
             store = try await open(path: copy, readers: 1, locked: false, logger: logger)
+            if migrating { try await store.migrate() }
         } catch {
             throw StorageError(.corrupt, "\(copy) is not a ledger this purser can read", underlying: error)
         }
