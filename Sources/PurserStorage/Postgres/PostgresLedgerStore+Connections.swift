@@ -30,7 +30,8 @@ extension PostgresLedgerStore {
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
-                    try await self.client.withConnection { connection in
+                    let client = try await self.servers.client()
+                    return try await client.withConnection { connection in
                         guard gate.start() else { throw ConnectionWait.TimedOut() }
                         self.lastConnectionHandedOut.withLock { $0 = .now }
                         return try await body(connection)
@@ -58,9 +59,12 @@ extension PostgresLedgerStore {
                 throw StorageError(.unavailable, "the database operation ended without a result")
             }
         } catch is ConnectionWait.TimedOut {
+            servers.operationFailed()
             throw StorageError(.unavailable, "no database connection for \(timeout)")
         } catch {
-            throw StorageError(postgres: error)
+            let failure = StorageError(postgres: error)
+            if failure.code == .unavailable { servers.operationFailed() }
+            throw failure
         }
     }
 

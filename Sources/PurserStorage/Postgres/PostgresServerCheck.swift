@@ -1,0 +1,81 @@
+import Logging
+import NIOCore
+import NIOSSL
+import PostgresNIO
+import Synchronization
+
+/// One look at one server of a multi-host URL, as libpq's `target_session_attrs` takes it: a connection of its own
+/// (never one of the pool's, which a busy store may hold), then `SHOW transaction_read_only`. A refused connection
+/// fails at once; a server that does not answer fails after the check's timeout. The connection of a server that
+/// qualifies stays open: `PostgresServerSwitch` keeps watching it.
+struct PostgresServerCheck: Sendable {
+    let configuration: PostgresLedgerStore.Configuration
+    let logger: Logger
+    /// nil when `sslmode=require` and no TLS context can be made: then no server qualifies.
+    private let tls: PostgresConnection.Configuration.TLS?
+    private static let ids = Atomic<Int>(1_000_000)
+
+    init(configuration: PostgresLedgerStore.Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        let context = { try? NIOSSLContext(configuration: .makeClientConfiguration()) }
+        switch configuration.sslMode {
+        case .disable: tls = .disable
+        case .prefer: tls = context().map { .prefer($0) } ?? .disable
+        case .require: tls = context().map { .require($0) }
+        }
+    }
+
+    /// A connection to `server` when it qualifies, nil when it cannot be reached in time or does not qualify.
+    func connect(_ server: PostgresLedgerStore.Configuration.Server) async -> PostgresConnection? {
+        guard let tls else { return nil }
+        return try? await OperationDeadline.run(configuration.serverCheckTimeout) {
+            let connection = try await PostgresConnection.connect(
+                on: PostgresConnection.defaultEventLoopGroup.any(),
+                configuration: self.connectionConfiguration(server, tls: tls),
+                id: Self.ids.add(1, ordering: .relaxed).newValue, logger: self.logger)
+            guard !Task.isCancelled, await self.qualifies(connection) else {
+                try? await connection.close()
+                throw CancellationError()
+            }
+            return connection
+        }
+    }
+
+    /// Whether the server behind `connection`, opened by `connect`, still qualifies (it answers in time, and is not
+    /// read-only when a writable one is asked for).
+    func stillQualifies(_ connection: PostgresConnection) async -> Bool {
+        guard !connection.isClosed else { return false }
+        let answer = try? await OperationDeadline.run(configuration.serverCheckTimeout) {
+            await self.qualifies(connection)
+        }
+        return answer ?? false
+    }
+
+    private func qualifies(_ connection: PostgresConnection) async -> Bool {
+        do {
+            let rows = try await connection.query("SHOW transaction_read_only", logger: logger).collect()
+            guard configuration.targetSessionAttributes == .readWrite else { return true }
+            return try rows.first?.decode(String.self) == "off"
+        } catch {
+            return false
+        }
+    }
+
+    private func connectionConfiguration(
+        _ server: PostgresLedgerStore.Configuration.Server, tls: PostgresConnection.Configuration.TLS
+    ) -> PostgresConnection.Configuration {
+        let client = configuration.client
+        var connection = PostgresConnection.Configuration(
+            host: server.host, port: server.port, username: client.username, password: client.password,
+            database: client.database, tls: tls)
+        let timeout = configuration.serverCheckTimeout.components
+        connection.options.connectTimeout = .nanoseconds(
+            timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000)
+        connection.options.tlsServerName = client.options.tlsServerName
+        connection.options.requireBackendKeyData = client.options.requireBackendKeyData
+        connection.options.additionalStartupParameters = client.options.additionalStartupParameters
+        return connection
+    }
+
+}
