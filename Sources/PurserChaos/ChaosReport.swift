@@ -128,6 +128,9 @@ public struct ChaosReport: Codable, Sendable {
             if passed {
                 lines.append("PASS: Purser broke no invariant (seed \(seed)).")
             } else {
+                if purser.failovers.isEmpty, families.contains(where: { $0.family == .databaseFailover }) {
+                    lines.append("FAIL: database-failover was on, and no failover happened.")
+                }
                 let wrong = purser.failovers.map(\.wrongAnswers).reduce(0, +)
                 if wrong > 0 { lines.append("FAIL: \(wrong) writes in a database failover's gap were answered 500.") }
                 lines.append(

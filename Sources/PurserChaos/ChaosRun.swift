@@ -45,7 +45,8 @@ public struct ChaosRun: Sendable {
             strategies: results, reconciliation: healing.reconciliation, webhooks: healing.webhooks,
             wallet: healing.wallet.map(ChaosReport.Wallet.init),
             skipped: configuration.skippedFamilies.map(\.rawValue),
-            passed: purser.result.violationCount == 0 && purser.result.failovers.allSatisfy { $0.wrongAnswers == 0 })
+            passed: purser.result.violationCount == 0 && purser.result.failovers.allSatisfy { $0.wrongAnswers == 0 }
+                && (!configuration.startsOwnDatabase || !purser.result.failovers.isEmpty))
     }
 
     private func runPurser(_ plan: ChaosPlan, directory: URL) async throws
@@ -56,11 +57,14 @@ public struct ChaosRun: Sendable {
         // database-failover: a primary and a synchronous standby of the run's own; the replicas get both.
         progress.note("starting a PostgreSQL primary and its synchronous standby")
         let pair = try await PostgresPair.start(in: directory.appendingPathComponent("postgres"), database: "purser")
+        let failovers = DatabaseFailovers(pair: pair)
         do {
-            let result = try await runPurser(plan, directory: directory, DatabaseFailovers(pair: pair))
+            let result = try await runPurser(plan, directory: directory, failovers)
+            await failovers.settle()
             await pair.stop()
             return result
         } catch {
+            await failovers.settle()
             await pair.stop()
             throw error
         }

@@ -81,12 +81,14 @@ struct PostgresFailoverTests {
                                 while tally.done.load(ordering: .relaxed) >= 40, !tally.cut.load(ordering: .relaxed) {
                                     try await Task.sleep(for: .milliseconds(5))
                                 }
+                                let started = ContinuousClock.now
                                 let status = try await PostgresRestartUnderLoadTests.submitUntilDecided(
                                     payments[index], client: client
                                 ) { status in tally.statuses.withLock { $0[status, default: 0] += 1 } }
                                 #expect(status == .ok)
-                                if tally.cut.load(ordering: .relaxed) {
-                                    moments.firstDecisionAfter.withLock { $0 = $0 ?? .now }
+                                // The gap ends with the first decision of a submission sent after the kill.
+                                if let killed = moments.killed.withLock({ $0 }), started > killed {
+                                    moments.firstDecisionAfter.withLock { $0 = min($0 ?? .now, .now) }
                                 }
                                 tally.done.add(1, ordering: .relaxed)
                             }

@@ -90,6 +90,13 @@ public final class PostgresPair: Sendable {
         let index = primary.withLock { $0 }
         let dead = 1 - index
         try? FileManager.default.removeItem(at: data(dead))
+        // The killed postmaster's socket lock names its pid, which may linger as a zombie not yet reaped: the new
+        // server would take it for a live one and refuse to start.
+        let socketDirectory = data(dead).deletingLastPathComponent()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: socketDirectory.path)) ?? []
+        where name.hasPrefix(".s.PGSQL.") {
+            try? FileManager.default.removeItem(at: socketDirectory.appendingPathComponent(name))
+        }
         try await addStandby(dead, of: index)
     }
 
@@ -111,12 +118,20 @@ public final class PostgresPair: Sendable {
 
     private func startServer(_ index: Int) async throws {
         let socketDirectory = data(index).deletingLastPathComponent().path
-        try await tools.run(
-            "pg_ctl",
-            [
-                "-D", data(index).path, "-l", socketDirectory + "/server.log", "-w", "-t", "60", "-o",
-                "-h 127.0.0.1 -p \(ports[index]) -k \(socketDirectory) -c fsync=off -c max_connections=300", "start",
-            ])
+        let log = socketDirectory + "/server.log"
+        do {
+            try await tools.run(
+                "pg_ctl",
+                [
+                    "-D", data(index).path, "-l", log, "-w", "-t", "60", "-o",
+                    "-h 127.0.0.1 -p \(ports[index]) -k \(socketDirectory) -c fsync=off -c max_connections=300 "
+                        + "-c wal_retrieve_retry_interval=100ms",
+                    "start",
+                ])
+        } catch {
+            let tail = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").suffix(800)
+            throw ChaosError(.setupFailed, "the server on port \(ports[index]) did not start: \(tail)")
+        }
     }
 
     /// A base backup of `primary` in `index`'s place, started as its standby, then made synchronous: the primary
@@ -139,8 +154,10 @@ public final class PostgresPair: Sendable {
         }
         try await startServer(index)
         let port = ports[primary]
-        for _ in 0..<600 where try await tools.sql("SELECT count(*) FROM pg_stat_replication", port: port) == "0" {
+        var waits = 0
+        while try await tools.sql("SELECT count(*) FROM pg_stat_replication", port: port) == "0", waits < 1_200 {
             try await Task.sleep(for: .milliseconds(50))
+            waits += 1
         }
         try await tools.sql("ALTER SYSTEM SET synchronous_standby_names = '*'", port: port)
         try await tools.sql("SELECT pg_reload_conf()", port: port)

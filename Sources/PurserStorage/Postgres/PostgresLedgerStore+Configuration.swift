@@ -23,8 +23,9 @@ extension PostgresLedgerStore {
         /// How often the store looks for a server that qualifies while it has none (a failover in progress), and how
         /// often it checks the one it uses.
         public var serverCheckInterval: Duration = .milliseconds(250)
-        /// How long one check of a server may take (connecting included) before it counts as failed.
-        public var serverCheckTimeout: Duration = .seconds(2)
+        /// How long one check of a server may take (connecting included) before it counts as unanswered. A server in
+        /// use is left after three unanswered checks in a row (a loaded server answers late; a lost one never does).
+        public var serverCheckTimeout: Duration = .seconds(3)
         var sslMode = SSLMode.prefer
 
         public init(

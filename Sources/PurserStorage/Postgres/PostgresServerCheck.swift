@@ -42,14 +42,26 @@ struct PostgresServerCheck: Sendable {
         }
     }
 
-    /// Whether the server behind `connection`, opened by `connect`, still qualifies (it answers in time, and is not
-    /// read-only when a writable one is asked for).
-    func stillQualifies(_ connection: PostgresConnection) async -> Bool {
-        guard !connection.isClosed else { return false }
-        let answer = try? await OperationDeadline.run(configuration.serverCheckTimeout) {
-            await self.qualifies(connection)
+    /// What a look at a server in use found.
+    enum Verdict: Sendable {
+        /// It answered, and qualifies.
+        case qualifies
+        /// It is gone (the connection closed or failed) or no longer qualifies (read-only).
+        case fails
+        /// No answer within the check's timeout: a loaded server, or one the network lost.
+        case noAnswer
+    }
+
+    /// Whether the server behind `connection`, opened by `connect`, still qualifies.
+    func verdict(on connection: PostgresConnection) async -> Verdict {
+        guard !connection.isClosed else { return .fails }
+        do {
+            return try await OperationDeadline.run(configuration.serverCheckTimeout) {
+                await self.qualifies(connection) ? .qualifies : .fails
+            }
+        } catch {
+            return .noAnswer
         }
-        return answer ?? false
     }
 
     private func qualifies(_ connection: PostgresConnection) async -> Bool {

@@ -7,7 +7,8 @@ import Synchronization
 /// the failover postgres-nio does not do: it checks the servers in the URL's order (`PostgresServerCheck`), runs a
 /// pooled client on the first that qualifies, watches that server (its check connection every 50 ms, a check query
 /// every `4 × serverCheckInterval`, and at once when an operation lost its connection or met a read-only server), and
-/// when it no longer qualifies looks again and moves the store to the server that does, shutting the old pool down.
+/// when it no longer qualifies (closed, read-only, or three checks unanswered) looks again and moves the store to the
+/// server that does, shutting the old pool down.
 /// While no server qualifies (the primary died, the standby is not promoted yet) operations fail at once with
 /// `storage_unavailable`; nothing is decided, and the client retries.
 ///
@@ -120,16 +121,25 @@ final class PostgresServerSwitch: Sendable {
         return (first, found[first]!)
     }
 
-    /// Returns once the server behind `connection` no longer qualifies (or on cancellation).
+    /// Returns once the server behind `connection` no longer qualifies, has closed the connection, or has not
+    /// answered three checks in a row (a loaded server answers late and is kept; one the network lost is left), or
+    /// on cancellation.
     private func watch(_ connection: PostgresConnection, check: PostgresServerCheck) async {
         let clock = ContinuousClock()
         let every = configuration.serverCheckInterval * 4
         var checked = clock.now
+        var unanswered = 0
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(50))
             let asked = troubled.exchange(false, ordering: .relaxed)
             guard asked || connection.isClosed || clock.now - checked >= every else { continue }
-            guard await check.stillQualifies(connection) else { return }
+            switch await check.verdict(on: connection) {
+            case .qualifies: unanswered = 0
+            case .fails: return
+            case .noAnswer:
+                unanswered += 1
+                guard unanswered < 3 else { return }
+            }
             checked = clock.now
         }
     }
