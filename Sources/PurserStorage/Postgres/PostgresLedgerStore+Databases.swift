@@ -42,7 +42,7 @@ extension PostgresLedgerStore {
             let check = PostgresServerCheck(configuration: configuration, logger: logger)
             var qualifying: Configuration.Server?
             for candidate in configuration.servers {
-                guard let connection = await check.connect(candidate) else { continue }
+                guard case .success(let connection) = await check.connect(candidate) else { continue }
                 try? await connection.close()
                 qualifying = candidate
                 break

@@ -26,19 +26,37 @@ struct PostgresServerCheck: Sendable {
         }
     }
 
-    /// A connection to `server` when it qualifies, nil when it cannot be reached in time or does not qualify.
-    func connect(_ server: PostgresLedgerStore.Configuration.Server) async -> PostgresConnection? {
-        guard let tls else { return nil }
-        return try? await OperationDeadline.run(configuration.serverCheckTimeout) {
-            let connection = try await PostgresConnection.connect(
-                on: PostgresConnection.defaultEventLoopGroup.any(),
-                configuration: self.connectionConfiguration(server, tls: tls),
-                id: Self.ids.add(1, ordering: .relaxed).newValue, logger: self.logger)
-            guard !Task.isCancelled, await self.qualifies(connection) else {
-                try? await connection.close()
-                throw CancellationError()
-            }
-            return connection
+    /// Why a server did not qualify, for logs and errors (no credentials in it).
+    struct Refusal: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A connection to `server` when it qualifies; why not when it cannot be reached in time or does not qualify.
+    func connect(_ server: PostgresLedgerStore.Configuration.Server) async -> Result<PostgresConnection, Refusal> {
+        guard let tls else { return .failure(Refusal(description: "no TLS context for sslmode=require")) }
+        do {
+            return .success(
+                try await OperationDeadline.run(configuration.serverCheckTimeout) {
+                    let connection: PostgresConnection
+                    do {
+                        connection = try await PostgresConnection.connect(
+                            on: PostgresConnection.defaultEventLoopGroup.any(),
+                            configuration: self.connectionConfiguration(server, tls: tls),
+                            id: Self.ids.add(1, ordering: .relaxed).newValue, logger: self.logger)
+                    } catch {
+                        throw Refusal(
+                            description: "cannot connect (\(StorageError(postgres: error).underlying ?? "-"))")
+                    }
+                    guard !Task.isCancelled, await self.qualifies(connection) else {
+                        try? await connection.close()
+                        throw Refusal(description: "read-only or not answering its check")
+                    }
+                    return connection
+                })
+        } catch let refusal as Refusal {
+            return .failure(refusal)
+        } catch {
+            return .failure(Refusal(description: "no answer within \(configuration.serverCheckTimeout)"))
         }
     }
 

@@ -23,6 +23,8 @@ final class PostgresServerSwitch: Sendable {
     /// An operation lost its connection or met a read-only server since the last check.
     private let troubled = Atomic<Bool>(false)
     private let switches = Mutex(0)
+    /// What the last look at every server found, for errors and logs.
+    private let lastLook = Mutex("not looked yet")
 
     init(configuration: PostgresLedgerStore.Configuration, logger: Logger) {
         self.configuration = configuration
@@ -44,8 +46,8 @@ final class PostgresServerSwitch: Sendable {
             guard switches.withLock({ $0 }) == 0, clock.now < deadline else {
                 throw StorageError(
                     .unavailable,
-                    "no database server qualifies (target_session_attrs \(configuration.targetSessionAttributes.rawValue))"
-                )
+                    "no database server qualifies (target_session_attrs "
+                        + "\(configuration.targetSessionAttributes.rawValue)): \(lastLook.withLock { $0 })")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -79,7 +81,9 @@ final class PostgresServerSwitch: Sendable {
             while !Task.isCancelled {
                 guard let (index, connection) = await choose(check) else {
                     if let stopping = running {
-                        logger.warning("database server \(stopping.server + 1) no longer qualifies: failing over")
+                        logger.warning(
+                            "database server \(stopping.server + 1) no longer qualifies: failing over",
+                            metadata: ["servers": "\(lastLook.withLock { $0 })"])
                         current.withLock { $0 = nil }
                         stopping.stop()
                         running = nil
@@ -95,7 +99,9 @@ final class PostgresServerSwitch: Sendable {
                     running = RunningClient(client: client, server: index, in: &group)
                     current.withLock { $0 = (client, index) }
                     switches.withLock { $0 += 1 }
-                    logger.notice("using database server \(index + 1) of \(configuration.servers.count)")
+                    logger.notice(
+                        "using database server \(index + 1) of \(configuration.servers.count)",
+                        metadata: ["servers": "\(lastLook.withLock { $0 })"])
                 }
                 await watch(connection, check: check)
                 try? await connection.close()
@@ -107,15 +113,28 @@ final class PostgresServerSwitch: Sendable {
 
     /// Checks every server at once; the first in the URL's order that qualifies, with its check connection.
     private func choose(_ check: PostgresServerCheck) async -> (Int, PostgresConnection)? {
+        typealias Look = Result<PostgresConnection, PostgresServerCheck.Refusal>
         let servers = configuration.servers
-        let found = await withTaskGroup(of: (Int, PostgresConnection?).self) { checks in
+        let results = await withTaskGroup(of: (Int, Look).self) { checks in
             for (index, server) in servers.enumerated() {
                 checks.addTask { (index, await check.connect(server)) }
             }
-            var found: [Int: PostgresConnection] = [:]
-            for await (index, connection) in checks { found[index] = connection }
-            return found
+            var results: [Int: Look] = [:]
+            for await (index, result) in checks { results[index] = result }
+            return results
         }
+        var found: [Int: PostgresConnection] = [:]
+        var look: [String] = []
+        for (index, result) in results.sorted(by: { $0.key < $1.key }) {
+            let name = "server \(index + 1) (\(servers[index].host):\(servers[index].port))"
+            switch result {
+            case .success(let connection):
+                found[index] = connection
+                look.append("\(name) qualifies")
+            case .failure(let refusal): look.append("\(name) \(refusal)")
+            }
+        }
+        lastLook.withLock { $0 = look.joined(separator: "; ") }
         guard let first = found.keys.min() else { return nil }
         for (index, connection) in found where index != first { try? await connection.close() }
         return (first, found[first]!)
