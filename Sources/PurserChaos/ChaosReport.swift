@@ -75,7 +75,9 @@ public struct ChaosReport: Codable, Sendable {
         lines.append("Fault families (Purser)")
         let familyRows = families.map { row in
             [
-                row.family.rawValue, String(format: "%.2f/%@", row.rate, row.unit.rawValue), String(row.injected),
+                row.family.rawValue,
+                String(format: row.rate > 0 && row.rate < 0.01 ? "%.3f/%@" : "%.2f/%@", row.rate, row.unit.rawValue),
+                String(row.injected),
                 String(row.healed), String(row.violations),
             ]
         }
