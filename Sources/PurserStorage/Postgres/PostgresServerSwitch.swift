@@ -44,10 +44,13 @@ final class PostgresServerSwitch: Sendable {
         while true {
             if let client = current.withLock({ $0?.client }) { return client }
             guard switches.withLock({ $0 }) == 0, clock.now < deadline else {
-                throw StorageError(
+                // The servers' addresses go to `underlying` (logs), not to the message a client may see.
+                var error = StorageError(
                     .unavailable,
-                    "no database server qualifies (target_session_attrs "
-                        + "\(configuration.targetSessionAttributes.rawValue)): \(lastLook.withLock { $0 })")
+                    "no database server qualifies (target_session_attrs \(configuration.targetSessionAttributes.rawValue))"
+                )
+                error.underlying = lastLook.withLock { $0 }
+                throw error
             }
             try await Task.sleep(for: .milliseconds(10))
         }
