@@ -22,18 +22,24 @@ struct PostgresFailoverTests {
     @Test func connectsToThePrimaryWhicheverHostComesFirst() async throws {
         try await Self.withPair { pair in
             let both = try Self.configuration(pair.url(standbyFirst: true))
+            let written = Order(id: .random(), userID: "ines", productID: "gold60", quantity: 1, createdAt: Date())
             try await PostgresTestDatabase.withStores(1, both) { stores in
                 try await stores[0].migrate()
                 #expect(stores[0].databaseServer.server?.port == pair.primaryPort)
                 #expect(stores[0].databaseServer.choices == 1)
-                let order = Order(id: .random(), userID: "ines", productID: "gold60", quantity: 1, createdAt: Date())
-                try await stores[0].createOrder(order)
-                #expect(try await stores[0].order(order.id) != nil)
+                try await stores[0].createOrder(written)
+                #expect(try await stores[0].order(written.id) != nil)
             }
-            // The standby alone (one host, target_session_attrs any) refuses a write: storage_unavailable (SQLSTATE
-            // 25006, a read-only transaction), which a client retries, not a failed query answered 500.
+            // The standby alone (one host, target_session_attrs any) reads, once it has replayed the order, and refuses
+            // a write: storage_unavailable (SQLSTATE 25006, a read-only transaction), which a client retries, not a
+            // failed query answered 500.
             let standby = try Self.configuration(pair.standbyURL)
             try await PostgresTestDatabase.withStores(1, standby) { stores in
+                let clock = ContinuousClock()
+                let start = clock.now
+                while (try? await stores[0].order(written.id)) == nil, clock.now - start < .seconds(30) {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
                 let order = Order(id: .random(), userID: "ines", productID: "gold60", quantity: 1, createdAt: Date())
                 await #expect(throws: StorageError(.unavailable, "")) { try await stores[0].createOrder(order) }
                 #expect(stores[0].databaseServer.choices == 0)

@@ -20,6 +20,9 @@ final class PostgresServerSwitch: Sendable {
     private let fixed: PostgresClient?
     /// The client of the server in use, and its index in `configuration.servers`; nil while none qualifies.
     private let current = Mutex<(client: PostgresClient, server: Int)?>(nil)
+    /// Counts the clients the switch has left: an operation that got its client in an earlier generation runs on a
+    /// server the store has left.
+    private let generation = Atomic<Int>(0)
     /// An operation lost its connection or met a read-only server since the last check.
     private let troubled = Atomic<Bool>(false)
     private let switches = Mutex(0)
@@ -37,12 +40,13 @@ final class PostgresServerSwitch: Sendable {
     /// The client for an operation now. Before the first server is chosen (the store just started) it waits for one,
     /// up to `connectionWaitTimeout`, as a pool waits for its first connection; in a failover's gap it does not wait.
     /// - Throws: `StorageError(.unavailable)` while no server of a multi-host URL qualifies.
-    func client() async throws -> PostgresClient {
-        if let fixed { return fixed }
+    /// Also hands back the client's generation (see `hasLeft`).
+    func client() async throws -> (PostgresClient, Int) {
+        if let fixed { return (fixed, 0) }
         let clock = ContinuousClock()
         let deadline = clock.now + configuration.connectionWaitTimeout
         while true {
-            if let client = current.withLock({ $0?.client }) { return client }
+            if let (client, _) = current.withLock({ $0 }) { return (client, generation.load(ordering: .relaxed)) }
             guard switches.withLock({ $0 }) == 0, clock.now < deadline else {
                 // The servers' addresses go to `underlying` (logs), not to the message a client may see.
                 var error = StorageError(
@@ -64,6 +68,22 @@ final class PostgresServerSwitch: Sendable {
         }
         let index = current.withLock { $0?.server }
         return (index.map { configuration.servers[$0] }, switches.withLock { $0 })
+    }
+
+    /// Whether the store chooses among several servers (else it has one fixed client).
+    var choosesServer: Bool { fixed == nil }
+
+    /// Whether the operation that recorded its client's generation in `used` runs on a server the store has left
+    /// since.
+    func hasLeft(_ used: Used) -> Bool {
+        let recorded = used.generation.load(ordering: .relaxed)
+        return recorded >= 0 && recorded != generation.load(ordering: .relaxed)
+    }
+
+    /// The generation of the client one operation got (-1 until it has one).
+    final class Used: Sendable {
+        let generation = Atomic<Int>(-1)
+        func record(_ value: Int) { generation.store(value, ordering: .relaxed) }
     }
 
     /// An operation failed as `unavailable`: check the server in use now rather than at the next interval.
@@ -88,6 +108,7 @@ final class PostgresServerSwitch: Sendable {
                             "database server \(stopping.server + 1) no longer qualifies: failing over",
                             metadata: ["servers": "\(lastLook.withLock { $0 })"])
                         current.withLock { $0 = nil }
+                        generation.add(1, ordering: .relaxed)
                         stopping.stop()
                         running = nil
                     }
@@ -95,7 +116,10 @@ final class PostgresServerSwitch: Sendable {
                     continue
                 }
                 if running?.server != index {
-                    running?.stop()
+                    if let leaving = running {
+                        generation.add(1, ordering: .relaxed)
+                        leaving.stop()
+                    }
                     let client = PostgresClient(
                         configuration: configuration.client(for: configuration.servers[index]),
                         backgroundLogger: logger)
