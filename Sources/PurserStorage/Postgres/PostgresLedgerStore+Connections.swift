@@ -18,7 +18,9 @@ extension PostgresLedgerStore {
         // Several servers: an operation still running on a server the store has left (its query may never be
         // answered once that server died) answers storage_unavailable at once, not after the deadline.
         let used = PostgresServerSwitch.Used()
-        return try await OperationDeadline.run(operationDeadline, abandoned: { self.servers.hasLeft(used) }) {
+        let servers = self.servers
+        let left: @Sendable () -> Bool = { servers.hasLeft(used) }
+        return try await OperationDeadline.run(operationDeadline, abandoned: left) {
             try await self.withConnectionWaiting(body, using: used)
         }
     }
