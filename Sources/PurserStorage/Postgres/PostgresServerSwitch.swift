@@ -131,7 +131,7 @@ final class PostgresServerSwitch: Sendable {
                         metadata: ["servers": "\(lastLook.withLock { $0 })"])
                 }
                 await watch(connection, check: check)
-                try? await connection.close()
+                Self.close(connection)
             }
             running?.stop()
         }
@@ -163,7 +163,7 @@ final class PostgresServerSwitch: Sendable {
         }
         lastLook.withLock { $0 = look.joined(separator: "; ") }
         guard let first = found.keys.min() else { return nil }
-        for (index, connection) in found where index != first { try? await connection.close() }
+        for (index, connection) in found where index != first { Self.close(connection) }
         return (first, found[first]!)
     }
 
@@ -188,6 +188,13 @@ final class PostgresServerSwitch: Sendable {
             }
             checked = clock.now
         }
+    }
+
+    /// Closes a check connection without waiting: postgres-nio's `close()` can wait for ever on a connection whose
+    /// server died under a query, and a supervisor stuck there would keep a pool on a port that a rebuilt standby
+    /// may take over (stale reads).
+    private static func close(_ connection: PostgresConnection) {
+        Task { try? await connection.close() }
     }
 
     /// A pooled client running in the switch's task group until `stop()`.
