@@ -246,6 +246,8 @@ let package = Package(
             name: "PurserPostgresTests",
             dependencies: [
                 "PurserStorage", "PurserStorageTesting", "PurserCore", "PurserServer", "AppStoreSimulator",
+                // PostgresPair: a primary and its synchronous standby for the failover tests.
+                "PurserChaos",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -10,9 +10,10 @@
 #      against a running `purser serve` (openapi.yaml is the contract); the support console in Chromium driven by
 #      Selenium; each fuzz target in Fuzz/ for 30 seconds;
 #   3. short chaos runs (every fault family): a fixed seed in process; random seeds (printed) against a real
-#      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted; then a SQLite
-#      backup taken mid-chaos, restored and checked (scripts/backup-during-chaos.sh); a PostgreSQL ledger dumped,
-#      restored into a new database and checked (scripts/postgres-backup-roundtrip.sh).
+#      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted, whose own
+#      primary is killed and standby promoted (database-failover); then a SQLite backup taken mid-chaos, restored and
+#      checked (scripts/backup-during-chaos.sh); a PostgreSQL ledger dumped, restored into a new database and checked
+#      (scripts/postgres-backup-roundtrip.sh).
 # Installs what it needs itself (libsqlite3-dev when its header is missing, a Python venv with app-store-server-library, schemathesis, selenium; Chromium from
 # Debian's packages). Exits non-zero on any failure.
 set -euo pipefail
@@ -49,11 +50,14 @@ echo "== fuzzing: each libFuzzer target in Fuzz/ for 30 s"
 PURSER_BIN="$PURSER_BIN" bash scripts/fuzz.sh 30
 echo "== chaos (every fault family): seed 1 with the server in process; a random seed with the server as a real"
 echo "   purser serve process on SQLite, killed with SIGKILL and restarted (server-kill); a random seed with two"
-echo "   replicas on PostgreSQL (the private server above), each killed and restarted"
+echo "   replicas on PostgreSQL, each killed and restarted, on a primary and synchronous standby the run starts itself,"
+echo "   the primary killed with SIGKILL and the standby promoted at least once (database-failover)"
 "$PURSER_BIN" chaos --purchases 2000 --devices 40 --users 80 --concurrency 16 --baseline-purchases 500 --seed 1
 "$PURSER_BIN" chaos --purchases 2000 --devices 40 --users 80 --concurrency 16 --baselines none --seed random \
   --storage sqlite --replicas 1
 # PURSER_DATABASE_URL names another database, as a shell that followed the README may: the replicas must not use it.
+# With --faults all (the default) database-failover is on: the run uses a primary and standby of its own, not the
+# private server above, and the report must list at least one failover.
 PURSER_DATABASE_URL="${PURSER_TEST_DATABASE_URL%/*}/not_the_chaos_database" \
   "$PURSER_BIN" chaos --purchases 1000 --devices 24 --users 48 --concurrency 12 --baselines none --seed random \
   --storage postgres --replicas 2 --database-url "$PURSER_TEST_DATABASE_URL"

@@ -23,7 +23,11 @@ extension Purser {
         @Option(help: "Fault families to switch on: 'all', 'none', or a comma-separated list.") var faults = "all"
         @Option(name: .customLong("rate"), help: "A family's rate, as family=0.1 (repeatable).") var rates: [String] =
             []
-        @Option(help: "Ledger backend: sqlite or postgres (postgres needs --replicas and --database-url).")
+        @Option(
+            help: ArgumentHelp(
+                "Ledger backend: sqlite or postgres (postgres needs --replicas, and --database-url unless "
+                    + "database-failover is on: then the run starts its own primary and synchronous standby; "
+                    + "database-failover is skipped on sqlite)."))
         var storage = "sqlite"
         @Option(
             help: ArgumentHelp(
@@ -32,7 +36,9 @@ extension Purser {
         var replicas = 0
         @Option(
             name: .customLong("database-url"),
-            help: "PostgreSQL for --storage postgres (default: PURSER_DATABASE_URL); the run's tables go there.")
+            help: ArgumentHelp(
+                "PostgreSQL for --storage postgres (default: PURSER_DATABASE_URL); the run's tables go there. "
+                    + "Not used with database-failover (the run starts its own servers)."))
         var databaseURL: String?
         @Option(help: "Where the run keeps its files (default: a temporary directory, removed afterwards).")
         var directory: String?

@@ -24,7 +24,8 @@ public struct ChaosConfiguration: Sendable {
     public var replicas: Int
     /// The `purser` binary the replicas run; required with `replicas` > 0.
     public var executable: URL?
-    /// The PostgreSQL server's URL with `storage` `.postgres`; the run uses a fresh database on it.
+    /// The PostgreSQL server's URL with `storage` `.postgres`; the run uses a fresh database on it. Not used with
+    /// `database-failover`, where the run starts its own primary and standby.
     public var databaseURL: String?
 
     public init(
@@ -58,8 +59,18 @@ public struct ChaosConfiguration: Sendable {
     public static let allFaultsWithReplicas: [FaultFamily: Double] = Dictionary(
         uniqueKeysWithValues: FaultFamily.allCases.map { ($0, $0.defaultRate) })
 
-    /// The rate of `family`, 0 when it is off.
-    public func rate(_ family: FaultFamily) -> Double { rates[family] ?? 0 }
+    /// The rate of `family`, 0 when it is off, or skipped (a PostgreSQL family on SQLite).
+    public func rate(_ family: FaultFamily) -> Double {
+        family.needsPostgres && storage != .postgres ? 0 : rates[family] ?? 0
+    }
+
+    /// Families asked for that this storage cannot have, and why they are skipped.
+    public var skippedFamilies: [FaultFamily] {
+        rates.filter { $0.value > 0 && $0.key.needsPostgres && storage != .postgres }.map(\.key).sorted()
+    }
+
+    /// Whether the run starts its own PostgreSQL primary and standby (`database-failover` on PostgreSQL).
+    public var startsOwnDatabase: Bool { rate(.databaseFailover) > 0 }
 
     /// Refuses counts and rates that cannot make a run.
     public func validate() throws(ChaosError) {
@@ -74,7 +85,7 @@ public struct ChaosConfiguration: Sendable {
         if replicas > 0, executable == nil {
             throw ChaosError(.invalidConfiguration, "--replicas needs the purser binary to start")
         }
-        if replicas == 0, let family = rates.keys.first(where: { $0.needsReplicas && rate($0) > 0 }) {
+        if replicas == 0, let family = rates.keys.sorted().first(where: { $0.needsReplicas && rate($0) > 0 }) {
             throw ChaosError(.invalidConfiguration, "\(family.rawValue) needs the server as processes: pass --replicas")
         }
         if replicas > 0, sabotage.store != nil {
@@ -88,7 +99,7 @@ public struct ChaosConfiguration: Sendable {
             guard replicas > 0 else {
                 throw ChaosError(.invalidConfiguration, "--storage postgres runs the server as processes: --replicas N")
             }
-            guard databaseURL != nil else {
+            guard databaseURL != nil || startsOwnDatabase else {
                 throw ChaosError(
                     .invalidConfiguration, "--storage postgres needs --database-url (or PURSER_DATABASE_URL)")
             }

@@ -55,6 +55,10 @@ public struct ChaosPlan: Sendable {
         var receiver = SeededGenerator(seed: configuration.seed ^ 0x3E_CE_1E_5EED)
         // The spending game backend came last: its own stream.
         var wallet = SeededGenerator(seed: configuration.seed ^ 0x5BE_D5EED)
+        // Database failovers: their own stream too.
+        var failovers = SeededGenerator(seed: configuration.seed ^ 0xFA_11_0E_5EED)
+        let failoverRate = configuration.rate(.databaseFailover)
+        var failoverPlanned = false
         var signedIn = devices.indices.map { users[$0 % users.count] }
         for index in 0..<configuration.purchases {
             let device = index % devices.count
@@ -127,6 +131,15 @@ public struct ChaosPlan: Sendable {
                     replica: Int.random(in: 0..<1024, using: &kills),
                     afterMilliseconds: Int.random(in: 0...400, using: &kills))
                 purchase.families.insert(.serverKill)
+            }
+            // At least one failover per run: the middle purchase fails over when the draws gave none before it.
+            if failoverRate > 0,
+                Double.random(in: 0..<1, using: &failovers) < failoverRate
+                    || (!failoverPlanned && index == configuration.purchases / 2)
+            {
+                purchase.databaseFailoverAfterMilliseconds = Int.random(in: 0...400, using: &failovers)
+                purchase.families.insert(.databaseFailover)
+                failoverPlanned = true
             }
             let receiverRate = configuration.rate(.webhookReceiver)
             if receiverRate > 0, Double.random(in: 0..<1, using: &receiver) < receiverRate {

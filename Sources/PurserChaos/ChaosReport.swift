@@ -22,6 +22,8 @@ public struct ChaosReport: Codable, Sendable {
         public var violations: [Violation]
         /// Server replicas killed with SIGKILL during the fault phase (Purser with `--replicas` only).
         public var kills: [ChaosKill] = []
+        /// PostgreSQL primaries killed and standbys promoted during the fault phase (`database-failover` only).
+        public var failovers: [ChaosFailover] = []
 
         public var violationCount: Int { counts.values.reduce(0, +) }
         public func count(_ kind: Violation.Kind) -> Int { counts[kind] ?? 0 }
@@ -53,7 +55,9 @@ public struct ChaosReport: Codable, Sendable {
     public var webhooks: Webhooks?
     /// What the spending game backend did through the admin API (`nil` in reports from before the wallet).
     public var wallet: Wallet? = nil
-    /// Purser broke no invariant.
+    /// Families asked for that this storage skips (`database-failover` on SQLite); `nil` in older reports.
+    public var skipped: [String]? = nil
+    /// Purser broke no invariant (and no database failover answered a write with a 500).
     public var passed: Bool
 
     /// Purser's result.
@@ -71,7 +75,9 @@ public struct ChaosReport: Codable, Sendable {
         lines.append("Fault families (Purser)")
         let familyRows = families.map { row in
             [
-                row.family.rawValue, String(format: "%.2f/%@", row.rate, row.unit.rawValue), String(row.injected),
+                row.family.rawValue,
+                String(format: row.rate > 0 && row.rate < 0.01 ? "%.3f/%@" : "%.2f/%@", row.rate, row.unit.rawValue),
+                String(row.injected),
                 String(row.healed), String(row.violations),
             ]
         }
@@ -109,10 +115,26 @@ public struct ChaosReport: Codable, Sendable {
             lines.append("Server kills (SIGKILL, then a restart on the same ledger): \(kills.count)")
             for kill in kills { lines.append("  \(kill)") }
         }
+        if let failovers = purser?.failovers, !failovers.isEmpty {
+            let gaps = failovers.map(\.gapSeconds)
+            lines.append(
+                String(
+                    format: "Database failovers (primary SIGKILLed, synchronous standby promoted): %d, gap %.2f s "
+                        + "to %.2f s", failovers.count, gaps.min() ?? 0, gaps.max() ?? 0))
+            for failover in failovers { lines.append("  \(failover)") }
+        }
+        for family in skipped ?? [] {
+            lines.append("Skipped: \(family) (needs --storage postgres; SQLite's one file has no standby to promote)")
+        }
         if let purser {
             if passed {
                 lines.append("PASS: Purser broke no invariant (seed \(seed)).")
             } else {
+                if purser.failovers.isEmpty, families.contains(where: { $0.family == .databaseFailover }) {
+                    lines.append("FAIL: database-failover was on, and no failover happened.")
+                }
+                let wrong = purser.failovers.map(\.wrongAnswers).reduce(0, +)
+                if wrong > 0 { lines.append("FAIL: \(wrong) writes in a database failover's gap were answered 500.") }
                 lines.append(
                     "FAIL: Purser broke \(purser.violationCount) invariant checks. Replay with --seed \(seed).")
                 for violation in purser.violations { lines.append("  \(violation)") }

@@ -43,13 +43,36 @@ public struct ChaosRun: Sendable {
             purchases: configuration.purchases, storage: configuration.storage, replicas: configuration.replicas,
             families: familyRows(plan: plan, violations: purser.all, serverAPIFaults: healing.serverAPIFaults),
             strategies: results, reconciliation: healing.reconciliation, webhooks: healing.webhooks,
-            wallet: healing.wallet.map(ChaosReport.Wallet.init), passed: purser.result.violationCount == 0)
+            wallet: healing.wallet.map(ChaosReport.Wallet.init),
+            skipped: configuration.skippedFamilies.map(\.rawValue),
+            passed: purser.result.violationCount == 0 && purser.result.failovers.allSatisfy { $0.wrongAnswers == 0 }
+                && (!configuration.startsOwnDatabase || !purser.result.failovers.isEmpty))
     }
 
     private func runPurser(_ plan: ChaosPlan, directory: URL) async throws
         -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing)
     {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        guard configuration.startsOwnDatabase else { return try await runPurser(plan, directory: directory, nil) }
+        // database-failover: a primary and a synchronous standby of the run's own; the replicas get both.
+        progress.note("starting a PostgreSQL primary and its synchronous standby")
+        let pair = try await PostgresPair.start(in: directory.appendingPathComponent("postgres"), database: "purser")
+        let failovers = DatabaseFailovers(pair: pair)
+        do {
+            let result = try await runPurser(plan, directory: directory, failovers)
+            await failovers.settle()
+            await pair.stop()
+            return result
+        } catch {
+            await failovers.settle()
+            await pair.stop()
+            throw error
+        }
+    }
+
+    private func runPurser(_ plan: ChaosPlan, directory: URL, _ failovers: DatabaseFailovers?) async throws
+        -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing)
+    {
         let clock = ChaosClock()
         let body:
             @Sendable (ChaosServer) async throws -> (
@@ -58,12 +81,17 @@ public struct ChaosRun: Sendable {
                 try await AsyncHTTPClientTransport.with(
                     connections: configuration.concurrency * 2, timeout: .seconds(10)
                 ) {
-                    try await runPurser(plan, on: server, directory: directory, transport: $0)
+                    try await runPurser(plan, on: server, directory: directory, transport: $0, failovers: failovers)
                 }
             }
         guard configuration.replicas > 0, let executable = configuration.executable else {
             return try await ChaosServer.run(
                 directory: directory, clock: clock, sabotage: configuration.sabotage, seed: configuration.seed, body)
+        }
+        if let failovers {
+            return try await ChaosServer.runReplicas(
+                .init(count: configuration.replicas, executable: executable, databaseURL: failovers.pair.url()),
+                directory: directory, clock: clock, body)
         }
         guard configuration.storage == .postgres, let server = configuration.databaseURL else {
             return try await ChaosServer.runReplicas(
@@ -88,7 +116,7 @@ public struct ChaosRun: Sendable {
 
     private func runPurser(
         _ plan: ChaosPlan, on server: ChaosServer, directory: URL,
-        transport: any PurserHTTPTransport
+        transport: any PurserHTTPTransport, failovers: DatabaseFailovers?
     ) async throws
         -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing)
     {
@@ -97,7 +125,8 @@ public struct ChaosRun: Sendable {
             server: server, plan: plan, configuration: configuration, record: record,
             progress: progress, directory: directory.appendingPathComponent("devices"),
             transport: transport,
-            spender: SpendingBackend(url: server.url, token: ChaosServer.adminToken, transport: transport))
+            spender: SpendingBackend(url: server.url, token: ChaosServer.adminToken, transport: transport),
+            failovers: failovers)
         progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount)
         let started = Date()
         let apps = try await driver.faultPhase()
@@ -112,6 +141,7 @@ public struct ChaosRun: Sendable {
             .purser, plan: plan, record: record, appStore: server.appStore,
             violations: violations, faultSeconds: faultSeconds, healSeconds: healing.seconds)
         result.kills = server.replicas?.kills ?? []
+        result.failovers = failovers?.failovers ?? []
         var healed = healing
         healed.wallet = driver.spender.tally
         return ((result, violations), healed)

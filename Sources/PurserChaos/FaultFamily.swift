@@ -20,6 +20,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
     case serverKill = "server-kill"
     case webhookReceiver = "webhook-receiver"
     case spendRetry = "spend-retry"
+    case databaseFailover = "database-failover"
 
     /// What a rate counts.
     public enum Unit: String, Sendable, Codable {
@@ -57,6 +58,7 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
         case .serverKill: 0.01
         case .webhookReceiver: 0.02
         case .spendRetry: 0.2
+        case .databaseFailover: 0.002
         }
     }
 
@@ -89,11 +91,17 @@ public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comp
             "the game backend's next 1-6 webhook posts meet it down (503), failing (500) or stalling past the time-out"
         case .spendRetry:
             "the game backend sends its wallet requests (spend, hold, capture, void) 1-3 more times with the same id"
+        case .databaseFailover:
+            "the PostgreSQL primary is killed with SIGKILL under load and its synchronous standby promoted (at least "
+                + "one per run; --storage postgres only, skipped on SQLite; the harness starts both servers itself)"
         }
     }
 
     /// Whether the family needs the server as separate processes (`--replicas`).
-    public var needsReplicas: Bool { self == .serverKill }
+    public var needsReplicas: Bool { self == .serverKill || self == .databaseFailover }
+
+    /// Whether the family needs the PostgreSQL ledger: on SQLite it is skipped (one file has no standby).
+    public var needsPostgres: Bool { self == .databaseFailover }
 
     public static func < (lhs: FaultFamily, rhs: FaultFamily) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -30,6 +30,8 @@ public struct PlannedPurchase: Sendable, Hashable {
     /// A server replica is killed while this purchase runs: which one (modulo the replica count), and how long after
     /// the purchase starts.
     public var serverKill: ServerKill?
+    /// The PostgreSQL primary dies this many milliseconds after the purchase starts, and its standby is promoted.
+    public var databaseFailoverAfterMilliseconds: Int?
     /// What the game backend's next webhook posts meet, from this purchase on.
     public var receiverFault: GameBackend.Fault?
     /// What the spending game backend does with the buyer's gold once this purchase is through.

@@ -67,16 +67,20 @@ public struct PurserApp: Sendable {
         self.api = api
         self.clock = clock
         device.onFinish { transactionID in
-            // Invariant 5: the ledger must hold a decision before the app finishes. A read that fails is retried,
-            // and reported as such if it keeps failing, never taken for "no decision".
+            // Invariant 5: the ledger must hold a decision before the app finishes. A read that fails is retried (for
+            // up to 30 s: a database failover's gap answers storage_unavailable at once until the standby is
+            // promoted), and reported as such if it keeps failing, never taken for "no decision".
             var failure: (any Error)?
-            for _ in 0..<3 {
+            for attempt in 0..<300 {
                 do {
                     let recorded = try await ledger.transaction(transactionID)
                     if let recorded, recorded.state != .unbound { return }
                     return onEarlyFinish(transactionID, recorded?.state.rawValue ?? "no record")
                 } catch {
                     failure = error
+                    guard attempt >= 2 else { continue }
+                    guard (error as? StorageError)?.code == .unavailable else { break }
+                    try? await Task.sleep(for: .milliseconds(100))
                 }
             }
             onEarlyFinish(transactionID, "unreadable: \(String(describing: failure))")

@@ -18,6 +18,8 @@ struct PurserDriver {
     let transport: any PurserHTTPTransport
     /// The game's backend spending the players' gold through the admin API.
     let spender: SpendingBackend
+    /// The PostgreSQL primary and standby the run started itself (`database-failover`), nil otherwise.
+    var failovers: DatabaseFailovers? = nil
 
     /// What the heal phase did.
     struct Healing: Sendable {
@@ -74,6 +76,15 @@ struct PurserDriver {
                 }
             }
         }
+        // The database's primary dies while this purchase's requests are on their way: its standby takes over.
+        let failover = purchase.databaseFailoverAfterMilliseconds.flatMap { after in
+            failovers.map { failovers in
+                Task {
+                    try await Task.sleep(for: .milliseconds(after))
+                    try await failovers.failOver(writer: harness)
+                }
+            }
+        }
         let latest = try await record.buy(purchase, on: device) {
             await buyAsAUserWould(purchase.productID, on: app, crash: purchase.crashAt)
             if purchase.rebuy {
@@ -82,6 +93,7 @@ struct PurserDriver {
             }
         }
         try await kill?.value
+        try await failover?.value
         server.network.disarm(device.id)
         device.discardQueuedOutcomes()
         if let latest { await purchase.refund(latest, at: server.appStore) }

@@ -25,13 +25,15 @@ import Testing
     @Test func killsAndRestartsARealServerProcessAndStillLosesNothing() async throws {
         let run = try await PurserProcess.run([
             "chaos", "--purchases", "120", "--devices", "6", "--users", "10", "--seed", "11", "--replicas", "1",
-            "--faults", "server-kill,response-lost,client-crash", "--rate", "server-kill=0.05", "--baselines", "none",
-            "--json", "--quiet",
+            "--faults", "server-kill,response-lost,client-crash,database-failover", "--rate", "server-kill=0.05",
+            "--baselines", "none", "--json", "--quiet",
         ])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(report?["passed"] as? Bool == true)
         #expect(report?["replicas"] as? Int == 1)
+        // SQLite has no standby: database-failover is skipped, and the report says so.
+        #expect(report?["skipped"] as? [String] == ["database-failover"])
         let purser = (report?["strategies"] as? [[String: Any]])?.first
         let kills = purser?["kills"] as? [[String: Any]] ?? []
         let planned = (report?["families"] as? [[String: Any]])?.first { $0["family"] as? String == "server-kill" }
@@ -47,8 +49,34 @@ import Testing
         let sqlite = try await PurserProcess.run(["chaos", "--replicas", "2"])
         #expect(sqlite.status != 0)
         #expect(sqlite.stderr.contains("SQLite serves one replica"))
-        let postgres = try await PurserProcess.run(["chaos", "--storage", "postgres", "--replicas", "2"])
+        // Without database-failover (which starts its own servers) PostgreSQL needs a database URL.
+        let postgres = try await PurserProcess.run([
+            "chaos", "--storage", "postgres", "--replicas", "2", "--faults", "server-kill",
+        ])
         #expect(postgres.status != 0 || ProcessInfo.processInfo.environment["PURSER_DATABASE_URL"] != nil)
+    }
+
+    /// Two replicas on a PostgreSQL primary and synchronous standby the run starts itself: the primary is killed with
+    /// SIGKILL and the standby promoted under load, and nothing a client saw is lost. Needs PostgreSQL's server
+    /// programs; runs where the PostgreSQL tests run (`PURSER_TEST_DATABASE_URL` set).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"] != nil))
+    func failsOverItsOwnDatabaseUnderLoadAndLosesNothing() async throws {
+        let run = try await PurserProcess.run([
+            "chaos", "--purchases", "120", "--devices", "8", "--users", "12", "--seed", "3", "--storage", "postgres",
+            "--replicas", "2", "--faults", "database-failover,response-lost,client-crash", "--rate",
+            "database-failover=0.02", "--baselines", "none", "--json", "--quiet",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(report?["passed"] as? Bool == true, "\(run.stdout)")
+        let purser = (report?["strategies"] as? [[String: Any]])?.first
+        let failovers = purser?["failovers"] as? [[String: Any]] ?? []
+        #expect(!failovers.isEmpty)
+        for failover in failovers {
+            let answers = failover["answersInGap"] as? [String: Int] ?? [:]
+            #expect(answers.keys.allSatisfy { !$0.hasPrefix("500") }, "\(answers)")
+            #expect((failover["gapSeconds"] as? Double ?? 60) < 30)
+        }
     }
 
     @Test func refusesUnknownFamiliesAndRatesOutOfRange() async throws {

@@ -26,10 +26,30 @@ import Testing
         #expect(configuration.client.database == nil)
     }
 
+    /// libpq's multi-host form: each host with its own port or the default, IPv6 in brackets, and
+    /// `target_session_attrs`; the first host is `client`'s, and a one-host URL chooses nothing.
+    @Test func readsSeveralHosts() throws {
+        let configuration = try PostgresLedgerStore.Configuration(
+            url: "postgres://purser:pw@h1:5433,h2,[::1]:6000/ledger?target_session_attrs=read-write&sslmode=disable")
+        #expect(
+            configuration.servers == [
+                .init(host: "h1", port: 5433), .init(host: "h2", port: 5432), .init(host: "::1", port: 6000),
+            ])
+        #expect(configuration.targetSessionAttributes == .readWrite)
+        #expect(configuration.client.host == "h1" && configuration.client.port == 5433)
+        #expect(configuration.client.database == "ledger" && configuration.client.password == "pw")
+        let any = try PostgresLedgerStore.Configuration(url: "postgres://purser@h1,h2/ledger?target_session_attrs=any")
+        #expect(any.targetSessionAttributes == .any && any.servers.map(\.port) == [5432, 5432])
+        let one = try PostgresLedgerStore.Configuration(url: "postgres://purser@db.example/ledger")
+        #expect(one.servers == [.init(host: "db.example")] && one.targetSessionAttributes == .any)
+    }
+
     /// Bad URLs are refused with a message that does not repeat them (they may hold a password).
     @Test func refusesWhatIsNotAPostgresURL() {
         for url in [
             "http://purser@host/db", "postgres:///db", "postgres://host/db", "postgres://u:hunter2@h/d?sslmode=x",
+            "postgres://u:hunter2@h1,,h2/d", "postgres://u:hunter2@h1:99999/d", "postgres://u:hunter2@[::1/d",
+            "postgres://u:hunter2@h1,h2/d?target_session_attrs=read-only",
         ] {
             #expect {
                 _ = try PostgresLedgerStore.Configuration(url: url)

@@ -37,11 +37,24 @@ final class ReplicaSet: Sendable {
             let at = ContinuousClock.now
             self.front.markDown(index)
             await process.kill()
-            let url = try await process.start(client: self.client)
+            // A replica that exits while it starts (it stops when its database cannot be reached at start, as in a
+            // database failover's gap) is started again, as a supervisor would, up to three times.
+            var failedStarts = 0
+            var started: URL?
+            while started == nil {
+                do {
+                    started = try await process.start(client: self.client)
+                } catch {
+                    failedStarts += 1
+                    guard failedStarts < 3 else { throw error }
+                    try await Task.sleep(for: .seconds(1))
+                }
+            }
+            guard let url = started else { return }
             self.front.markUp(index, at: url)
             let kill = ChaosKill(
                 replica: process.name, pid: pid, atSeconds: (at - self.began).seconds,
-                downForSeconds: (ContinuousClock.now - at).seconds)
+                downForSeconds: (ContinuousClock.now - at).seconds, failedStarts: failedStarts)
             self.killed.withLock { $0.append(kill) }
         }
     }
@@ -61,9 +74,12 @@ public struct ChaosKill: Codable, Sendable, Hashable, CustomStringConvertible {
     public var pid: Int32
     public var atSeconds: Double
     public var downForSeconds: Double
+    /// Starts that exited before the replica answered (it was started again).
+    public var failedStarts = 0
 
     public var description: String {
         String(format: "%@ (pid %d) killed at %.1f s, back after %.2f s", replica, pid, atSeconds, downForSeconds)
+            + (failedStarts > 0 ? " (\(failedStarts) start\(failedStarts == 1 ? "" : "s") exited first)" : "")
     }
 }
 

@@ -56,8 +56,10 @@ final class ServerProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard process.isRunning else {
+                let last = process.output.split(separator: "\n").suffix(3).joined(separator: " | ")
                 throw ChaosError(
-                    .setupFailed, "\(name) exited with \(process.terminationStatus ?? -1); see \(log.path)")
+                    .setupFailed,
+                    "\(name) exited with \(process.terminationStatus ?? -1); see \(log.path) (last lines: \(last))")
             }
             if let url = Self.listeningURL(in: log), await Self.isHealthy(url, client: client) {
                 running.withLock { $0 = (process, url) }

@@ -6,15 +6,31 @@ import Synchronization
 final class OperationDeadline<T: Sendable>: Sendable {
     private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, work: Task<Void, Never>?)>((nil, nil))
 
-    static func run(_ deadline: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// With `abandoned`, also answers `storage_unavailable` as soon as it returns true (checked every 50 ms): an
+    /// operation on a database server the store has left in a failover is not waited for.
+    static func run(
+        _ deadline: Duration, abandoned: (@Sendable () -> Bool)? = nil,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let race = OperationDeadline()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 race.state.withLock { $0.continuation = continuation }
                 let timer = Task {
-                    try? await Task.sleep(for: deadline)
+                    var error = StorageError(.unavailable, "the database did not answer within \(deadline)")
+                    if let abandoned {
+                        let end = ContinuousClock.now + deadline
+                        while ContinuousClock.now < end, !Task.isCancelled {
+                            try? await Task.sleep(for: .milliseconds(50))
+                            if abandoned() {
+                                error = StorageError(.unavailable, "the database server was left in a failover")
+                                break
+                            }
+                        }
+                    } else {
+                        try? await Task.sleep(for: deadline)
+                    }
                     guard !Task.isCancelled else { return }
-                    let error = StorageError(.unavailable, "the database did not answer within \(deadline)")
                     if race.finish(.failure(error)) { race.state.withLock { $0.work }?.cancel() }
                 }
                 let work = Task {

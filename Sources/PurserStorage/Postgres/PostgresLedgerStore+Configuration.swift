@@ -14,6 +14,19 @@ extension PostgresLedgerStore {
         /// Settlement batches in flight at once, each on a pooled connection of its own (`PostgresSettler`). Fewer
         /// make bigger batches (fewer commits and round trips per settlement); more overlap their round trips.
         public var settlementWorkers: Int
+        /// The servers of the URL, in its order. With one server and `any`, the store uses `client` as it is; else it
+        /// connects to the first that qualifies under `targetSessionAttributes` and moves to another when that one
+        /// fails or turns read-only (`PostgresServerSwitch`). Empty: `client`'s own server.
+        public var servers: [Server] = []
+        /// Which server qualifies: `any`, or `read-write` (a primary).
+        public var targetSessionAttributes: TargetSessionAttributes = .any
+        /// How often the store looks for a server that qualifies while it has none (a failover in progress), and how
+        /// often it checks the one it uses.
+        public var serverCheckInterval: Duration = .milliseconds(250)
+        /// How long one check of a server may take (connecting included) before it counts as unanswered. A server in
+        /// use is left after three unanswered checks in a row (a loaded server answers late; a lost one never does).
+        public var serverCheckTimeout: Duration = .seconds(3)
+        var sslMode = SSLMode.prefer
 
         public init(
             client: PostgresClient.Configuration, connectionWaitTimeout: Duration = .seconds(10),
@@ -29,39 +42,76 @@ extension PostgresLedgerStore {
             ProcessInfo.processInfo.environment["PURSER_SETTLEMENT_WORKERS"].flatMap { Int($0) } ?? 2
         }
 
-        /// Reads `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]` (also
-        /// `postgresql://`; user, password and database percent-decoded). `password`, when given, wins over the
-        /// URL's (pass the secret from the environment and keep it out of files). TLS is `prefer` unless `sslmode`
-        /// says otherwise. Connections call themselves `applicationName` in `pg_stat_activity`.
+        /// Reads `postgres://user[:password]@host[:port][,host[:port]…]/database[?sslmode=…&target_session_attrs=…]`
+        /// (also `postgresql://`; user, password and database percent-decoded; a host without a port gets 5432, an
+        /// IPv6 host goes in brackets). `password`, when given, wins over the URL's (pass the secret from the
+        /// environment and keep it out of files). TLS is `prefer` unless `sslmode` says `disable` or `require`.
+        /// `target_session_attrs` is `any` (the default, as libpq's) or `read-write`; with several hosts, or with
+        /// `read-write`, the store talks to the first host that qualifies and fails over by itself
+        /// (`PostgresServerSwitch`). Connections call themselves `applicationName` in `pg_stat_activity`.
         /// Errors never repeat the URL, which may hold a password.
         public init(
             url: String, password: String? = nil, applicationName: String = "purser",
             connectionWaitTimeout: Duration = .seconds(10)
         ) throws(StorageError) {
-            guard let components = URLComponents(string: url),
-                let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme)
-            else {
-                throw StorageError(.unavailable, "the database URL is not a postgres:// URL")
-            }
-            guard let host = components.host, !host.isEmpty else {
-                throw StorageError(.unavailable, "the database URL names no host")
-            }
-            guard let user = components.user, !user.isEmpty else {
-                throw StorageError(.unavailable, "the database URL names no user")
-            }
-            let database = String(components.path.drop(while: { $0 == "/" }))
+            let parsed = try PostgresURL(url)
             let tls: PostgresClient.Configuration.TLS
-            switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer" {
-            case "disable": tls = .disable
-            case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
-            case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+            let sslMode: SSLMode
+            switch parsed.query("sslmode") ?? "prefer" {
+            case "disable": (tls, sslMode) = (.disable, .disable)
+            case "prefer", "allow": (tls, sslMode) = (.prefer(.makeClientConfiguration()), .prefer)
+            case "require", "verify-ca", "verify-full":
+                (tls, sslMode) = (.require(.makeClientConfiguration()), .require)
             default: throw StorageError(.unavailable, "the database URL's sslmode is not disable, prefer or require")
             }
+            guard let attributes = TargetSessionAttributes(rawValue: parsed.query("target_session_attrs") ?? "any")
+            else {
+                throw StorageError(.unavailable, "the database URL's target_session_attrs is not any or read-write")
+            }
+            let first = parsed.endpoints[0]
             var client = PostgresClient.Configuration(
-                host: host, port: components.port ?? 5432, username: user,
-                password: password ?? components.password, database: database.isEmpty ? nil : database, tls: tls)
+                host: first.host, port: first.port, username: parsed.user, password: password ?? parsed.password,
+                database: parsed.database.isEmpty ? nil : parsed.database, tls: tls)
             client.options.additionalStartupParameters = [("application_name", applicationName)]
             self.init(client: client, connectionWaitTimeout: connectionWaitTimeout)
+            servers = parsed.endpoints
+            targetSessionAttributes = attributes
+            self.sslMode = sslMode
+        }
+
+        /// The URL's `sslmode`, for the server checks' own connections (`client.tls` cannot be read back).
+        enum SSLMode: Sendable { case disable, prefer, require }
+
+        /// Which server of the list a session may use, as libpq's `target_session_attrs`.
+        public enum TargetSessionAttributes: String, Sendable, Hashable {
+            /// Any server that accepts the connection (the first in the list that does).
+            case any
+            /// A server that accepts writes: `SHOW transaction_read_only` answers `off` (a primary, not a standby).
+            case readWrite = "read-write"
+        }
+
+        /// One server of a multi-host URL.
+        public struct Server: Sendable, Hashable {
+            public var host: String
+            public var port: Int
+
+            public init(host: String, port: Int = 5432) {
+                self.host = host
+                self.port = port
+            }
+        }
+
+        /// Whether the store chooses among servers (several hosts, or `read-write` asked for) rather than using
+        /// `client` as it is.
+        var choosesServer: Bool { servers.count > 1 || (servers.count == 1 && targetSessionAttributes == .readWrite) }
+
+        /// `client` pointed at `server`: the same credentials, database, TLS and options.
+        func client(for server: Server) -> PostgresClient.Configuration {
+            var configuration = PostgresClient.Configuration(
+                host: server.host, port: server.port, username: client.username, password: client.password,
+                database: client.database, tls: client.tls)
+            configuration.options = client.options
+            return configuration
         }
     }
 }

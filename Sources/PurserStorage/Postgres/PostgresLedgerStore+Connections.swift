@@ -12,7 +12,17 @@ extension PostgresLedgerStore {
     func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await OperationDeadline.run(operationDeadline) { try await self.withConnectionWaiting(body) }
+        guard servers.choosesServer else {
+            return try await OperationDeadline.run(operationDeadline) { try await self.withConnectionWaiting(body) }
+        }
+        // Several servers: an operation still running on a server the store has left (its query may never be
+        // answered once that server died) answers storage_unavailable at once, not after the deadline.
+        let used = PostgresServerSwitch.Used()
+        let servers = self.servers
+        let left: @Sendable () -> Bool = { servers.hasLeft(used) }
+        return try await OperationDeadline.run(operationDeadline, abandoned: left) {
+            try await self.withConnectionWaiting(body, using: used)
+        }
     }
 
     /// The longest any operation may take, waiting included: three connection waits, at least 5 s (30 s with the
@@ -22,7 +32,7 @@ extension PostgresLedgerStore {
     var operationDeadline: Duration { max(connectionWaitTimeout * 3, .seconds(5)) }
 
     private func withConnectionWaiting<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T, using used: PostgresServerSwitch.Used? = nil
     ) async throws -> T {
         let gate = ConnectionWait()
         let timeout = connectionWaitTimeout
@@ -30,7 +40,9 @@ extension PostgresLedgerStore {
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
-                    try await self.client.withConnection { connection in
+                    let (client, generation) = try await self.servers.client()
+                    used?.record(generation)
+                    return try await client.withConnection { connection in
                         guard gate.start() else { throw ConnectionWait.TimedOut() }
                         self.lastConnectionHandedOut.withLock { $0 = .now }
                         return try await body(connection)
@@ -58,9 +70,12 @@ extension PostgresLedgerStore {
                 throw StorageError(.unavailable, "the database operation ended without a result")
             }
         } catch is ConnectionWait.TimedOut {
+            servers.operationFailed()
             throw StorageError(.unavailable, "no database connection for \(timeout)")
         } catch {
-            throw StorageError(postgres: error)
+            let failure = StorageError(postgres: error)
+            if failure.code == .unavailable { servers.operationFailed() }
+            throw failure
         }
     }
 

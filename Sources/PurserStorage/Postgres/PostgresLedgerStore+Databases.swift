@@ -3,8 +3,9 @@ import Logging
 import PostgresNIO
 
 extension PostgresLedgerStore {
-    /// Makes an empty database for one run (a chaos run, a benchmark) on the server `url` reaches, and returns the
-    /// URL of that database. `name` must be a plain identifier (letters, digits, `_`).
+    /// Makes an empty database for one run (a chaos run, a benchmark) on the server `url` reaches (of several hosts,
+    /// the first that qualifies under its `target_session_attrs`), and returns the URL of that database (every host
+    /// kept). `name` must be a plain identifier (letters, digits, `_`).
     /// - Throws: `StorageError(.unavailable)` when the server cannot be reached or refuses.
     public static func createDatabase(
         _ name: String, besides url: String, password: String? = nil, logger: Logger
@@ -12,12 +13,7 @@ extension PostgresLedgerStore {
         try await administer(url: url, password: password, logger: logger) { client in
             try await client.query("CREATE DATABASE \(unescaped: try identifier(name))", logger: logger)
         }
-        guard var components = URLComponents(string: url) else {
-            throw StorageError(.unavailable, "the database URL is not a postgres:// URL")
-        }
-        components.path = "/" + name
-        guard let made = components.string else { throw StorageError(.unavailable, "cannot name the new database") }
-        return made
+        return try PostgresURL(url).replacingDatabase(with: name)
     }
 
     /// Drops a database `createDatabase` made, closing its remaining connections.
@@ -41,7 +37,20 @@ extension PostgresLedgerStore {
         url: String, password: String?, logger: Logger, _ body: @Sendable (PostgresClient) async throws -> Void
     ) async throws {
         let configuration = try Configuration(url: url, password: password, applicationName: "purser-admin")
-        let client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        var server = configuration.client
+        if configuration.choosesServer {
+            let check = PostgresServerCheck(configuration: configuration, logger: logger)
+            var qualifying: Configuration.Server?
+            for candidate in configuration.servers {
+                guard case .success(let connection) = await check.connect(candidate) else { continue }
+                try? await connection.close()
+                qualifying = candidate
+                break
+            }
+            guard let qualifying else { throw StorageError(.unavailable, "no database server qualifies") }
+            server = configuration.client(for: qualifying)
+        }
+        let client = PostgresClient(configuration: server, backgroundLogger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

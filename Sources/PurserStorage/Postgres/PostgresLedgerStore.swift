@@ -20,7 +20,8 @@ import Synchronization
 /// works again once the database is back. Money is BIGINT; times are BIGINT milliseconds since 1970 UTC, as in
 /// SQLite, so both stores return the very same values (TIMESTAMPTZ would keep microseconds that SQLite drops).
 public final class PostgresLedgerStore: LedgerStore, Service {
-    let client: PostgresClient
+    /// The client operations use: the URL's one server, or the one of several that qualifies now.
+    let servers: PostgresServerSwitch
     let logger: Logger
     let connectionWaitTimeout: Duration
     let tally = LedgerWriteTally()
@@ -33,7 +34,7 @@ public final class PostgresLedgerStore: LedgerStore, Service {
 
     /// A store on `configuration`'s database; nothing connects until `run()` runs and the first query asks.
     public init(configuration: Configuration, logger: Logger) {
-        self.client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        self.servers = PostgresServerSwitch(configuration: configuration, logger: logger)
         self.logger = logger
         self.connectionWaitTimeout = configuration.connectionWaitTimeout
         self.settler = PostgresSettler(workers: configuration.settlementWorkers)
@@ -44,7 +45,7 @@ public final class PostgresLedgerStore: LedgerStore, Service {
     /// Runs the connection pool until graceful shutdown, cancellation or `close()`.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.client.run() }
+            group.addTask { await self.servers.run() }
             group.addTask { await self.settler.run { await self.settleBatch($0) } }
             group.addTask { await self.walletBatcher.run { await self.applyWalletBatch($0) } }
             group.addTask { for await _ in self.closed {} }
@@ -52,6 +53,10 @@ public final class PostgresLedgerStore: LedgerStore, Service {
             group.cancelAll()
         }
     }
+
+    /// The database server the store talks to now (nil while a multi-host URL's failover finds none that qualifies),
+    /// and how many times it has chosen one (1 once connected; each failover adds one; 0 for a one-server URL).
+    public var databaseServer: (server: Configuration.Server?, choices: Int) { servers.server }
 
     public func writeCounts() -> LedgerWriteCounts {
         LedgerWriteCounts(

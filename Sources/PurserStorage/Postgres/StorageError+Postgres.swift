@@ -35,11 +35,15 @@ enum PostgresSQLState {
     static let uniqueViolation = "23505"
 
     /// Connection exceptions (class 08), operator intervention (57P01 admin shutdown, 57P02 crash shutdown, 57P03
-    /// cannot connect now), insufficient resources (class 53: too many connections, disk full, out of memory) and
-    /// 3D000 (the database does not exist).
+    /// cannot connect now), insufficient resources (class 53: too many connections, disk full, out of memory),
+    /// 3D000 (the database does not exist) and 25006 (read-only transaction: the server is a standby, or a primary
+    /// that was demoted; with a multi-host URL the store moves to the one that accepts writes).
     static func meansUnavailable(_ state: String) -> Bool {
         state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "3D000"
+            || state == readOnlyTransaction
     }
+
+    static let readOnlyTransaction = "25006"
 
     /// Whether `error` ended the session: a FATAL or PANIC error from the server (terminated, shut down) or the
     /// connection closed under the statement. Anything else leaves the session usable, inside a failed transaction.
