@@ -58,10 +58,13 @@ extension Purser.LedgerCommand {
             guard report.findings.isEmpty else { throw ExitCode(1) }
         }
 
-        /// `PostgreSQL host:port/db`: the URL without its user and password.
+        /// `PostgreSQL host:port[,host:port…]/db`: the URL without its user and password.
         static func withoutCredentials(_ url: String) -> String {
-            guard let parts = URLComponents(string: url), let host = parts.host else { return "PostgreSQL" }
-            return "PostgreSQL \(host)" + (parts.port.map { ":\($0)" } ?? "") + parts.path
+            guard let configuration = try? PostgresLedgerStore.Configuration(url: url) else { return "PostgreSQL" }
+            let servers = configuration.servers.map { "\($0.host):\($0.port)" }.joined(separator: ",")
+            let afterScheme = url.components(separatedBy: "://").dropFirst().joined(separator: "://")
+            let path = afterScheme.drop { $0 != "/" }.prefix { $0 != "?" && $0 != "#" }
+            return "PostgreSQL \(servers)\(path)"
         }
 
         static func text(_ report: LedgerIntegrity, ledger: String) -> String {
