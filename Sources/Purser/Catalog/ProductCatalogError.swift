@@ -4,4 +4,9 @@ public struct ProductCatalogError: Error, Sendable, Hashable, CustomStringConver
     public var message: String
 
     public var description: String { "\(code): \(message)" }
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
 }

@@ -9,4 +9,12 @@ public struct PurchasableProduct: Sendable, Hashable, Identifiable {
     /// The store's localized name and price.
     public var displayName: String
     public var displayPrice: String
+
+    public init(id: String, kind: Product.Kind, grants: Grants, displayName: String, displayPrice: String) {
+        self.id = id
+        self.kind = kind
+        self.grants = grants
+        self.displayName = displayName
+        self.displayPrice = displayPrice
+    }
 }

@@ -31,6 +31,13 @@ public struct Delivery: Sendable, Hashable {
     public var orderID: OrderID?
     /// What it granted, when the server shows it (only to the owner).
     public var grants: Grants?
+
+    public init(transactionID: String, productID: String, orderID: OrderID? = nil, grants: Grants? = nil) {
+        self.transactionID = transactionID
+        self.productID = productID
+        self.orderID = orderID
+        self.grants = grants
+    }
 }
 
 /// A purchase that is paid (or may be) but not credited yet.
@@ -39,6 +46,14 @@ public struct PendingPurchase: Sendable, Hashable {
     public var orderID: OrderID?
     public var transactionID: String?
     public var reason: PendingPurchaseReason
+
+    public init(productID: String, orderID: OrderID? = nil, transactionID: String? = nil, reason: PendingPurchaseReason)
+    {
+        self.productID = productID
+        self.orderID = orderID
+        self.transactionID = transactionID
+        self.reason = reason
+    }
 }
 
 /// A purchase that ends without delivery.
@@ -47,4 +62,12 @@ public struct PurchaseFailure: Sendable, Hashable {
     public var orderID: OrderID?
     public var transactionID: String?
     public var reason: PurchaseFailureReason
+
+    public init(productID: String, orderID: OrderID? = nil, transactionID: String? = nil, reason: PurchaseFailureReason)
+    {
+        self.productID = productID
+        self.orderID = orderID
+        self.transactionID = transactionID
+        self.reason = reason
+    }
 }

@@ -10,6 +10,13 @@ public struct SpendResult: Sendable, Hashable {
     /// The id had applied before (an earlier send whose answer was lost): nothing was taken now.
     public var replayed: Bool
 
+    public init(id: String, spent: [String: Int64], balances: [String: Int64], replayed: Bool = false) {
+        self.id = id
+        self.spent = spent
+        self.balances = balances
+        self.replayed = replayed
+    }
+
     init(_ answer: WalletTransactionResponse) {
         id = answer.id
         spent = answer.amounts.mapValues { -$0 }
