@@ -34,9 +34,10 @@ trap 'bash scripts/postgres.sh stop "$PURSER_POSTGRES_DIR"' EXIT
 PURSER_TEST_DATABASE_URL="$(bash scripts/postgres.sh start "$PURSER_POSTGRES_DIR")"
 export PURSER_TEST_DATABASE_URL
 echo "== swift test"
-# The suites whose checks are times (a connection closed within a bound, an answer by a deadline) run alone after
-# the rest: their bounds are about Purser, and beside some 400 other tests on two cores a timer fired seconds late.
-timed='ConnectionLimitTests|OperationDeadlineTests'
+# The suites whose checks are times (a connection closed within a bound, an answer by a deadline, a database back
+# within a wait, a failover's gap) run alone after the rest: their bounds are about Purser, and beside some 400
+# other tests on two cores a timer fired seconds late.
+timed='ConnectionLimitTests|OperationDeadlineTests|PostgresOutageTests|PostgresFailoverTests'
 swift test --skip-build --skip "$timed"
 echo "== swift test: the timed suites alone"
 swift test --skip-build --filter "$timed"
