@@ -37,7 +37,11 @@ echo "== swift test"
 # The suites whose checks are times (a connection closed within a bound, an answer by a deadline, a database back
 # within a wait, a failover's gap) run alone after the rest: their bounds are about Purser, and beside some 400
 # other tests on two cores a timer fired seconds late.
+# PostgresServerOutageTests and PostgresRestartUnderLoadTests, which take a database away under a live server, also
+# run there: with the whole suite beside them the test process has stalled (every task waiting, no timer pending) in
+# 4 of about 20 runs, always with these two unfinished; alone they have not stalled.
 timed='ConnectionLimitTests|OperationDeadlineTests|PostgresOutageTests|PostgresFailoverTests'
+timed+='|PostgresServerOutageTests|PostgresRestartUnderLoadTests'
 swift test --skip-build --skip "$timed"
 echo "== swift test: the timed suites alone"
 swift test --skip-build --filter "$timed"
