@@ -54,21 +54,8 @@ struct PostgresFailoverTests {
             let tally = PostgresRestartUnderLoadTests.Tally()
             let moments = Moments()
             try await assembly.application().test(.live) { client in
-                var signed: [String] = []
-                for _ in 0..<Self.purchases {
-                    let response = try await client.execute(
-                        uri: "/v1/orders", method: .post,
-                        headers: [.contentType: "application/json", HTTPField.Name("X-Purser-User")!: "alice"],
-                        body: ByteBuffer(string: #"{"productId": "gold60"}"#))
-                    let order =
-                        try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8))
-                        as? [String: Any]
-                    signed.append(
-                        try await appStore.purchase(
-                            .init(productId: "gold60", appAccountToken: order?["appAccountToken"] as? String)
-                        ).signed)
-                }
-                let payments = signed
+                let payments = try await PostgresRestartUnderLoadTests.alicesPayments(
+                    Self.purchases, client: client, appStore: appStore)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         // The primary's machine is lost after the first decisions; the standby is promoted a moment

@@ -25,22 +25,7 @@ struct PostgresRestartUnderLoadTests {
             let (assembly, appStore) = try await PostgresTestDatabase.server(on: configuration)
             let tally = Tally()
             try await assembly.application().test(.live) { client in
-                // Alice's orders, paid at the simulated App Store with each order's token.
-                var signed: [String] = []
-                for _ in 0..<Self.purchases {
-                    let response = try await client.execute(
-                        uri: "/v1/orders", method: .post,
-                        headers: [.contentType: "application/json", HTTPField.Name("X-Purser-User")!: "alice"],
-                        body: ByteBuffer(string: #"{"productId": "gold60"}"#))
-                    let order =
-                        try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8))
-                        as? [String: Any]
-                    signed.append(
-                        try await appStore.purchase(
-                            .init(productId: "gold60", appAccountToken: order?["appAccountToken"] as? String)
-                        ).signed)
-                }
-                let payments = signed
+                let payments = try await Self.alicesPayments(Self.purchases, client: client, appStore: appStore)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         // The restart: after the first answers, cut every session and refuse new ones for a while.
@@ -85,6 +70,26 @@ struct PostgresRestartUnderLoadTests {
             #expect(Set(seen.keys).isSubset(of: [200, 503]), "only decisions and 503s: \(seen)")
             #expect((seen[503] ?? 0) > 0, "the restart refused some submissions: \(seen)")
         }
+    }
+
+    /// Alice's `count` orders, each paid at the simulated App Store with the order's token: the signed transactions.
+    static func alicesPayments(_ count: Int, client: some TestClientProtocol, appStore: SimulatedAppStore)
+        async throws -> [String]
+    {
+        var signed: [String] = []
+        for _ in 0..<count {
+            let response = try await client.execute(
+                uri: "/v1/orders", method: .post,
+                headers: [.contentType: "application/json", HTTPField.Name("X-Purser-User")!: "alice"],
+                body: ByteBuffer(string: #"{"productId": "gold60"}"#))
+            let order =
+                try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
+            signed.append(
+                try await appStore.purchase(
+                    .init(productId: "gold60", appAccountToken: order?["appAccountToken"] as? String)
+                ).signed)
+        }
+        return signed
     }
 
     /// Submits as alice until the answer is not a 503 (a client keeps its transaction and retries); reports each

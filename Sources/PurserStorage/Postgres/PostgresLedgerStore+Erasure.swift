@@ -9,9 +9,9 @@ extension PostgresLedgerStore {
 
     public func eraseUser(_ user: UserID, pseudonym: UserID, cause: String, now: Date) async throws -> UserErasure? {
         try await inTransaction { connection -> UserErasure? in
-            guard try await !self.mentions(of: ErasureText(user.rawValue), locking: true, on: connection).isEmpty
-            else { return nil }
-            // A pseudonym erased before (the id came back, and went again) keeps one event counter: the higher.
+            // A pseudonym erased before (the id came back, and went again) keeps one event counter: the higher. Both
+            // statements change nothing unless the user has a counter, so they come before the search (an update
+            // gives a row a new ctid).
             try await self.execute(
                 connection,
                 """
@@ -28,8 +28,10 @@ extension PostgresLedgerStore {
                 """)
             var (rows, kept): ([String: Int], [String: Int]) = ([:], [:])
             // Each pass reads the rows again: an update gives a row a new ctid.
-            for (id, replacement) in UserErasure.Rules.replacements(of: user, by: pseudonym) {
-                for (row, ctid) in try await self.mentions(of: id, locking: true, on: connection) {
+            for (pass, (id, replacement)) in UserErasure.Rules.replacements(of: user, by: pseudonym).enumerated() {
+                let hits = try await self.mentions(of: id, locking: true, on: connection)
+                if pass == 0, hits.isEmpty { return nil }  // nothing holds the id itself; the counters are untouched
+                for (row, ctid) in hits {
                     let (changes, keptID) = UserErasure.Rules.rewrite(
                         row.values, table: row.table, id: id, pseudonym: replacement)
                     if keptID { kept[row.table, default: 0] += 1 }

@@ -8,10 +8,11 @@ extension SQLiteLedgerStore {
 
     public func eraseUser(_ user: UserID, pseudonym: UserID, cause: String, now: Date) async throws -> UserErasure? {
         try await write { database -> UserErasure? in
-            guard try !Self.mentions(of: ErasureText(user.rawValue), on: database).isEmpty else { return nil }
             var (rows, kept): ([String: Int], [String: Int]) = ([:], [:])
-            for (id, replacement) in UserErasure.Rules.replacements(of: user, by: pseudonym) {
-                for (row, rowid) in try Self.mentions(of: id, on: database) {
+            for (pass, (id, replacement)) in UserErasure.Rules.replacements(of: user, by: pseudonym).enumerated() {
+                let hits = try Self.mentions(of: id, on: database)
+                if pass == 0, hits.isEmpty { return nil }  // nothing holds the id itself
+                for (row, rowid) in hits {
                     let (changes, keptID) = UserErasure.Rules.rewrite(
                         row.values, table: row.table, id: id, pseudonym: replacement)
                     if keptID { kept[row.table, default: 0] += 1 }
