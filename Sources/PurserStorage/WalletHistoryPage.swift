@@ -24,12 +24,13 @@ extension WalletHistoryPage {
 
     /// One history row of either source (`g`: a transaction's grants, `w`: a wallet transaction).
     static func entry(
-        at: Int64, source: String, kind: String, reference: String, amounts: String, cause: String?, reason: String?
+        at: Int64, source: String, kind: String, reference: String, amounts: String, cause: String?, reason: String?,
+        balances: String?
     ) throws -> WalletHistoryEntry {
         let moved = try WalletRows.amounts(amounts)
         return WalletHistoryEntry(
             kind: source == "w" ? WalletHistoryEntry.walletKind(moved) : kind, at: Date(millis: at), amounts: moved,
-            reference: reference, cause: cause, reason: reason)
+            reference: reference, cause: cause, reason: reason, balances: try balances.map(WalletRows.amounts))
     }
 }
 

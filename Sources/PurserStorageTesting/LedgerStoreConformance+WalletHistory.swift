@@ -27,6 +27,8 @@ extension LedgerStoreConformance {
         #expect(all.entries.last?.amounts == ["gold": 60] && all.entries.last?.reference == "t-zack")
         #expect(all.entries.first?.amounts == ["gold": -60])
         #expect(all.entries[2].reference == "w-zack-5" && all.entries[2].cause == "admin")
+        #expect(all.entries[2].balances == ["gold": 35] && all.entries[1].balances == ["gold": 45])
+        #expect(all.entries.first?.balances == nil && all.entries.last?.balances == nil, "grants carry none")
         #expect(all.entries.map(\.at) == all.entries.map(\.at).sorted(by: >))
 
         var paged: [WalletHistoryEntry] = []

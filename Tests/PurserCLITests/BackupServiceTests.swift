@@ -24,16 +24,22 @@ import Testing
         defer { server.terminate() }
         try await commands.credit(as: "cleo", port: port, simulator: setup.simulatorURL)
 
-        // Wait until a copy was let go and two are left; a new copy is written before the oldest is deleted.
-        var seen: Set<String> = []
-        var first: String?
+        // A copy on disk when the credit returned, or the first to appear after it, may have been taken before the
+        // credit committed. Wait until neither kind is left: only the newest two, both begun after the credit.
+        let before = Set(try Self.copies(in: backups))
+        var tainted = before
+        var firstNew: String?
+        var seen = before
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let names = Set(try Self.copies(in: backups))
             #expect(names.count <= 3, "never more than backup.keep copies and the one being taken: \(names.sorted())")
             seen.formUnion(names)
-            if first == nil, let oldest = names.sorted().first, seen.count >= 2 { first = oldest }
-            if let first, !names.contains(first), names.count == 2 { break }
+            if firstNew == nil, let earliest = names.subtracting(before).sorted().first {
+                firstNew = earliest
+                tainted.insert(earliest)
+            }
+            if firstNew != nil, names.count == 2, names.isDisjoint(with: tainted) { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(seen.count >= 3, "copies keep coming: \(seen.sorted())")

@@ -64,7 +64,11 @@ import Testing
         let port = reserved.port
         let url = URL(string: "http://127.0.0.1:\(port)/hooks")!
         let now: @Sendable () -> Date = { clock.now() }
-        let configure: (inout ServerConfiguration) -> Void = { Self.configure(&$0, url: url, secret: backend.secret) }
+        // Refused connections fail at once; once the backend is back each post must succeed, so no 0.5 s time-out
+        // (a time-out would schedule the next try an hour of this test's clock away).
+        let configure: (inout ServerConfiguration) -> Void = {
+            Self.configure(&$0, url: url, secret: backend.secret, timeout: 5)
+        }
         try await TestServer.run(configure: configure, now: now) { server, client in
             let ids = try await Self.credit(["alice", "bob", "carol"], on: server, client: client)
             _ = try await server.store.revoke(

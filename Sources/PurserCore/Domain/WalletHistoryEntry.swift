@@ -14,10 +14,13 @@ public struct WalletHistoryEntry: Hashable, Sendable, Codable {
     /// Who applied a wallet transaction (`admin`, `support by <operator>`); `nil` for grants.
     public var cause: String?
     public var reason: String?
+    /// For a wallet transaction, the balances of its currencies right after it applied, as the ledger decided them
+    /// (in commit order, which a replay by `at` may not match); `nil` for grants.
+    public var balances: [String: Int64]?
 
     public init(
         kind: String, at: Date, amounts: [String: Int64], reference: String, cause: String? = nil,
-        reason: String? = nil
+        reason: String? = nil, balances: [String: Int64]? = nil
     ) {
         self.kind = kind
         self.at = at
@@ -25,6 +28,7 @@ public struct WalletHistoryEntry: Hashable, Sendable, Codable {
         self.reference = reference
         self.cause = cause
         self.reason = reason
+        self.balances = balances
     }
 
     /// Where a page of the history ends: the next page starts after it. Opaque on the wire (`cursor`).

@@ -54,16 +54,17 @@ extension PostgresLedgerStore {
             try await self.rows(
                 connection,
                 """
-                SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
+                SELECT at, source, row, kind, ref, amounts, cause, reason, balances FROM (
                     SELECT created_at AS at, 'g'::TEXT AS source, MAX(row) AS row, kind, transaction_id AS ref,
-                        json_object_agg(currency, amount)::TEXT AS amounts, NULL::TEXT AS cause, NULL::TEXT AS reason
+                        json_object_agg(currency, amount)::TEXT AS amounts, NULL::TEXT AS cause, NULL::TEXT AS reason,
+                        NULL::TEXT AS balances
                     FROM (
                         SELECT created_at, MAX(id) AS row, kind, transaction_id, currency, SUM(amount) AS amount
                         FROM grants WHERE user_id = \(user.rawValue)
                         GROUP BY transaction_id, kind, created_at, currency) AS per_currency
                     GROUP BY transaction_id, kind, created_at
                     UNION ALL
-                    SELECT created_at, 'w'::TEXT, id, ''::TEXT, idempotency_id, amounts, cause, reason
+                    SELECT created_at, 'w'::TEXT, id, ''::TEXT, idempotency_id, amounts, cause, reason, balances
                     FROM wallet_transactions WHERE user_id = \(user.rawValue)) AS history
                 WHERE (at, source, row) < (\(start.at), \(start.source), \(start.row))
                 ORDER BY at DESC, source DESC, row DESC LIMIT \(limit + 1)
@@ -77,7 +78,8 @@ extension PostgresLedgerStore {
                 try WalletHistoryPage.entry(
                     at: try row.int64("at"), source: try row.text("source"), kind: try row.text("kind"),
                     reference: try row.text("ref"), amounts: try row.text("amounts"),
-                    cause: try row.optionalText("cause"), reason: try row.optionalText("reason"))
+                    cause: try row.optionalText("cause"), reason: try row.optionalText("reason"),
+                    balances: try row.optionalText("balances"))
             )
         }
         return WalletHistoryPage(rows: entries, limit: limit)

@@ -77,15 +77,15 @@ extension SQLiteLedgerStore {
         let start = cursor ?? WalletHistoryPage.start
         let rows = try await read(
             """
-            SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
+            SELECT at, source, row, kind, ref, amounts, cause, reason, balances FROM (
                 SELECT created_at AS at, 'g' AS source, MAX(row) AS row, kind, transaction_id AS ref,
-                    json_group_object(currency, amount) AS amounts, NULL AS cause, NULL AS reason
+                    json_group_object(currency, amount) AS amounts, NULL AS cause, NULL AS reason, NULL AS balances
                 FROM (
                     SELECT created_at, MAX(id) AS row, kind, transaction_id, currency, SUM(amount) AS amount
                     FROM grants WHERE user_id = ? GROUP BY transaction_id, kind, created_at, currency)
                 GROUP BY transaction_id, kind, created_at
                 UNION ALL
-                SELECT created_at, 'w', id, '', idempotency_id, amounts, cause, reason
+                SELECT created_at, 'w', id, '', idempotency_id, amounts, cause, reason, balances
                 FROM wallet_transactions WHERE user_id = ?)
             WHERE (at, source, row) < (?, ?, ?)
             ORDER BY at DESC, source DESC, row DESC LIMIT ?
@@ -101,7 +101,7 @@ extension SQLiteLedgerStore {
                 try WalletHistoryPage.entry(
                     at: Int64(try row.int("at")), source: try row.text("source"), kind: try row.text("kind"),
                     reference: try row.text("ref"), amounts: try row.text("amounts"), cause: row.optionalText("cause"),
-                    reason: row.optionalText("reason"))
+                    reason: row.optionalText("reason"), balances: row.optionalText("balances"))
             )
         }
         return WalletHistoryPage(rows: entries, limit: limit)
