@@ -10,12 +10,12 @@ public struct StoreKitConfiguration: Sendable, Hashable {
     /// One product the file declares.
     public struct Product: Sendable, Hashable {
         public var id: String
-        public var kind: PurserCore.Product.Kind
+        public var kind: PurserCore.ProductDefinition.Kind
         public var displayName: String
         /// The price in the file's currency, e.g. 0.99; nil when the file gives none or it does not parse.
         public var price: Decimal?
 
-        public init(id: String, kind: PurserCore.Product.Kind, displayName: String, price: Decimal?) {
+        public init(id: String, kind: PurserCore.ProductDefinition.Kind, displayName: String, price: Decimal?) {
             self.id = id
             self.kind = kind
             self.displayName = displayName
@@ -65,7 +65,7 @@ public struct StoreKitConfiguration: Sendable, Hashable {
     }
 
     /// Xcode's spelling of the kinds Purser sells.
-    private static let kinds: [String: PurserCore.Product.Kind] = [
+    private static let kinds: [String: PurserCore.ProductDefinition.Kind] = [
         "Consumable": .consumable, "NonConsumable": .nonConsumable,
     ]
 

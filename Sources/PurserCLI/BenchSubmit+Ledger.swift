@@ -28,7 +28,7 @@ extension Purser.BenchSubmit {
     /// credit writes. Many settlements are in flight at once so the store can commit them in big batches. The
     /// transaction ids sort before the App Store simulator's, as older purchases do. Progress goes to stderr.
     static func fillLedger(
-        _ count: Int, into store: any LedgerStore, product: Product, bundleID: String,
+        _ count: Int, into store: any LedgerStore, product: ProductDefinition, bundleID: String,
         environment: AppStoreEnvironment
     ) async throws -> Double {
         let progress = BenchProgress("preload", total: count)

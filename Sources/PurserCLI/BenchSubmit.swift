@@ -45,7 +45,7 @@ extension Purser {
             defer { try? FileManager.default.removeItem(at: directory) }
             let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))
             let appStore = try SimulatedAppStore(signer: JWSSigner(authority: authority))
-            let product = Product(id: "com.example.gold60", type: .consumable, grants: Grants(["gold": 60]))
+            let product = ProductDefinition(id: "com.example.gold60", type: .consumable, grants: Grants(["gold": 60]))
             let plan = self
             try await ledger.withDatabase(logger: logger) { url in
                 let settings = Self.settings(
@@ -68,7 +68,9 @@ extension Purser {
 
         /// One measured round; with `--preload`, two in the same run, paired on the same machine and servers: the
         /// empty ledger, then the ledger after `--preload` settled purchases were written into it.
-        func measureRounds(_ load: BenchLoad, appStore: SimulatedAppStore, product: Product, store: any LedgerStore)
+        func measureRounds(
+            _ load: BenchLoad, appStore: SimulatedAppStore, product: ProductDefinition, store: any LedgerStore
+        )
             async throws
         {
             guard preload > 0 else {
@@ -96,7 +98,8 @@ extension Purser {
         /// Prepares the purchases, measures `/health` around the submissions, prints the figures and checks that
         /// every purchase was credited exactly once. `round` counts the rounds measured so far, this one included.
         func measure(
-            _ load: BenchLoad, appStore: SimulatedAppStore, product: Product, store: any LedgerStore, round: Int
+            _ load: BenchLoad, appStore: SimulatedAppStore, product: ProductDefinition, store: any LedgerStore,
+            round: Int
         ) async throws -> (credited: Double, ratio: Double, cpu: Double) {
             print("preparing \(purchases) orders (over HTTP) and signed purchases…")
             let orderBody = ByteBuffer(bytes: try JSONEncoder().encode(CreateOrderRequest(productId: product.id)))

@@ -56,7 +56,7 @@ extension Purser {
                 path: directory.appendingPathComponent("purser.sqlite").path, logger: logger)
             try await ledger.migrate()
             print("writing \(events) credits, each with its outbox event…")
-            let product = Product(id: "com.example.gold60", type: .consumable, grants: Grants(["gold": 60]))
+            let product = ProductDefinition(id: "com.example.gold60", type: .consumable, grants: Grants(["gold": 60]))
             for index in 0..<events {
                 let user = UserID(rawValue: "bench-user-\(index % 500)")
                 let order = Order(id: .random(), userID: user, productID: product.id, quantity: 1, createdAt: Date())

@@ -19,9 +19,9 @@ public struct ChaosServer: Sendable {
     /// The admin API's token in this run: the spending game backend's credential.
     static let adminToken = "chaos-admin-" + String(UInt64.random(in: .min ... .max), radix: 16)
     public static let catalog = ProductCatalog([
-        Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60])),
-        Product(id: "gold120", type: .consumable, grants: Grants(["gold": 120])),
-        Product(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1])),
+        ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60])),
+        ProductDefinition(id: "gold120", type: .consumable, grants: Grants(["gold": 120])),
+        ProductDefinition(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1])),
     ])
     public static let deviceProducts = [
         DeviceProduct(id: "gold60", displayName: "60 Gold", price: Decimal(string: "0.99")!),

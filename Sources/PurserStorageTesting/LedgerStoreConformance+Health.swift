@@ -47,7 +47,7 @@ extension LedgerStoreConformance {
     /// (who might own one); a bound transaction and a delivered order leave them.
     public func listsTheUnboundQueueAndCandidateOrders() async throws {
         let product = "queue-\(UUID().uuidString.prefix(6))"
-        let queueProduct = Product(id: product, type: .consumable, grants: Grants(["gold": 1]))
+        let queueProduct = ProductDefinition(id: product, type: .consumable, grants: Grants(["gold": 1]))
         var ids: [String] = []
         for index in 0..<3 {
             let id = "t-queue-\(product)-\(index)"

@@ -7,7 +7,7 @@ extension LedgerStoreConformance {
     /// A refusal stays a refusal until support overrides it; then the transaction is credited by the rules (to the
     /// owner its token names, completing the order), the refusal is cleared, and the audit trail says who overrode it.
     public func creditsARefusedTransactionOnlyWhenSupportOverrides() async throws {
-        let noads = Product(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1]))
+        let noads = ProductDefinition(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1]))
         let order = Order(id: .random(), userID: "wanda", productID: "noads", quantity: 1, createdAt: now)
         try await store.createOrder(order)
         var signed = transaction("t-override", token: order.id)

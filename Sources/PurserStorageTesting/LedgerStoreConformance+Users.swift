@@ -7,7 +7,7 @@ extension LedgerStoreConformance {
     /// A user's page lists every order and every purchase that is theirs or names one of their orders, the refused
     /// and unbound ones included, and nobody else's; what they own is what stays credited to them.
     public func listsAUsersPurchasesAndWhatTheyOwn() async throws {
-        let noads = Product(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1]))
+        let noads = ProductDefinition(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1]))
         let paid = try await newOrder("uma")
         let credited = Submission(
             transaction: transaction("t-uma-1", token: paid.id), assessment: .creditable(gold), source: .client("uma"))

@@ -9,7 +9,7 @@ import Testing
 public struct LedgerStoreConformance: Sendable {
     public let store: any LedgerStore
     let now = Date(timeIntervalSince1970: 1_704_067_200)
-    let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+    let gold = ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
 
     /// Lowers a user's balance of a currency outside Purser's credits, revokes and restores, as only a backend's
     /// own test can: a `debit` grant row against one of the user's transactions, standing for balances imported from

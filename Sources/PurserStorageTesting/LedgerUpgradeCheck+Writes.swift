@@ -24,7 +24,7 @@ extension LedgerUpgradeCheck {
         for id in expectations.filter({ $0.kind == "unbound" }).flatMap(\.arguments) {
             await attempt("a support credit of \(id)", into: &problems) {
                 guard let record = try await store.transaction(id) else { return false }
-                let product = Product(
+                let product = ProductDefinition(
                     id: record.transaction.productID, type: .consumable, grants: Grants(["upgrade-check": 1]))
                 let settlement = try await store.settle(
                     Submission(

@@ -9,7 +9,7 @@ import Testing
 public struct SharedLedgerConformance: Sendable {
     public let stores: [any LedgerStore]
     let now = Date(timeIntervalSince1970: 1_704_067_200)
-    let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+    let gold = ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
 
     /// `stores`: at least two stores on the same database.
     public init(stores: [any LedgerStore]) {

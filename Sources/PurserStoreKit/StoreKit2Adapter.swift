@@ -6,11 +6,11 @@
     import PurserCore
     #if PURSER_STOREKIT_SHIM
         import StoreKitShim
-        /// StoreKit's product (PurserCore has a `Product` too).
+        /// StoreKit's product.
         typealias StoreKitProduct = StoreKitShim.Product
     #else
         import StoreKit
-        /// StoreKit's product (PurserCore has a `Product` too).
+        /// StoreKit's product.
         typealias StoreKitProduct = StoreKit.Product
     #endif
 

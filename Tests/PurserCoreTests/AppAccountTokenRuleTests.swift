@@ -5,7 +5,7 @@ import Testing
 /// Which token a plan owes Apple's record (Set App Account Token) after it binds a transaction.
 @Suite struct AppAccountTokenRuleTests {
     let now = Date(timeIntervalSince1970: 1_704_067_200)
-    let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+    let gold = ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
 
     func transaction(token: OrderID?, environment: AppStoreEnvironment = .sandbox) -> AppleTransaction {
         AppleTransaction(

@@ -10,7 +10,9 @@ import Testing
                 {"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}},
                               "noads": {"type": "non-consumable", "grants": {"noads": 1}}}}
                 """.utf8))
-        #expect(catalog.product("gold60") == Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60])))
+        #expect(
+            catalog.product("gold60")
+                == ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60])))
         #expect(catalog.product("noads")?.type == .nonConsumable)
         #expect(catalog.product("nothing") == nil)
     }

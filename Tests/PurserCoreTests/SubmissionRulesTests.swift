@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct SubmissionRulesTests {
     let now = Date(timeIntervalSince1970: 1_704_067_200)
-    let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+    let gold = ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
     let alice: UserID = "alice"
     let bob: UserID = "bob"
 

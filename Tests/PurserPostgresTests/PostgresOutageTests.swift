@@ -9,7 +9,7 @@ import Testing
 @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.howToRun))
 struct PostgresOutageTests {
     let now = Date(timeIntervalSince1970: 1_704_067_200)
-    let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+    let gold = ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
 
     func submission(_ id: String, for order: Order) -> Submission {
         Submission(

@@ -9,7 +9,7 @@ import Testing
 @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.howToRun))
 struct PostgresRefundRaceTests {
     static let now = Date(timeIntervalSince1970: 1_704_067_200)
-    static let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+    static let gold = ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
 
     static func credit(_ id: String, to user: UserID, on store: PostgresLedgerStore) async throws {
         let order = Order(id: .random(), userID: user, productID: "gold60", quantity: 1, createdAt: now)

@@ -8,7 +8,7 @@ import Testing
 /// and one the database refuses sinks no other.
 @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.howToRun))
 struct PostgresSettlementBatchTests {
-    static let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+    static let gold = ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func purchase(_ id: String, token: OrderID?) -> AppleTransaction {

@@ -22,7 +22,7 @@ extension PostgresTestDatabase {
             signer: JWSSigner(authority: authority), configuration: .init(defaultBundleID: settings.bundleId))
         let assembly = try PurserAssembly(
             configuration: settings,
-            catalog: ProductCatalog([Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))]),
+            catalog: ProductCatalog([ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))]),
             store: PostgresLedgerStore(configuration: configuration, logger: logger),
             appStore: try await .simulator(
                 appStore, serverAPI: SimulatedServerAPI(store: appStore), configuration: settings,

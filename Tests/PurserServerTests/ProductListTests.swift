@@ -39,17 +39,17 @@ import Testing
 
             // The version follows the content. (The catalog keeps products in a dictionary, so the order they were
             // given in never reaches the list; the sorted `products` above are what the version is computed from.)
-            func version(_ products: [Product]) -> String {
+            func version(_ products: [ProductDefinition]) -> String {
                 OrderService(catalog: ProductCatalog(products), store: server.store).productList.version
             }
             let catalog = Array(TestServer.catalog.products.values)
             #expect(version(catalog) == list.version)
             var changed = catalog
-            changed.append(Product(id: "gems500", type: .consumable, grants: Grants(["gems": 500])))
+            changed.append(ProductDefinition(id: "gems500", type: .consumable, grants: Grants(["gems": 500])))
             #expect(version(changed) != list.version)
             let regranted = catalog.map { product in
                 product.id == "gold60"
-                    ? Product(id: "gold60", type: .consumable, grants: Grants(["gold": 61])) : product
+                    ? ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 61])) : product
             }
             #expect(version(regranted) != list.version)
 

@@ -17,9 +17,9 @@ import Testing
 struct TestServer {
     static let bundleID = "com.example.app"
     static let catalog = ProductCatalog([
-        Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60])),
-        Product(id: "gold120", type: .consumable, grants: Grants(["gold": 120])),
-        Product(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1])),
+        ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60])),
+        ProductDefinition(id: "gold120", type: .consumable, grants: Grants(["gold": 120])),
+        ProductDefinition(id: "noads", type: .nonConsumable, grants: Grants(["noads": 1])),
     ])
 
     let appStore: SimulatedAppStore

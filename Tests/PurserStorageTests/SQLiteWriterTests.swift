@@ -9,7 +9,7 @@ import Testing
 /// The SQLite ledger's writer: writes waiting for it share one transaction, each in its own savepoint, on the writer's
 /// own thread; reads run beside it on their own connections.
 @Suite struct SQLiteWriterTests {
-    static let gold = Product(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
+    static let gold = ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))
 
     /// Inserts an order row the way `createOrder` does, straight on the writer inside the batch.
     static func insertOrder(_ id: OrderID, user: String, on database: SQLiteDatabase) throws {

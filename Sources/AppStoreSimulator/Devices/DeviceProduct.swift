@@ -7,9 +7,9 @@ public struct DeviceProduct: Sendable, Hashable {
     public var displayName: String
     public var price: Decimal
     public var displayPrice: String
-    public var kind: Product.Kind
+    public var kind: ProductDefinition.Kind
 
-    public init(id: String, displayName: String, price: Decimal, kind: Product.Kind = .consumable) {
+    public init(id: String, displayName: String, price: Decimal, kind: ProductDefinition.Kind = .consumable) {
         self.id = id
         self.displayName = displayName
         self.price = price

@@ -12,7 +12,7 @@ extension SimulatedDevice {
         guard isRunning(process) else { return .unknown }
         guard !isOffline else { return .network }
         let originals = await store.purchases(deviceId: id).map(\.purchase.transaction).filter {
-            $0.type == Product.Kind.nonConsumable.appleType && $0.revocationDate == nil
+            $0.type == ProductDefinition.Kind.nonConsumable.appleType && $0.revocationDate == nil
         }
         let restored = originals.map { original in
             let queueID = nextLocalID()

@@ -16,7 +16,7 @@ public struct RejectionReason: Hashable, Sendable, Codable {
     public static func unknownProduct(_ id: String) -> Self {
         .init(code: "unknown_product", message: "product \(id) is not in the catalog")
     }
-    public static func productTypeMismatch(_ id: String, apple: String, catalog: Product.Kind) -> Self {
+    public static func productTypeMismatch(_ id: String, apple: String, catalog: ProductDefinition.Kind) -> Self {
         .init(
             code: "product_type_mismatch",
             message: "product \(id) is \(apple) at Apple but \(catalog.rawValue) in the catalog")

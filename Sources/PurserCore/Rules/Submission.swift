@@ -4,7 +4,7 @@ import Foundation
 public struct Submission: Hashable, Sendable {
     /// The server's assessment before the ledger looks: creditable as a catalog product, or definitively refused.
     public enum Assessment: Hashable, Sendable {
-        case creditable(Product)
+        case creditable(ProductDefinition)
         case rejected(RejectionReason)
     }
 

@@ -56,7 +56,7 @@ public enum SubmissionRules {
                 cause: cause, detail: detail)
         }
 
-        let product: Product
+        let product: ProductDefinition
         switch submission.assessment {
         case .rejected(let reason):
             return LedgerPlan(

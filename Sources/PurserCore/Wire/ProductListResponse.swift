@@ -3,11 +3,11 @@
 public struct ProductListResponse: Codable, Sendable, Hashable {
     public struct Entry: Codable, Sendable, Hashable {
         public var id: String
-        public var type: Product.Kind
+        public var type: ProductDefinition.Kind
         /// What one unit grants.
         public var grants: Grants
 
-        public init(id: String, type: Product.Kind, grants: Grants) {
+        public init(id: String, type: ProductDefinition.Kind, grants: Grants) {
             self.id = id
             self.type = type
             self.grants = grants

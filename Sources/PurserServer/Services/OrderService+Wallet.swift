@@ -19,7 +19,7 @@ extension OrderService {
 
     /// Throws `already_owned` when `user` owns `product`, a non-consumable: Apple would not charge again, so an order
     /// for it could never be paid. A restore re-sends the purchase they own, which the ledger answers as before.
-    func refuseIfOwned(_ product: Product, by user: UserID) async throws {
+    func refuseIfOwned(_ product: ProductDefinition, by user: UserID) async throws {
         guard product.type == .nonConsumable, try await store.ownedProductIDs(of: user).contains(product.id) else {
             return
         }

@@ -20,7 +20,7 @@ extension ProductListResponse {
 
     /// One line per product (sorted by id), its grants sorted by currency; every string is length-prefixed, so no
     /// id or currency can make two different catalogs encode alike. Independent of any JSON encoder's formatting.
-    static func canonicalEncoding(of products: [Product]) -> Data {
+    static func canonicalEncoding(of products: [ProductDefinition]) -> Data {
         func field(_ string: String) -> String { "\(string.utf8.count):\(string)" }
         var text = "purser-catalog-v1\n"
         for product in products {

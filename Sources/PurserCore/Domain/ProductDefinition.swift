@@ -1,5 +1,6 @@
-/// A product the app sells, as the catalog configures it: what it is and what it grants per unit.
-public struct Product: Hashable, Sendable, Codable {
+/// A product the app sells, as the server's catalog configures it: what it is and what it grants per unit. Not
+/// StoreKit's `Product`, whose name an app that imports both keeps unambiguous.
+public struct ProductDefinition: Hashable, Sendable, Codable {
     /// The kinds of product Purser credits. Subscriptions are out of scope.
     public enum Kind: String, Hashable, Sendable, Codable {
         case consumable
