@@ -13,6 +13,21 @@ let strict: [SwiftSetting] =
     + (ProcessInfo.processInfo.environment["PURSER_WARNINGS_AS_ERRORS"] == "1"
         ? [.treatAllWarnings(as: .error), .treatWarning("DeprecatedDeclaration", as: .warning)] : [])
 
+extension Target.Dependency {
+    /// A package the server, its command and its tests use. Resolved only with the `Server` trait, on by default:
+    /// an app that depends on Purser with `traits: []` fetches none of the server's packages (measured: none at all).
+    static func server(_ product: String, _ package: String) -> Self {
+        .product(name: product, package: package, condition: .when(traits: ["Server"]))
+    }
+
+    /// Apple's signatures (swift-crypto, swift-certificates, swift-asn1, jwt-kit): App Store verification, the App
+    /// Store simulator and webhook signing. With the `Simulator` trait (which `Server` includes), an app's tests can
+    /// use the in-process simulated StoreKit (`PurserStoreKitSimulated`) without the server's packages.
+    static func simulator(_ product: String, _ package: String) -> Self {
+        .product(name: product, package: package, condition: .when(traits: ["Simulator"]))
+    }
+}
+
 /// Every Apple platform StoreKit runs on. macOS 15 is the server's floor (the standard library's `Mutex`,
 /// swift-configuration). The client SDK's floor is StoreKit's scene-anchored purchase, `Product.purchase(confirmIn:)`
 /// (iOS, tvOS and Mac Catalyst 17, visionOS 1: visionOS has no `purchase(options:)`); watchOS 10 ships with iOS 17.
@@ -33,6 +48,21 @@ let package = Package(
         .library(name: "PurserStoreKit", targets: ["PurserStoreKit"]),
         .library(name: "PurserChaos", targets: ["PurserChaos"]),
         .library(name: "PurserWebhooks", targets: ["PurserWebhooks"]),
+        // For an app's tests: a StoreKit stand-in that pays a running `purser serve`'s simulator over HTTP.
+        .library(name: "PurserTesting", targets: ["PurserTesting"]),
+        // For an app's tests, with the `Simulator` trait: the StoreKit adapters on an in-process simulated StoreKit.
+        .library(name: "PurserStoreKitSimulated", targets: ["PurserStoreKitSimulated", "StoreKitShim"]),
+    ],
+    // An app depends on Purser with `traits: []` for the client SDK (`Purser`, `PurserStoreKit`, `PurserTesting`):
+    // no package dependency at all. Building this repository enables `Server`, as before.
+    traits: [
+        .trait(
+            name: "Server", description: "The server, the purser command and its tests", enabledTraits: ["Simulator"]),
+        .trait(
+            name: "Simulator",
+            description:
+                "Apple's signatures: the in-process App Store simulator and simulated StoreKit, webhook signing"),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -69,17 +99,17 @@ let package = Package(
         // For game backends: verify a Purser webhook (Standard Webhooks) and decode its event. Foundation and
         // swift-crypto only; the server writes and signs its events with the same types.
         .target(
-            name: "PurserWebhooks", dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            name: "PurserWebhooks", dependencies: [.simulator("Crypto", "swift-crypto")],
             swiftSettings: strict),
         // Trusting Apple: JWS, certificate chains, payload decoding. No NIO, no server framework.
         .target(
             name: "AppStoreVerification",
             dependencies: [
                 "PurserCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .simulator("Crypto", "swift-crypto"),
+                .simulator("X509", "swift-certificates"),
+                .simulator("SwiftASN1", "swift-asn1"),
+                .simulator("JWTKit", "jwt-kit"),
             ],
             swiftSettings: strict
         ),
@@ -91,12 +121,12 @@ let package = Package(
             name: "PurserStorage",
             dependencies: [
                 "PurserCore", "PurserWebhooks", "CSQLite",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+                .server("Crypto", "swift-crypto"),
+                .server("NIOPosix", "swift-nio"),
+                .server("PostgresNIO", "postgres-nio"),
+                .server("NIOSSL", "swift-nio-ssl"),
+                .server("ServiceLifecycle", "swift-service-lifecycle"),
+                .server("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -112,24 +142,24 @@ let package = Package(
             dependencies: [
                 "PurserCore", "AppStoreVerification", "PurserStorage", "AppStoreSimulator", "AppStoreSimulatorHTTP",
                 "PurserWebhooks",
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Configuration", package: "swift-configuration"),
+                .server("X509", "swift-certificates"),
+                .server("SwiftASN1", "swift-asn1"),
+                .server("Hummingbird", "hummingbird"),
+                .server("HummingbirdCore", "hummingbird"),
+                .server("HTTPTypes", "swift-http-types"),
+                .server("NIOCore", "swift-nio"),
+                .server("NIOHTTP1", "swift-nio"),
+                .server("NIOHTTPTypes", "swift-nio-extras"),
+                .server("AsyncHTTPClient", "async-http-client"),
+                .server("Crypto", "swift-crypto"),
+                .server("_CryptoExtras", "swift-crypto"),
+                .server("Logging", "swift-log"),
+                .server("Metrics", "swift-metrics"),
+                .server("Prometheus", "swift-prometheus"),
+                .server("Mustache", "swift-mustache"),
+                .server("ServiceLifecycle", "swift-service-lifecycle"),
+                .server("JWTKit", "jwt-kit"),
+                .server("Configuration", "swift-configuration"),
             ],
             swiftSettings: strict
         ),
@@ -139,12 +169,12 @@ let package = Package(
             name: "AppStoreSimulator",
             dependencies: [
                 "PurserCore", "AppStoreVerification",
-                .product(name: "Crypto", package: "swift-crypto"),
+                .simulator("Crypto", "swift-crypto"),
                 // RSA keys for the receipt-signing chain.
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .simulator("_CryptoExtras", "swift-crypto"),
+                .simulator("X509", "swift-certificates"),
+                .simulator("SwiftASN1", "swift-asn1"),
+                .simulator("JWTKit", "jwt-kit"),
             ],
             swiftSettings: strict
         ),
@@ -153,9 +183,9 @@ let package = Package(
             name: "AppStoreSimulatorHTTP",
             dependencies: [
                 "AppStoreSimulator", "AppStoreVerification", "PurserCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .server("Hummingbird", "hummingbird"),
+                .server("Crypto", "swift-crypto"),
+                .server("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -164,6 +194,9 @@ let package = Package(
         .target(name: "Purser", dependencies: ["PurserCore"], swiftSettings: strict),
         // StoreKit 1 and 2 adapters on Apple's StoreKit: what an app links. Empty where there is no StoreKit.
         .target(name: "PurserStoreKit", dependencies: ["Purser", "PurserCore"], swiftSettings: strict),
+        // For an app's tests: `SimulatorStoreAdapter`, StoreKit played by a running `purser serve`'s App Store
+        // simulator over HTTP. Foundation only, like the SDK.
+        .target(name: "PurserTesting", dependencies: ["Purser", "PurserCore"], swiftSettings: strict),
         // The same adapter sources (symbolic links to PurserStoreKit's files) compiled against StoreKitShim on every
         // platform: what the chaos harness, the CLI and the tests drive, so that on a Mac they never reach the real
         // StoreKit. `scripts/check-storekit-interface.sh` compiles the Apple branch against Apple's declarations.
@@ -181,16 +214,16 @@ let package = Package(
             dependencies: [
                 "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator", "Purser",
                 "PurserStoreKitSimulated", "PurserWebhooks",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                .server("Hummingbird", "hummingbird"),
+                .server("HTTPTypes", "swift-http-types"),
+                .server("NIOCore", "swift-nio"),
+                .server("NIOHTTP1", "swift-nio"),
+                .server("AsyncHTTPClient", "async-http-client"),
+                .server("Crypto", "swift-crypto"),
+                .server("Logging", "swift-log"),
+                .server("ServiceLifecycle", "swift-service-lifecycle"),
+                .server("Subprocess", "swift-subprocess"),
+                .server("SystemPackage", "swift-system"),
             ],
             swiftSettings: strict
         ),
@@ -200,44 +233,44 @@ let package = Package(
             dependencies: [
                 "PurserCore", "AppStoreVerification", "PurserStorage", "PurserServer", "AppStoreSimulator",
                 "AppStoreSimulatorHTTP", "PurserChaos", "PurserWebhooks",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .server("ArgumentParser", "swift-argument-parser"),
+                .server("Configuration", "swift-configuration"),
+                .server("Hummingbird", "hummingbird"),
+                .server("HTTPTypes", "swift-http-types"),
+                .server("AsyncHTTPClient", "async-http-client"),
+                .server("HummingbirdCore", "hummingbird"),
+                .server("NIOCore", "swift-nio"),
+                .server("NIOHTTP1", "swift-nio"),
                 // `purser bench submit`'s own HTTP client (ClientBootstrap).
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .server("NIOPosix", "swift-nio"),
+                .server("X509", "swift-certificates"),
+                .server("SwiftASN1", "swift-asn1"),
+                .server("Crypto", "swift-crypto"),
                 // `purser bench receipt` times one raw RSA-2048 verification.
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .server("_CryptoExtras", "swift-crypto"),
+                .server("Logging", "swift-log"),
+                .server("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
         .testTarget(name: "PurserCoreTests", dependencies: ["PurserCore"], swiftSettings: strict),
         .testTarget(
             name: "PurserWebhooksTests",
-            dependencies: ["PurserWebhooks", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+            dependencies: ["PurserWebhooks", .server("Crypto", "swift-crypto")], swiftSettings: strict),
         .testTarget(
             name: "AppStoreVerificationTests",
             dependencies: [
                 "AppStoreVerification", "AppStoreSimulator",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .server("Crypto", "swift-crypto"),
+                .server("X509", "swift-certificates"),
+                .server("SwiftASN1", "swift-asn1"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PurserStorageTests",
             dependencies: [
-                "PurserStorage", "PurserStorageTesting", "PurserCore", .product(name: "Logging", package: "swift-log"),
+                "PurserStorage", "PurserStorageTesting", "PurserCore", .server("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -248,11 +281,11 @@ let package = Package(
                 "PurserStorage", "PurserStorageTesting", "PurserCore", "PurserServer", "AppStoreSimulator",
                 // PostgresPair: a primary and its synchronous standby for the failover tests.
                 "PurserChaos",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .server("Hummingbird", "hummingbird"),
+                .server("HummingbirdTesting", "hummingbird"),
+                .server("HTTPTypes", "swift-http-types"),
+                .server("PostgresNIO", "postgres-nio"),
+                .server("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -260,18 +293,18 @@ let package = Package(
             name: "PurserServerTests",
             dependencies: [
                 "PurserServer", "AppStoreSimulator", "PurserStorage", "AppStoreVerification", "PurserWebhooks",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
+                .server("Hummingbird", "hummingbird"),
+                .server("HummingbirdTesting", "hummingbird"),
+                .server("AsyncHTTPClient", "async-http-client"),
+                .server("NIOCore", "swift-nio"),
+                .server("NIOPosix", "swift-nio"),
+                .server("ServiceLifecycle", "swift-service-lifecycle"),
+                .server("NIOHTTP1", "swift-nio"),
+                .server("HTTPTypes", "swift-http-types"),
+                .server("Crypto", "swift-crypto"),
+                .server("_CryptoExtras", "swift-crypto"),
+                .server("Configuration", "swift-configuration"),
+                .server("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -279,9 +312,9 @@ let package = Package(
             name: "AppStoreSimulatorTests",
             dependencies: [
                 "AppStoreSimulator", "AppStoreSimulatorHTTP", "AppStoreVerification", "PurserCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .server("Hummingbird", "hummingbird"),
+                .server("HummingbirdTesting", "hummingbird"),
+                .server("Crypto", "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -291,13 +324,13 @@ let package = Package(
             dependencies: [
                 "Purser", "PurserStoreKitSimulated", "PurserCore", "PurserChaos", "PurserStorage", "AppStoreSimulator",
                 "AppStoreVerification", "StoreKitShim",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .server("Hummingbird", "hummingbird"),
+                .server("HummingbirdTesting", "hummingbird"),
+                .server("AsyncHTTPClient", "async-http-client"),
+                .server("HTTPTypes", "swift-http-types"),
+                .server("NIOCore", "swift-nio"),
+                .server("NIOHTTP1", "swift-nio"),
+                .server("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -310,9 +343,9 @@ let package = Package(
             name: "PurserCLITests",
             dependencies: [
                 "PurserCLI", "PurserCore", "AppStoreSimulator", "AppStoreVerification", "PurserStorage",
-                "PurserWebhooks", "PurserChaos",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                "PurserWebhooks", "PurserChaos", "Purser", "PurserTesting",
+                .server("Hummingbird", "hummingbird"),
+                .server("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),

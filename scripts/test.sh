@@ -4,7 +4,8 @@
 #   1. build everything with warnings as errors in Purser's own targets, and run every Swift test (unit, SQLite
 #      ledger, live HTTP, the purser binary), the PostgreSQL ledger's against a private server (scripts/postgres.sh);
 #   1b. the StoreKit interface check (scripts/check-storekit-interface.sh): the SDK's Apple-only code compiled against
-#      hand-written interfaces of Apple's frameworks, and mutants it must reject;
+#      hand-written interfaces of Apple's frameworks, and mutants it must reject; then an app package that depends on
+#      the SDK with `traits: []` resolves no package at all (scripts/check-sdk-dependencies.sh);
 #   2. the README's walk-through run as written (scripts/readme-walkthrough.sh); the referee: Apple's official
 #      Python library against Purser, in both directions, standardwebhooks and prometheus_client; schemathesis
 #      against a running `purser serve` (openapi.yaml is the contract); the support console in Chromium driven by
@@ -47,6 +48,8 @@ echo "== swift test: the timed suites alone"
 swift test --skip-build --filter "$timed"
 echo "== StoreKit interface check (the SDK's Apple branch, no Mac needed)"
 bash scripts/check-storekit-interface.sh
+echo "== an app that depends on the SDK (traits: []) resolves no package: a throwaway app package built and run"
+bash scripts/check-sdk-dependencies.sh
 PURSER_BIN="$(swift build --show-bin-path)/purser"
 echo "== the README's walk-through, run as written"
 PURSER_BIN="$PURSER_BIN" bash scripts/readme-walkthrough.sh

@@ -1,4 +1,4 @@
-// swift-tools-version: 5.9
+// swift-tools-version: 6.2
 
 // An app package (Xcode ▸ File ▸ Open… this `.swiftpm` folder): the `.iOSApplication` product comes from Apple's
 // AppleProductTypes, which Xcode and Swift Playgrounds provide; `swift build` on its own does not read it.
@@ -23,7 +23,8 @@ let package = Package(
     ],
     dependencies: [
         // This repository; with a copy of the example elsewhere, use .package(url:) with the repository's URL.
-        .package(name: "purser", path: "../..")
+        // `traits: []`: the client SDK alone, without the server's packages (Hummingbird, NIO, postgres-nio, …).
+        .package(name: "purser", path: "../..", traits: [])
     ],
     targets: [
         .executableTarget(
@@ -35,5 +36,5 @@ let package = Package(
             path: "Sources"
         )
     ],
-    swiftLanguageVersions: [.version("6")]
+    swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# An app that depends on this repository for the client SDK resolves none of the server's packages (issue 29):
+# makes a throwaway app package that depends on the repository by path, as the README tells an app to
+# (`traits: []`), for Purser, PurserStoreKit and PurserTesting; resolves it and fails if any package was resolved
+# at all (Hummingbird, NIO, postgres-nio, async-http-client, swift-prometheus, jwt-kit or anything else); then
+# builds it and runs it. Then the same app with the repository's default traits must resolve the server's packages,
+# or this check could not fail. Exits non-zero on any failure; about a minute.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+app="$work/app"
+mkdir -p "$app/Sources/Shop"
+write_manifest() {  # write_manifest TRAITS_ARGUMENT
+  cat >"$app/Package.swift" <<MANIFEST
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "shop",
+    dependencies: [.package(path: "$repo"$1)],
+    targets: [
+        .executableTarget(
+            name: "Shop",
+            dependencies: [
+                .product(name: "Purser", package: "$(basename "$repo")"),
+                .product(name: "PurserStoreKit", package: "$(basename "$repo")"),
+                .product(name: "PurserTesting", package: "$(basename "$repo")"),
+            ])
+    ])
+MANIFEST
+}
+cat >"$app/Sources/Shop/main.swift" <<'SWIFT'
+import Foundation
+import Purser
+import PurserStoreKit
+import PurserTesting
+
+let store = SimulatorStoreAdapter(server: URL(string: "http://127.0.0.1:8080")!)
+print("shop built with \(type(of: store)); messages in \(PurserLanguage.preferred(["en"]))")
+SWIFT
+
+resolved() {  # the packages the app resolved, one per line
+  (cd "$app" && rm -rf .build Package.resolved && swift package resolve >/dev/null 2>&1)
+  ls "$app/.build/checkouts" 2>/dev/null || true
+}
+
+write_manifest ', traits: []'
+packages="$(resolved)"
+if [[ -n "$packages" ]]; then
+  echo "FAIL: an app that depends on the SDK (traits: []) resolved these packages:" >&2
+  echo "$packages" | sed 's/^/  /' >&2
+  exit 1
+fi
+(cd "$app" && swift build >"$work/build.log" 2>&1) || { cat "$work/build.log"; exit 1; }
+(cd "$app" && swift run --skip-build Shop)
+echo "ok: the app resolved no package and built Purser, PurserStoreKit and PurserTesting"
+
+write_manifest ''
+packages="$(resolved)"
+count="$(echo "$packages" | wc -l)"
+if ! echo "$packages" | grep -qx hummingbird; then
+  echo "FAIL: with the default traits the app should resolve the server's packages; the check has no teeth" >&2
+  exit 1
+fi
+echo "ok: with the repository's default traits (Server) the same app resolves $count packages, hummingbird among them"
