@@ -191,7 +191,10 @@ let package = Package(
         ),
         // The client SDK core (`import Purser` in an app): journal, coordinator, server client. Foundation, plus
         // Network and the platform's UI framework on Apple platforms for the recovery signals.
-        .target(name: "Purser", dependencies: ["PurserCore"], swiftSettings: strict),
+        // Its user-facing messages are a String Catalog, shipped as is and read by `MessageCatalog` on every platform.
+        .target(
+            name: "Purser", dependencies: ["PurserCore"], resources: [.copy("Resources/Localizable.xcstrings")],
+            swiftSettings: strict),
         // StoreKit 1 and 2 adapters on Apple's StoreKit: what an app links. Empty where there is no StoreKit.
         .target(name: "PurserStoreKit", dependencies: ["Purser", "PurserCore"], swiftSettings: strict),
         // For an app's tests: `SimulatorStoreAdapter`, StoreKit played by a running `purser serve`'s App Store

@@ -38,7 +38,13 @@ import PurserStoreKit
 import PurserTesting
 
 let store = SimulatorStoreAdapter(server: URL(string: "http://127.0.0.1:8080")!)
-print("shop built with \(type(of: store)); messages in \(PurserLanguage.preferred(["en"]))")
+// The String Catalog ships inside the SDK's resource bundle: a message in Japanese proves the app found it.
+let message = PurchaseFailureReason.cancelled.message(.japanese)
+guard message.unicodeScalars.contains(where: { (0x3040...0x30FF).contains($0.value) }) else {
+    print("FAIL: the SDK's String Catalog was not found in the app; the message was \(message)")
+    exit(1)
+}
+print("shop built with \(type(of: store)); a cancelled purchase in Japanese: \(message)")
 SWIFT
 
 resolved() {  # the packages the app resolved, one per line

@@ -30,6 +30,10 @@ flags=(
   -warnings-as-errors -Wwarning DeprecatedDeclaration
 )
 mapfile -t purser_sources < <(find Sources/Purser -name '*.swift' | sort)
+# SwiftPM generates `Bundle.module` for a target with resources (Purser's String Catalog); swiftc alone does not.
+echo 'import Foundation
+extension Foundation.Bundle { static let module = Bundle.main }' >"$work/resource_bundle_accessor.swift"
+purser_sources+=("$work/resource_bundle_accessor.swift")
 
 # compile FAMILY MODULE SOURCES...: emits SIL (all diagnostics) for MODULE against the FAMILY's frameworks.
 compile() {

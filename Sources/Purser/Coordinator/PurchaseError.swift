@@ -33,20 +33,15 @@ public enum PurchaseError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A sentence to show the user, in `language`.
+    /// A sentence to show the user, in `language` (the String Catalog's `error.*` messages).
     public func message(_ language: PurserLanguage = .current) -> String {
-        switch (self, language) {
-        case (.notSignedIn, .english): "Sign in to buy."
-        case (.notSignedIn, .simplifiedChinese): "请先登录再购买。"
-        case (.purchaseInProgress, .english): "This purchase is already in progress."
-        case (.purchaseInProgress, .simplifiedChinese): "该商品正在购买中。"
-        case (.earlierPurchaseUnfinished, .english):
-            "Your previous purchase of this item is still being delivered. Please try again shortly."
-        case (.earlierPurchaseUnfinished, .simplifiedChinese): "您上一次购买的该商品仍在发放中，请稍后再试。"
-        case (.server, .english), (.journal, .english), (.terminated, .english):
-            "The store is not reachable right now. You have not been charged; please try again."
-        case (.server, .simplifiedChinese), (.journal, .simplifiedChinese), (.terminated, .simplifiedChinese):
-            "暂时无法连接商店，未产生扣款，请稍后重试。"
-        }
+        let key =
+            switch self {
+            case .notSignedIn: "error.not_signed_in"
+            case .purchaseInProgress: "error.purchase_in_progress"
+            case .earlierPurchaseUnfinished: "error.earlier_purchase_unfinished"
+            case .server, .journal, .terminated: "error.store_unreachable"
+            }
+        return MessageCatalog.shipped.text(key, language)
     }
 }

@@ -28,22 +28,15 @@ public enum PendingPurchaseReason: Sendable, Hashable {
         }
     }
 
-    /// A sentence to show the user, in `language`.
+    /// A sentence to show the user, in `language` (the String Catalog's `pending.*` messages).
     public func message(_ language: PurserLanguage = .current) -> String {
-        switch (self, language) {
-        case (.askToBuy, .english): "Waiting for approval. The item arrives once the purchase is approved."
-        case (.askToBuy, .simplifiedChinese): "正在等待批准。购买获批后商品将自动到账。"
-        case (.serverUnreachable, .english), (.storeBusy, .english), (.receiptUnavailable, .english):
-            "Your payment went through. Delivery is delayed; it will arrive automatically."
-        case (.serverUnreachable, .simplifiedChinese), (.storeBusy, .simplifiedChinese),
-            (.receiptUnavailable, .simplifiedChinese):
-            "支付已成功，发货稍有延迟，商品将自动到账。"
-        case (.server, .english), (.refused, .english):
-            "Your payment is recorded and being checked. It will be delivered to the account that bought it."
-        case (.server, .simplifiedChinese), (.refused, .simplifiedChinese):
-            "您的支付已记录，正在核实，商品将发放到购买时的账号。"
-        case (.notSignedIn, .english): "Sign in to receive your purchase."
-        case (.notSignedIn, .simplifiedChinese): "请登录以领取您购买的商品。"
-        }
+        let key =
+            switch self {
+            case .askToBuy: "pending.ask_to_buy"
+            case .serverUnreachable, .storeBusy, .receiptUnavailable: "pending.delayed"
+            case .server, .refused: "pending.checking"
+            case .notSignedIn: "pending.not_signed_in"
+            }
+        return MessageCatalog.shipped.text(key, language)
     }
 }

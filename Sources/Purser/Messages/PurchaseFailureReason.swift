@@ -29,27 +29,13 @@ public enum PurchaseFailureReason: Sendable, Hashable {
         }
     }
 
-    /// A sentence to show the user, in `language`.
+    /// A sentence to show the user, in `language` (the String Catalog's `failure.*` messages).
     public func message(_ language: PurserLanguage = .current) -> String {
-        switch (self, language) {
-        case (.cancelled, .english): "The purchase was cancelled. You have not been charged."
-        case (.cancelled, .simplifiedChinese): "购买已取消，未产生扣款。"
-        case (.notAllowed, .english):
-            "Purchases are not allowed on this device. Check Screen Time or ask the account owner."
-        case (.notAllowed, .simplifiedChinese): "此设备不允许购买。请检查屏幕使用时间设置或联系账户持有人。"
-        case (.productUnavailable, .english): "This item is not available in your region right now."
-        case (.productUnavailable, .simplifiedChinese): "该商品目前在您所在的地区不可用。"
-        case (.network, .english): "Could not reach the App Store. Check your connection and try again."
-        case (.network, .simplifiedChinese): "无法连接 App Store，请检查网络后重试。"
-        case (.receiptUnavailable, .english):
-            "Could not confirm your purchase with the App Store yet. We will keep trying."
-        case (.receiptUnavailable, .simplifiedChinese): "暂时无法向 App Store 确认您的购买，我们会继续尝试。"
-        case (.rejected, .english): "This purchase could not be verified. If you were charged, contact support."
-        case (.rejected, .simplifiedChinese): "无法验证此次购买。如已扣款，请联系客服。"
-        case (.refunded, .english): "This purchase was refunded, so nothing was delivered."
-        case (.refunded, .simplifiedChinese): "此次购买已退款，因此未发放商品。"
-        case (.unknown, .english): "Something went wrong with the purchase. If you were charged, it will be delivered."
-        case (.unknown, .simplifiedChinese): "购买出现问题。如已扣款，商品将会补发。"
-        }
+        let key =
+            switch self {
+            case .rejected: "failure.rejected"
+            default: "failure.\(code)"
+            }
+        return MessageCatalog.shipped.text(key, language)
     }
 }
