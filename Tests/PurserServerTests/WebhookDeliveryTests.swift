@@ -65,7 +65,7 @@ import Testing
         let url = URL(string: "http://127.0.0.1:\(port)/hooks")!
         let now: @Sendable () -> Date = { clock.now() }
         // Refused connections fail at once; once the backend is back each post must succeed, so no 0.5 s time-out
-        // (a time-out would schedule the next try an hour of this test's clock away).
+        // (a time-out would schedule the next try minutes of this test's clock away).
         let configure: (inout ServerConfiguration) -> Void = {
             Self.configure(&$0, url: url, secret: backend.secret, timeout: 5)
         }
@@ -78,9 +78,11 @@ import Testing
             }
             let failed = try await server.store.webhookDeliveries(status: .failed, limit: 10)
             #expect(failed.allSatisfy { $0.lastResult?.hasPrefix("unreachable") == true })
-            clock.advance(by: 3_600)
+            // The receiver is back first, then an hour passes: an attempt made between the two (on a loaded
+            // machine the worker polls every 20 ms) must find it listening, or its next retry is an hour away.
             reserved.release()
             try await backend.serving(port: port) { _ in
+                clock.advance(by: 3_600)
                 try await Self.eventually { try await server.store.webhookSummary().delivered == 4 }
             }
             #expect(backend.appliedIDs.count == 4)
