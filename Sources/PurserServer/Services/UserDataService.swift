@@ -54,13 +54,15 @@ public struct UserDataService: Sendable {
         return UserID("erased-" + mac.prefix(16).map { String(format: "%02x", $0) }.joined())
     }
 
-    /// Erases `user`, audited with `cause`. Errors: `invalid_user_id` (400), `not_found` (404: nothing holds the id),
+    /// Erases `user`, audited with `cause`. Errors: `invalid_user_id` (400), `not_found` (404: nothing holds the id, or only ids kept from an earlier erasure),
     /// `erasure_not_configured` (409).
     public func erase(_ user: UserID, cause: String) async throws -> Erased {
         try WalletService.check(user)
         let pseudonym = try pseudonym(for: user)
         guard let erasure = try await store.eraseUser(user, pseudonym: pseudonym, cause: cause, now: now()) else {
-            throw ServiceError(.notFound, "the ledger holds nothing about \(user.rawValue)")
+            throw ServiceError(
+                .notFound,
+                "the ledger holds nothing about \(user.rawValue) left to erase (erased before, or never known)")
         }
         let remaining = try await store.rowsMentioning(user.rawValue).count
         return Erased(

@@ -25,6 +25,8 @@ extension SQLiteLedgerStore {
                     rows[row.table, default: 0] += 1
                 }
             }
+            // Only ids kept as they were (a caller's idempotency ids) still hold it: erased before, nothing to do.
+            guard !rows.isEmpty else { return nil }
             let event = OutboxEvent.userErased(pseudonym: pseudonym, at: now)
             let erasure = UserErasure(pseudonym: pseudonym.rawValue, rows: rows, kept: kept, eventID: event.webhookID)
             try Self.writeOutboxEvent(event, on: database)
