@@ -7,7 +7,8 @@ Usage: scripts/release-statements.py COMMIT sqlite|postgres > Tests/LedgerFixtur
 The statements are the string literals of the store's files and of the shared files beside them that begin with
 SELECT, INSERT, UPDATE, DELETE or WITH (migrations left out). Interpolations become what they stand for: a bind (`?` on SQLite, `$n` on PostgreSQL; `(1...n).map`
 of `$` numbers all n of them), a constant of the same file inlined, the repeated text of `Array(repeating: "…",
-count:)` once, and any other fragment (an optional condition) left out. PreviousReleaseTests compiles each against today's schema, so a migration that drops or renames
+count:)` once, a value inlined after a comparison, `LIMIT`, `,` or `(` a bind, and any other fragment (an optional
+condition) left out; a statement that names a table or column at run time (inside quotes) is left out whole. PreviousReleaseTests compiles each against today's schema, so a migration that drops or renames
 what the previous release still reads or writes fails before a rolling deploy would.
 """
 import re
@@ -85,9 +86,11 @@ def statements(source, store):
     for text in literals(source):
         if not text.strip().startswith(KEYWORDS):
             continue
-        out, last, bind = [], 0, 0
+        out, last, bind, dynamic = [], 0, 0, False
         for start, end, expression in interpolations(text):
             out.append(text[last:start])
+            if text[:start].endswith('"'):
+                dynamic = True  # a table or column named at run time (the erasure's search): nothing to compile
             repeated = re.search(r'repeating: "([^"]*)"', expression)
             name = expression.removeprefix("unescaped: ").removeprefix("Self.")
             numbered = re.search(r"\((\d+)\.\.\.(\d+)\)\.map", expression)
@@ -105,6 +108,8 @@ def statements(source, store):
                 out.append("?" if store == "sqlite" else f"${bind}")
             elif name in constants:
                 out.append(constants[name])
+            elif store == "sqlite" and re.search(r"(<|>|=|LIMIT|,|\()\s*$", text[:start]):
+                out.append("?")  # a value inlined as an integer (shared SQL such as retention's)
             elif store == "postgres" and not expression.startswith("unescaped:"):
                 bind += 1
                 out.append(f"${bind}")
@@ -112,7 +117,8 @@ def statements(source, store):
                 out.append("")
             last = end
         out.append(text[last:])
-        yield "".join(out).strip()
+        if not dynamic:
+            yield "".join(out).strip()
 
 
 def main():

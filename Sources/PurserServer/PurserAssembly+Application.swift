@@ -30,7 +30,8 @@ extension PurserAssembly {
                 .add(to: router, endpoints: &endpoints)
             ConsoleRoutes(
                 support: support, orders: orders, wallets: wallets,
-                goodwillLimit: configuration.console.goodwillLimit, webhooks: webhooks, store: store,
+                goodwillLimit: configuration.console.goodwillLimit,
+                unboundAlert: configuration.console.unboundAlertSeconds, webhooks: webhooks, store: store,
                 keys: .init(adminToken: adminToken), adminToken: adminToken,
                 operators: consoleOperators, secureCookies: configuration.console.secureCookies,
                 sessionLength: configuration.console.sessionMinutes * 60, throttle: SignInThrottle(),
@@ -109,6 +110,13 @@ extension PurserAssembly {
                     store: store, days: configuration.retention.days,
                     interval: .milliseconds(Int64(configuration.retention.intervalSeconds * 1000)),
                     lease: retentionLease(holder: LeasedWork.holderName("serve")), logger: logger, now: now))
+        }
+        if configuration.admin.token != nil, configuration.console.sampleIntervalSeconds > 0 {
+            services.append(
+                QueueSamplerService(
+                    store: store,
+                    interval: .milliseconds(Int64(configuration.console.sampleIntervalSeconds * 1000)),
+                    lease: queueSamplerLease(holder: LeasedWork.holderName("serve")), logger: logger, now: now))
         }
         if configuration.database.url == nil, configuration.backup.intervalSeconds > 0 {
             services.append(

@@ -138,6 +138,11 @@ public struct PurserAssembly: Sendable {
         LeasedWork("retention", holder: holder, term: .seconds(60), store: store, now: now)
     }
 
+    /// The lease the dashboard's queue sampler holds, so replicas on one ledger take one sample per interval.
+    public func queueSamplerLease(holder: String) -> LeasedWork {
+        LeasedWork("queue-sampler", holder: holder, term: .seconds(60), store: store, now: now)
+    }
+
     /// The lease every backup `serve` takes holds, so replicas on one ledger take one copy per interval.
     public func backupLease(holder: String) -> LeasedWork {
         LeasedWork("backup", holder: holder, term: .seconds(60), store: store, now: now)

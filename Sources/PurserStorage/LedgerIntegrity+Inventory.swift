@@ -5,7 +5,7 @@ extension LedgerIntegrity {
     /// `webhook_sequences`, a counter per user made from the outbox).
     public static let tables = [
         "orders", "apple_transactions", "grants", "audit_log", "outbox", "webhook_deliveries", "notifications",
-        "reconciliation_cursors", "leases", "wallet_transactions", "wallet_entries", "wallet_holds",
+        "reconciliation_cursors", "leases", "wallet_transactions", "wallet_entries", "wallet_holds", "queue_samples",
     ]
 
     /// Every user's balance per currency (grants and wallet entries), in standard SQL both stores run: `currency` and

@@ -171,6 +171,10 @@ public protocol LedgerStore: Sendable {
     /// Orders still waiting for `productID` created in `from...to`, oldest first: who might own an unbound purchase.
     /// What happened since `since`: audit events counted by kind, and the last notification received.
     func activity(since: Date) async throws -> LedgerActivity
+    /// Records the queues' sizes for the dashboard and forgets samples from before `cutoff` (the sampler's job).
+    func recordQueueSample(_ sample: QueueSample, forgettingBefore cutoff: Date) async throws
+    /// The dashboard's timeline since `since`: credits and revokes per hour, the decisions' mix, the queue samples.
+    func timeline(since: Date) async throws -> LedgerTimeline
     func waitingOrderIDs(productID: String, createdFrom from: Date, to: Date, limit: Int) async throws -> [OrderID]
     /// What the write path has done since the store opened (statements, commits, round trips, hops to the writer).
     func writeCounts() -> LedgerWriteCounts

@@ -69,6 +69,7 @@ public struct LedgerStoreConformance: Sendable {
         try await reservesWithHoldsAndResolvesEachOnce()
         try await prunesOnlyWhatIsKeptForAWhile()
         try await erasesAUserEverywhereAndKeepsTheMoney()
+        try await drawsTheDashboardsTimeline()
         // Last: it finds nothing in everything the checks above wrote, then breaks rows on purpose.
         try await checksItsOwnIntegrity()
     }

@@ -1,6 +1,6 @@
--- Every statement of the postgres ledger store at 7ac678e (2026-11-26),
--- printed by scripts/release-statements.py 7ac678e postgres.
--- schema: sqlite 11, postgres 11
+-- Every statement of the postgres ledger store at 0093285 (2026-11-26),
+-- printed by scripts/release-statements.py 0093285 postgres.
+-- schema: sqlite 12, postgres 12
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -15,6 +15,15 @@ SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbo
        (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'dead') AS dead,
        (SELECT COUNT(*) FROM wallet_holds WHERE state = 'open') AS holds,
        (SELECT MIN(created_at) FROM wallet_holds WHERE state = 'open') AS holds_oldest;
+
+-- LedgerIntegrity+Inventory.swift
+SELECT currency, CAST(SUM(amount) AS BIGINT) AS amount FROM (
+    SELECT user_id, currency, amount FROM grants
+    UNION ALL SELECT user_id, currency, amount FROM wallet_entries) AS e
+GROUP BY user_id, currency;
+
+-- LedgerIntegrity+Inventory.swift
+SELECT CAST(COALESCE(MAX(version), 0) AS BIGINT) AS version FROM schema_migrations;
 
 -- LedgerIntegrity.swift
 SELECT a.transaction_id AS subject FROM apple_transactions a WHERE a.state = 'credited'
@@ -69,6 +78,28 @@ UNION ALL SELECT 'total', currency, CAST(SUM(amount) AS BIGINT) FROM (
     SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
 GROUP BY currency;
 
+-- LedgerRetention.swift
+UPDATE outbox SET payload = '{}', pruned_at = $1 WHERE id IN (
+    SELECT o.id FROM outbox o
+    WHERE o.pruned_at IS NULL AND o.dispatched_at IS NOT NULL AND o.created_at < $2
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                      WHERE d.event_id = o.id AND d.status <> 'delivered')
+    ORDER BY o.id LIMIT $3)
+RETURNING 1;
+
+-- LedgerRetention.swift
+DELETE FROM notifications WHERE notification_uuid IN (
+    SELECT notification_uuid FROM notifications
+    WHERE processed_at IS NOT NULL AND received_at < $1
+      AND received_at < (SELECT MAX(received_at) FROM notifications)
+    ORDER BY received_at LIMIT $2)
+RETURNING 1;
+
+-- LedgerRetention.swift
+DELETE FROM leases WHERE name IN (
+    SELECT name FROM leases WHERE expires_at < $1 ORDER BY expires_at LIMIT $2)
+RETURNING 1;
+
 -- PostgresLedgerStore+AppleFollowUps.swift
 SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = $1
 ORDER BY recorded_at, transaction_id LIMIT 500;
@@ -90,6 +121,26 @@ WHERE transaction_id = $2 AND finished_at_apple IS NULL;
 -- PostgresLedgerStore+AppleFollowUps.swift
 UPDATE apple_transactions SET app_account_token_for_apple = NULL
 WHERE transaction_id = $1 AND app_account_token_for_apple = $2;
+
+-- PostgresLedgerStore+Erasure.swift
+UPDATE webhook_sequences SET last = GREATEST(last,
+    (SELECT p.last FROM webhook_sequences p WHERE p.user_id = $1))
+WHERE user_id = $2
+  AND EXISTS (SELECT 1 FROM webhook_sequences p WHERE p.user_id = $3);
+
+-- PostgresLedgerStore+Erasure.swift
+DELETE FROM webhook_sequences WHERE user_id = $1
+  AND EXISTS (SELECT 1 FROM webhook_sequences u WHERE u.user_id = $2);
+
+-- PostgresLedgerStore+Erasure.swift
+INSERT INTO audit_log (at, subject, subject_id, event, cause, detail)
+VALUES ($1, 'user', $2, 'erased', $3,
+    $4);
+
+-- PostgresLedgerStore+Erasure.swift
+SELECT table_name::text AS table_name, column_name::text AS column_name FROM information_schema.columns
+WHERE table_schema = current_schema() AND data_type IN ('text', 'character varying')
+ORDER BY table_name, ordinal_position;
 
 -- PostgresLedgerStore+Holds.swift
 SELECT pg_advisory_xact_lock($1, hashtext($2));
@@ -319,16 +370,17 @@ SELECT $1, $2, c, a
 FROM unnest($3::TEXT[], $4::BIGINT[]) AS u(c, a);
 
 -- PostgresLedgerStore+Wallets.swift
-SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
+SELECT at, source, row, kind, ref, amounts, cause, reason, balances FROM (
     SELECT created_at AS at, 'g'::TEXT AS source, MAX(row) AS row, kind, transaction_id AS ref,
-        json_object_agg(currency, amount)::TEXT AS amounts, NULL::TEXT AS cause, NULL::TEXT AS reason
+        json_object_agg(currency, amount)::TEXT AS amounts, NULL::TEXT AS cause, NULL::TEXT AS reason,
+        NULL::TEXT AS balances
     FROM (
         SELECT created_at, MAX(id) AS row, kind, transaction_id, currency, SUM(amount) AS amount
         FROM grants WHERE user_id = $1
         GROUP BY transaction_id, kind, created_at, currency) AS per_currency
     GROUP BY transaction_id, kind, created_at
     UNION ALL
-    SELECT created_at, 'w'::TEXT, id, ''::TEXT, idempotency_id, amounts, cause, reason
+    SELECT created_at, 'w'::TEXT, id, ''::TEXT, idempotency_id, amounts, cause, reason, balances
     FROM wallet_transactions WHERE user_id = $2) AS history
 WHERE (at, source, row) < ($3, $4, $5)
 ORDER BY at DESC, source DESC, row DESC LIMIT $6;
@@ -375,7 +427,7 @@ UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
 WHERE id = $1 AND claimed_by = $2;
 
 -- PostgresLedgerStore+Webhooks.swift
-SELECT id, topic FROM outbox WHERE webhook_id = $1 FOR UPDATE;
+SELECT id, topic, pruned_at FROM outbox WHERE webhook_id = $1 FOR UPDATE;
 
 -- PostgresLedgerStore+Webhooks.swift
 INSERT INTO webhook_deliveries (event_id, endpoint, status, attempts, next_attempt_at, created_at)

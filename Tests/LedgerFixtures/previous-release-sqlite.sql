@@ -1,6 +1,6 @@
--- Every statement of the sqlite ledger store at 7ac678e (2026-11-26),
--- printed by scripts/release-statements.py 7ac678e sqlite.
--- schema: sqlite 11, postgres 11
+-- Every statement of the sqlite ledger store at 0093285 (2026-11-26),
+-- printed by scripts/release-statements.py 0093285 sqlite.
+-- schema: sqlite 12, postgres 12
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -15,6 +15,15 @@ SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbo
        (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'dead') AS dead,
        (SELECT COUNT(*) FROM wallet_holds WHERE state = 'open') AS holds,
        (SELECT MIN(created_at) FROM wallet_holds WHERE state = 'open') AS holds_oldest;
+
+-- LedgerIntegrity+Inventory.swift
+SELECT currency, CAST(SUM(amount) AS BIGINT) AS amount FROM (
+    SELECT user_id, currency, amount FROM grants
+    UNION ALL SELECT user_id, currency, amount FROM wallet_entries) AS e
+GROUP BY user_id, currency;
+
+-- LedgerIntegrity+Inventory.swift
+SELECT CAST(COALESCE(MAX(version), 0) AS BIGINT) AS version FROM schema_migrations;
 
 -- LedgerIntegrity.swift
 SELECT a.transaction_id AS subject FROM apple_transactions a WHERE a.state = 'credited'
@@ -69,6 +78,28 @@ UNION ALL SELECT 'total', currency, CAST(SUM(amount) AS BIGINT) FROM (
     SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
 GROUP BY currency;
 
+-- LedgerRetention.swift
+UPDATE outbox SET payload = '{}', pruned_at = ? WHERE id IN (
+    SELECT o.id FROM outbox o
+    WHERE o.pruned_at IS NULL AND o.dispatched_at IS NOT NULL AND o.created_at < ?
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                      WHERE d.event_id = o.id AND d.status <> 'delivered')
+    ORDER BY o.id LIMIT ?)
+RETURNING 1;
+
+-- LedgerRetention.swift
+DELETE FROM notifications WHERE notification_uuid IN (
+    SELECT notification_uuid FROM notifications
+    WHERE processed_at IS NOT NULL AND received_at < ?
+      AND received_at < (SELECT MAX(received_at) FROM notifications)
+    ORDER BY received_at LIMIT ?)
+RETURNING 1;
+
+-- LedgerRetention.swift
+DELETE FROM leases WHERE name IN (
+    SELECT name FROM leases WHERE expires_at < ? ORDER BY expires_at LIMIT ?)
+RETURNING 1;
+
 -- SQLiteLedgerStore+AppleFollowUps.swift
 SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = ?
 ORDER BY recorded_at, transaction_id LIMIT 500;
@@ -86,6 +117,15 @@ WHERE transaction_id = ? AND finished_at_apple IS NULL;
 -- SQLiteLedgerStore+AppleFollowUps.swift
 UPDATE apple_transactions SET app_account_token_for_apple = NULL
 WHERE transaction_id = ? AND app_account_token_for_apple = ?;
+
+-- SQLiteLedgerStore+Erasure.swift
+INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES (?, 'user', ?, 'erased', ?, ?);
+
+-- SQLiteLedgerStore+Erasure.swift
+SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name;
+
+-- SQLiteLedgerStore+Erasure.swift
+SELECT name, type FROM pragma_table_info(?);
 
 -- SQLiteLedgerStore+Holds.swift
 INSERT INTO wallet_holds (idempotency_id, user_id, amounts, reason, expires_in_seconds, cause, state,
@@ -280,15 +320,15 @@ SELECT user_id, amounts, reason, metadata, cause, balances, created_at FROM wall
 WHERE idempotency_id = ?;
 
 -- SQLiteLedgerStore+Wallets.swift
-SELECT at, source, row, kind, ref, amounts, cause, reason FROM (
+SELECT at, source, row, kind, ref, amounts, cause, reason, balances FROM (
     SELECT created_at AS at, 'g' AS source, MAX(row) AS row, kind, transaction_id AS ref,
-        json_group_object(currency, amount) AS amounts, NULL AS cause, NULL AS reason
+        json_group_object(currency, amount) AS amounts, NULL AS cause, NULL AS reason, NULL AS balances
     FROM (
         SELECT created_at, MAX(id) AS row, kind, transaction_id, currency, SUM(amount) AS amount
         FROM grants WHERE user_id = ? GROUP BY transaction_id, kind, created_at, currency)
     GROUP BY transaction_id, kind, created_at
     UNION ALL
-    SELECT created_at, 'w', id, '', idempotency_id, amounts, cause, reason
+    SELECT created_at, 'w', id, '', idempotency_id, amounts, cause, reason, balances
     FROM wallet_transactions WHERE user_id = ?)
 WHERE (at, source, row) < (?, ?, ?)
 ORDER BY at DESC, source DESC, row DESC LIMIT ?;
@@ -334,7 +374,7 @@ UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
 WHERE id = ? AND claimed_by = ?;
 
 -- SQLiteLedgerStore+Webhooks.swift
-SELECT id, topic FROM outbox WHERE webhook_id = ?;
+SELECT id, topic, pruned_at FROM outbox WHERE webhook_id = ?;
 
 -- SQLiteLedgerStore+Webhooks.swift
 INSERT INTO webhook_deliveries (event_id, endpoint, status, attempts, next_attempt_at, created_at)

@@ -89,6 +89,10 @@ extension ForwardingLedgerStore {
     func integrity() async throws -> LedgerIntegrity { try await inner.integrity() }
     func health() async throws -> LedgerHealth { try await inner.health() }
     func activity(since: Date) async throws -> LedgerActivity { try await inner.activity(since: since) }
+    func recordQueueSample(_ sample: QueueSample, forgettingBefore cutoff: Date) async throws {
+        try await inner.recordQueueSample(sample, forgettingBefore: cutoff)
+    }
+    func timeline(since: Date) async throws -> LedgerTimeline { try await inner.timeline(since: since) }
     func transactionIDs(ownedBy user: UserID, limit: Int) async throws -> [String] {
         try await inner.transactionIDs(ownedBy: user, limit: limit)
     }

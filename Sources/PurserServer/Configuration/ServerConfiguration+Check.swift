@@ -20,6 +20,7 @@ extension ServerConfiguration {
         }
         check { _ = try loadCatalog() }
         check { _ = try console.checkedOperators() }
+        check { try console.check() }
         check { _ = try TrustedProxies(http.trustedProxies) }
         check { _ = try xcodeCertificate() }
         check { _ = try webhooks.checkedEndpoints() }

@@ -22,6 +22,11 @@ extension ServerConfiguration {
         public var sessionMinutes: Double = 480
         /// The most one goodwill credit from a user's page may give, per currency (0 hides the form).
         public var goodwillLimit: Int64 = 1_000
+        /// How often the dashboard's queue sampler records the webhook backlog and the unbound queue (0: never).
+        public var sampleIntervalSeconds: Double = 300
+        /// The age of the oldest unbound transaction the dashboard draws its gauge against: the alert's threshold
+        /// (a day, as `examples/prometheus-alerts.yml` fires).
+        public var unboundAlertSeconds: Double = 86_400
 
         public init() {}
     }
@@ -35,8 +40,8 @@ extension ServerConfiguration.Console {
         key.hasPrefix("console.operators.") && key.hasSuffix(".passwordHash")
     }
 
-    /// `operators` (each `name`, `passwordHash`), `secureCookies`, `sessionMinutes`, `goodwillLimit`, scoped to
-    /// `console`.
+    /// `operators` (each `name`, `passwordHash`), `secureCookies`, `sessionMinutes`, `goodwillLimit`,
+    /// `sampleIntervalSeconds`, `unboundAlertSeconds`, scoped to `console`.
     public init(reader: ConfigReader) {
         self.init()
         for index in 0..<Self.maxOperators {
@@ -48,6 +53,18 @@ extension ServerConfiguration.Console {
         secureCookies = reader.bool(forKey: "secureCookies", default: secureCookies)
         sessionMinutes = reader.double(forKey: "sessionMinutes", default: sessionMinutes)
         goodwillLimit = Int64(reader.int(forKey: "goodwillLimit", default: Int(goodwillLimit)))
+        sampleIntervalSeconds = reader.double(forKey: "sampleIntervalSeconds", default: sampleIntervalSeconds)
+        unboundAlertSeconds = reader.double(forKey: "unboundAlertSeconds", default: unboundAlertSeconds)
+    }
+
+    /// The sampler's interval and the gauge's threshold: 0 or more, and more than 0.
+    func check() throws(ConfigurationError) {
+        guard sampleIntervalSeconds >= 0 else {
+            throw ConfigurationError("console.sampleIntervalSeconds must be 0 (no samples) or more")
+        }
+        guard unboundAlertSeconds > 0 else {
+            throw ConfigurationError("console.unboundAlertSeconds must be more than 0")
+        }
     }
 
     /// The operators, each with a password hash that parses; a malformed one stops `serve` naming it.

@@ -80,7 +80,8 @@ extension ConsoleRoutes {
         return try await webhookEvents(request, signedIn: signedIn, notice: text["replayed"])
     }
 
-    /// What waits, at a glance: unbound and waiting counts with the oldest of each, and the webhook outbox.
+    /// What waits, at a glance: unbound and waiting counts with the oldest of each, the webhook outbox, and the
+    /// pictures of the last 48 hours (`DashboardCharts`).
     func dashboard(_ request: Request, signedIn: SignedIn) async throws -> Response {
         let health = try await store.health()
         let summary = try await store.webhookSummary()
@@ -105,6 +106,12 @@ extension ConsoleRoutes {
             "delivered": summary.delivered, "retries": summary.retries,
         ]
         values["hasToday"] = !activity.eventsByKind.isEmpty
+        let timeline = try await store.timeline(since: now().addingTimeInterval(-QueueSamplerService.window))
+        let charts = DashboardCharts(text: ConsoleText.table(language(request)), now: now())
+        values["chartHourly"] = charts.hourly(timeline)
+        values["chartDecisions"] = charts.decisions(timeline)
+        values["chartQueues"] = charts.queues(timeline.samples)
+        values["chartUnboundAge"] = charts.unboundAge(oldest: health.unbound.oldest, threshold: unboundAlert)
         return page("dashboard", values)
             .response(language: language(request), signedIn: signedIn, path: "/console/dashboard")
     }

@@ -15,6 +15,8 @@ struct ConsoleRoutes: Sendable {
     /// Goodwill credits from a user's page: deposits of at most `goodwillLimit` per currency (0: no form).
     let wallets: WalletService
     let goodwillLimit: Int64
+    /// The dashboard's gauge of the oldest unbound transaction is drawn against this age (`console.unboundAlertSeconds`).
+    let unboundAlert: TimeInterval
     let webhooks: WebhookService
     let store: any LedgerStore
     let keys: ConsoleSession.Keys

@@ -170,6 +170,14 @@ enum ConsoleTemplates {
         <dt>{{t.lastNotification}}</dt><dd>{{lastNotification}} · {{t.intakeLag}} {{intakeLag}}</dd>
         <dt>{{t.lastReconciliation}}</dt><dd id="last-reconciliation">{{lastReconciliation}} · {{reconciliationFound}}</dd>
         </dl>
+        <h2>{{t.chartUnboundAge}}</h2>
+        <figure>{{{chartUnboundAge}}}</figure>
+        <h2>{{t.chartHourly}}</h2>
+        <figure>{{{chartHourly}}}</figure>
+        <h2>{{t.chartDecisions}}</h2>
+        <figure>{{{chartDecisions}}}</figure>
+        <h2>{{t.chartQueues}}</h2>
+        <figure>{{{chartQueues}}}</figure>
         <h2>{{t.today}}</h2>
         {{^hasToday}}<p>—</p>{{/hasToday}}
         <table id="today">{{#today}}<tr><td>{{kind}}</td><td>{{count}}</td></tr>{{/today}}</table>
@@ -184,6 +192,7 @@ enum ConsoleTemplates {
         form.inline { display: inline; } label { display: block; margin: .4em 0; }
         .notice { background: #e8f5e9; padding: .5em; } .error { background: #ffebee; padding: .5em; }
         .why { font-weight: 600; } dl { display: grid; grid-template-columns: 10em 1fr; } dt { color: #6e6e73; }
+        figure { margin: .4em 0 1.2em; } figure svg { max-width: 100%; height: auto; }
         table { border-collapse: collapse; } td, th { border-bottom: 1px solid #ddd; padding: .2em .6em; }
         """
 }

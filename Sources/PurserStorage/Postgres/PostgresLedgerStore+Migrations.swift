@@ -178,5 +178,6 @@ extension PostgresLedgerStore {
         (10, WalletRows.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
         (11, WalletHoldRules.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
         (12, LedgerRetention.migration),
+        (13, LedgerTimelineSQL.migration),
     ]
 }

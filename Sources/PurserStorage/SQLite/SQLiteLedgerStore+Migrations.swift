@@ -131,5 +131,6 @@ extension SQLiteLedgerStore {
         (10, WalletRows.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
         (11, WalletHoldRules.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
         (12, LedgerRetention.migration),
+        (13, LedgerTimelineSQL.migration),
     ]
 }
