@@ -2,7 +2,9 @@ import Foundation
 
 /// The languages Purser's user-facing messages come in.
 public enum PurserLanguage: String, Sendable, Hashable, CaseIterable {
+    /// English.
     case english = "en"
+    /// Simplified Chinese.
     case simplifiedChinese = "zh-Hans"
 
     /// The user's preferred language if Purser speaks it, else English.
