@@ -92,6 +92,8 @@ let package = Package(
         // JSON files (a default trait) and AccessLogger (the Logging trait) for `purser serve` settings.
         .package(
             url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "Logging"]),
+        // `swift package generate-documentation`: scripts/test.sh builds each DocC catalog with warnings as errors.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // Domain types and rules; Foundation only.

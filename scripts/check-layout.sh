@@ -80,6 +80,21 @@ for file in $(grep -rlE "(^|[^A-Za-z])Process\(\)" Sources Tests --include='*.sw
   fail "$file starts a child with Foundation's Process; use ChildProcess (swift-corelibs-foundation#5472)"
 done
 
+# 8. What an app or a game backend links is documented: every public declaration of Purser, PurserStoreKit and
+#    PurserWebhooks has a doc comment (attributes on their own lines may stand between).
+while read -r finding; do
+  fail "$finding has no doc comment"
+done < <(find Sources/Purser Sources/PurserStoreKit Sources/PurserWebhooks -name '*.swift' -print0 | xargs -0 awk '
+  FNR == 1 { previous = "" }
+  /^[[:space:]]*@[A-Za-z]+(\([^)]*\))?[[:space:]]*$/ { next }
+  {
+    if ($0 ~ /^[[:space:]]*((@[^ ]+|nonisolated|final|static|override|mutating|convenience|required)[[:space:]]+)*public[[:space:]]/ \
+        && $0 !~ /public[[:space:]]+import/ && previous !~ /^[[:space:]]*\/\/\//) {
+      print FILENAME ":" FNR
+    }
+    previous = $0
+  }')
+
 if [ "$failures" -gt 0 ]; then
   echo "check-layout: $failures finding(s)"
   exit 1

@@ -4,7 +4,7 @@
 # console operator (its hash made by `purser console hash-password`) and the admin token, makes a purchase that no
 # order names (unbound: support's case), a purchase Apple signs with the wrong type (refused), and a second server whose
 # App Store (a simulator process) is stopped, and drives the console through scripts/console/drive_console.py.
-# Screenshots go to docs/console/ (the README links them). Exits non-zero on any failure.
+# Screenshots go to the server guide's Resources/console/ (PurserServer.docc). Exits non-zero on any failure.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/serve-port.sh"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -111,4 +111,4 @@ kill -STOP "$sim_pid"
 "$py" "$repo/scripts/console/drive_console.py" --base "$base" --operator li --password="$password" \
   --apple-order-id "$apple_order" --transaction-id "$transaction" --queued-transaction-id "$queued" \
   --refused-transaction-id "$refused" --apple-down-base "$down" --apple-down-transaction-id "$nina" \
-  --screenshots "$repo/docs/console"
+  --screenshots "$repo/Sources/PurserServer/PurserServer.docc/Resources/console"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The PostgreSQL backup procedure of the README, tested: a private server gets a ledger written by `purser serve`
+# The PostgreSQL backup procedure of the server guide ("SQLite and PostgreSQL"), tested: a private server gets a ledger written by `purser serve`
 # (credits, a refund, wallet spends and deposits, audit records, outbox events), `pg_dump -Fc`
 # copies it, `pg_restore` puts the copy into a new database, and `purser ledger check` on both finds every rule held
 # and prints the same balances' totals, balances' checksum and rows per table.

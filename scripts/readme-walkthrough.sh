@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's "Walk-through with curl", run exactly as written against a fresh `purser serve --config
+# The README's "A five-minute tour", run exactly as written against a fresh `purser serve --config
 # examples/demo.json` (on a free port and in a scratch copy of examples/, so ./data is not touched). Each `# →` line
 # of the README must match the line the commands printed: every "key":value pair it shows without `…` must be in
 # that line. Exits 1 on the first mismatch, printing both.
@@ -23,7 +23,7 @@ port="$(wait_for_serve_port "$work/serve.log" "$serve_pid")" || { cat "$work/ser
 python3 - "$repo/README.md" "$port" >"$work/walkthrough.sh" <<'PY'
 import sys
 text = open(sys.argv[1], encoding="utf-8").read()
-section = text[text.index("## Walk-through with curl"):]
+section = text[text.index("## A five-minute tour"):]
 block = section[section.index("```sh\n") + 6:]
 print(block[:block.index("```\n")].replace("localhost:8080", f"127.0.0.1:{sys.argv[2]}"))
 PY

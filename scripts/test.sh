@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README's quick start and CI run it:
 #   0. the habits a script can hold: the layout rules (scripts/check-layout.sh) and `swift format lint`;
+#   0b. the DocC catalogs (Purser, PurserWebhooks, PurserServer) built with warnings as errors, after the build (whose
+#      Snippets/ are the guides' Swift samples); preview one with
+#      `swift package --disable-sandbox preview-documentation --target Purser`;
 #   1. build everything with warnings as errors in Purser's own targets, and run every Swift test (unit, SQLite
 #      ledger, live HTTP, the purser binary), the PostgreSQL ledger's against a private server (scripts/postgres.sh);
 #   1b. the StoreKit interface check (scripts/check-storekit-interface.sh): the SDK's Apple-only code compiled against
 #      hand-written interfaces of Apple's frameworks, and mutants it must reject; then an app package that depends on
 #      the SDK with `traits: []` resolves no package at all (scripts/check-sdk-dependencies.sh);
-#   2. the README's walk-through run as written (scripts/readme-walkthrough.sh); the referee: Apple's official
+#   2. the README's five-minute tour run as written (scripts/readme-walkthrough.sh); the referee: Apple's official
 #      Python library against Purser, in both directions, standardwebhooks and prometheus_client; schemathesis
 #      against a running `purser serve` (openapi.yaml is the contract); the support console in Chromium driven by
 #      Selenium; each fuzz target in Fuzz/ for 30 seconds;
@@ -25,10 +28,18 @@ bash scripts/system-libraries.sh
 echo "== layout"
 bash scripts/check-layout.sh
 echo "== swift format lint (.swift-format)"
-swift format lint --strict --parallel -r Sources Tests Fuzz Package.swift
-echo "== swift build --build-tests (warnings are errors in Purser's targets)"
+swift format lint --strict --parallel -r Sources Tests Fuzz Snippets Package.swift
+echo "== swift build --build-tests (warnings are errors in Purser's targets; the guides' snippets in Snippets/ too)"
 export PURSER_WARNINGS_AS_ERRORS=1
 swift build --build-tests
+echo "== DocC: each catalog with warnings as errors (a broken link, symbol, snippet or parameter doc fails)"
+for target in Purser PurserWebhooks PurserServer; do
+  started=$SECONDS
+  swift package --disable-sandbox generate-documentation --target "$target" --warnings-as-errors
+  echo "docs: $target in $((SECONDS - started)) s"
+done
+preview="swift package --disable-sandbox preview-documentation --target Purser   # or PurserWebhooks, PurserServer"
+echo "   To read them in a browser: $preview"
 echo "== PostgreSQL (a private server for PurserPostgresTests, stopped on exit)"
 PURSER_POSTGRES_DIR="$(mktemp -d -t purser-postgres.XXXXXX)"
 trap 'bash scripts/postgres.sh stop "$PURSER_POSTGRES_DIR"' EXIT
@@ -51,7 +62,7 @@ bash scripts/check-storekit-interface.sh
 echo "== an app that depends on the SDK (traits: []) resolves no package: a throwaway app package built and run"
 bash scripts/check-sdk-dependencies.sh
 PURSER_BIN="$(swift build --show-bin-path)/purser"
-echo "== the README's walk-through, run as written"
+echo "== the README's five-minute tour, run as written"
 PURSER_BIN="$PURSER_BIN" bash scripts/readme-walkthrough.sh
 echo "== referee (Apple's app-store-server-library)"
 PURSER_BIN="$PURSER_BIN" bash scripts/referee.sh
@@ -76,5 +87,6 @@ PURSER_DATABASE_URL="${PURSER_TEST_DATABASE_URL%/*}/not_the_chaos_database" \
   --storage postgres --replicas 2 --database-url "$PURSER_TEST_DATABASE_URL"
 echo "== a SQLite backup taken mid-chaos, restored into a fresh directory and checked with purser ledger check"
 PURSER_BIN="$PURSER_BIN" bash scripts/backup-during-chaos.sh
-echo "== the README's PostgreSQL backup: pg_dump, pg_restore into a new database, purser ledger check on both"
+echo "== the server guide's PostgreSQL backup: pg_dump, pg_restore into a new database, purser ledger check on both"
 PURSER_BIN="$PURSER_BIN" bash scripts/postgres-backup-roundtrip.sh
+echo "== done. The guides, in a browser: $preview"

@@ -14,7 +14,7 @@ extension Purser {
                 The copy is one read snapshot of the ledger (SQLite's VACUUM INTO): every decision committed before \
                 it started is in it, none after. It is fsynced, checked with SQLite's integrity_check and the \
                 ledger check, and what it holds is printed. For PostgreSQL use pg_dump or a base backup with WAL \
-                archiving (README, Backups).
+                archiving (the server guide, "SQLite and PostgreSQL").
                 """)
 
         @OptionGroup var ledger: LedgerFileOptions
@@ -75,7 +75,8 @@ struct LedgerFileOptions: ParsableArguments {
         guard settings.database.url == nil else {
             throw ConfigurationError(
                 "\(command) copies a SQLite ledger; this configuration's ledger is PostgreSQL (database.url): use "
-                    + "pg_dump or a base backup with WAL archiving, as the README's Backups section shows")
+                    + "pg_dump or a base backup with WAL archiving, as the server guide's \"SQLite and PostgreSQL\" shows"
+            )
         }
         return settings.sqliteLedgerPath
     }

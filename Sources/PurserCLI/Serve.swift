@@ -12,7 +12,7 @@ extension Purser {
         static let configuration = CommandConfiguration(
             abstract: "Run the Purser server.",
             discussion: "Settings come from the flags below, then PURSER_* environment variables, then --config "
-                + "(JSON). See README.md.")
+                + "(JSON). See the server guide's Configuration article (Sources/PurserServer/PurserServer.docc).")
 
         @Option(help: "A JSON configuration file.") var config: String?
         @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?

@@ -44,6 +44,12 @@ public struct PurserAssembly: Sendable {
 
     /// Builds every service. `now` is the clock of every decision, order and audit record (a chaos run moves it).
     /// - Parameters:
+    ///   - configuration: the settings `purser serve` read (`ServerConfiguration.load`).
+    ///   - catalog: the products and what each grants.
+    ///   - store: the ledger, migrated.
+    ///   - appStore: how Apple is reached: its endpoints, or the simulator hosted in the server.
+    ///   - logger: the server's logger.
+    ///   - now: the clock of every decision, order and audit record.
     ///   - webhookSeed: seeds the webhook retries' jitter (a chaos run's seed); `nil`: the system's randomness.
     ///   - webhookTransport: how the delivery worker posts (tests count and break posts); `nil`: AsyncHTTPClient.
     /// - Throws: `ConfigurationError` when the configuration cannot be used (for example JWT mode without a key, or

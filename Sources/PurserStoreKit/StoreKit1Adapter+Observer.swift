@@ -11,6 +11,7 @@
     // The payment-queue observer. The conformance is declared here, on an extension holding the observer's methods,
     // so that a misspelt optional method gets Swift's "nearly matches" diagnostic instead of compiling silently.
     extension StoreKit1Adapter: SKPaymentTransactionObserver {
+        /// StoreKit 1's observer callback: hands the transactions to the adapter's queue, in order.
         public func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
             _ = lock.withLock { pump }?.yield(transactions)
         }

@@ -45,6 +45,7 @@
             self.purchasingTimeout = purchasingTimeout
         }
 
+        /// Registers the payment-queue observer; what StoreKit reports outside `purchase` goes to `updates`.
         public func start(_ updates: @escaping @Sendable (StoreUpdate) async -> Void) async {
             let (stream, continuation) = AsyncStream.makeStream(of: [SKPaymentTransaction].self)
             lock.withLock {
@@ -59,6 +60,7 @@
             queue.add(self)
         }
 
+        /// Removes the observer.
         public func stop() async {
             queue.remove(self)
             let (continuation, waiters) = lock.withLock {
@@ -111,6 +113,7 @@
             }
         }
 
+        /// Finishes `transaction` in the payment queue; only after the server decided.
         public func finish(_ transaction: StoreTransaction) async {
             let known = lock.withLock { () -> SKPaymentTransaction? in
                 finished.insert(transaction.id)
@@ -140,6 +143,7 @@
                 appTransaction: await signedAppTransaction())
         }
 
+        /// The products' names and localized prices, from `SKProductsRequest`.
         public func products(_ ids: Set<String>) async throws(StoreFailure) -> [StoreProduct] {
             let products: [SKProduct]
             do {

@@ -25,8 +25,10 @@
         /// StoreKit's transactions by id, kept until finished.
         private var native: [String: (transaction: Transaction, jws: String)] = [:]
 
+        /// An adapter on StoreKit 2.
         public init() {}
 
+        /// Listens to `Transaction.updates`; what StoreKit reports outside `purchase` goes to `updates`.
         public func start(_ updates: @escaping @Sendable (StoreUpdate) async -> Void) async {
             let task = Task { [weak self] in
                 for await result in Transaction.updates {
@@ -37,10 +39,12 @@
             lock.withLock { listener = task }
         }
 
+        /// Stops listening.
         public func stop() async {
             lock.withLock { listener }?.cancel()
         }
 
+        /// `Transaction.unfinished`'s verified transactions, oldest first.
         public func unfinishedTransactions() async -> [StoreTransaction] {
             var found: [StoreTransaction] = []
             for await result in Transaction.unfinished { found.append(remember(result)) }
@@ -49,6 +53,7 @@
             }
         }
 
+        /// Buys with `Product.purchase`, the order id as `appAccountToken`, and waits for the outcome.
         public func purchase(productID: String, quantity: Int, orderID: OrderID) async -> StorePurchaseResult {
             do {
                 guard let product = try await StoreKitProduct.products(for: [productID]).first else {
@@ -71,6 +76,7 @@
             }
         }
 
+        /// The transaction's signed form (`jwsRepresentation`), with the order id the journal holds.
         public func evidence(for transaction: StoreTransaction) async throws(StoreFailure) -> SubmitTransactionRequest {
             guard let jws = lock.withLock({ native[transaction.id]?.jws }) else {
                 throw StoreFailure(.unknown, detail: "transaction \(transaction.id) is no longer known to StoreKit")
@@ -78,11 +84,13 @@
             return SubmitTransactionRequest(signedTransaction: jws)
         }
 
+        /// Finishes the StoreKit 2 transaction; only after the server decided.
         public func finish(_ transaction: StoreTransaction) async {
             guard let known = lock.withLock({ native.removeValue(forKey: transaction.id) }) else { return }
             await known.transaction.finish()
         }
 
+        /// The products' names and localized prices, from `Product.products(for:)`.
         public func products(_ ids: Set<String>) async throws(StoreFailure) -> [StoreProduct] {
             do {
                 return try await StoreKitProduct.products(for: ids).map {

@@ -12,6 +12,7 @@ extension WebhookEvent {
         /// The next of the pseudonym's `sequence` (it keeps the user's events and their numbers).
         public var sequence: Int64
 
+        /// An erasure's data; the server writes these.
         public init(userId: String, occurredAt: Date, sequence: Int64) {
             self.userId = userId
             self.occurredAt = occurredAt

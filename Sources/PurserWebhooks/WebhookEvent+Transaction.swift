@@ -5,8 +5,11 @@ extension WebhookEvent {
     public struct Transaction: Sendable, Hashable, Codable {
         /// What credited the transaction (`transaction.credited` only).
         public struct Cause: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+            /// The cause as sent (`client`, `notification`, `reconciliation`, `support`).
             public var rawValue: String
+            /// A cause from its text, known or not.
             public init(rawValue: String) { self.rawValue = rawValue }
+            /// The cause as sent.
             public var description: String { rawValue }
 
             /// The app submitted it.
@@ -19,13 +22,17 @@ extension WebhookEvent {
             public static let support = Cause(rawValue: "support")
         }
 
+        /// Apple's transaction id.
         public var transactionId: String
+        /// Apple's original transaction id.
         public var originalTransactionId: String
         /// Purser's order, when one bound the transaction.
         public var orderId: String?
         /// The game account credited (or debited by a refund).
         public var userId: String
+        /// The product bought.
         public var productId: String
+        /// How many units.
         public var quantity: Int
         /// Amounts per currency this event adds to the account: positive for credits and restores, negative for
         /// revocations (exactly what was taken back).
@@ -36,6 +43,7 @@ extension WebhookEvent {
         public var occurredAt: Date
         /// 1, 2, 3, … per `userId`, in the order Purser recorded the user's events: a receiver can order them.
         public var sequence: Int64
+        /// For a credit: what credited it.
         public var cause: Cause?
         /// For `transaction.revoked`: the share of the credit this refund took back (1 for a whole refund, 0.3 when
         /// a prorated refund took the refunded share from 50% to 80%). `grants` holds the exact amounts.
@@ -50,6 +58,7 @@ extension WebhookEvent {
         /// but did not, the user's balance being too low (positive amounts per currency). Absent when none.
         public var shortfall: [String: Int64]?
 
+        /// A transaction's data; the server writes these.
         public init(
             transactionId: String, originalTransactionId: String, orderId: String?, userId: String, productId: String,
             quantity: Int, grants: [String: Int64], environment: String, occurredAt: Date, sequence: Int64,

@@ -6,6 +6,7 @@ extension WebhookEvent {
     public struct WalletChange: Sendable, Hashable, Codable {
         /// The caller's idempotency id of the spend or deposit (`POST /admin/v1/wallets/{userId}/transactions`).
         public var id: String
+        /// The user whose wallet changed.
         public var userId: String
         /// What the change added per currency: negative for a spend, positive for a deposit.
         public var amounts: [String: Int64]
@@ -13,12 +14,14 @@ extension WebhookEvent {
         public var balances: [String: Int64]
         /// Who applied it: `admin` (the game's backend) or `support by <operator>` (a goodwill credit).
         public var cause: String
+        /// The caller's reason, as the wallet's history shows it.
         public var reason: String
         /// When Purser recorded the change.
         public var occurredAt: Date
         /// 1, 2, 3, … per `userId`, shared with the user's `transaction.*` events: a receiver can order them.
         public var sequence: Int64
 
+        /// A wallet change's data; the server writes these.
         public init(
             id: String, userId: String, amounts: [String: Int64], balances: [String: Int64], cause: String,
             reason: String, occurredAt: Date, sequence: Int64

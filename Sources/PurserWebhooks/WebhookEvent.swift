@@ -7,9 +7,13 @@ import Foundation
 public struct WebhookEvent: Sendable, Hashable, Codable {
     /// A full-stop delimited event type.
     public struct EventType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        /// The type as sent (`transaction.credited`, …).
         public var rawValue: String
+        /// A type from its text, known or not.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// A type from its text, known or not.
         public init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The type as sent.
         public var description: String { rawValue }
 
         /// Purchased goods were credited to `userId`.
@@ -32,6 +36,7 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
         public static let subscribable: [EventType] = transactionTypes + [walletChanged, userErased]
     }
 
+    /// What happened.
     public var type: EventType
     /// When the event happened (not when it was delivered).
     public var timestamp: Date
@@ -44,6 +49,7 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
     /// For `webhook.test`: a line for the operator.
     public var message: String?
 
+    /// An event; the server writes these, and tests make them.
     public init(
         type: EventType, timestamp: Date, transaction: Transaction? = nil, walletChange: WalletChange? = nil,
         erasure: Erasure? = nil, message: String? = nil
@@ -59,6 +65,7 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey { case type, timestamp, data }
     private enum TestKeys: String, CodingKey { case message }
 
+    /// Decodes the body: `type`, `timestamp` and the `data` its type carries.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(EventType.self, forKey: .type)
@@ -75,6 +82,7 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the body as Purser sends it: `type`, `timestamp`, `data`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)

@@ -55,10 +55,12 @@ public struct WebhookSecret: Sendable, Hashable, CustomStringConvertible {
     /// Redacted: the key never appears in logs or error messages.
     public var description: String { "whsec_…(\(key.bitCount / 8) bytes)" }
 
+    /// Equal when the keys are equal (compared in constant time).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.key.withUnsafeBytes { l in rhs.key.withUnsafeBytes { r in l.elementsEqual(r) } }
     }
 
+    /// Hashes the key's bytes.
     public func hash(into hasher: inout Hasher) {
         key.withUnsafeBytes { hasher.combine(bytes: $0) }
     }

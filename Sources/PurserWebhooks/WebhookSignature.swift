@@ -7,7 +7,9 @@ import Foundation
 public enum WebhookSignature {
     /// The header names, as the specification spells them.
     public static let idHeader = "webhook-id"
+    /// The header with the attempt's Unix time in seconds.
     public static let timestampHeader = "webhook-timestamp"
+    /// The header with the `v1,` signatures, space-separated.
     public static let signatureHeader = "webhook-signature"
 
     /// The `webhook-signature` value for one attempt: `v1,<base64>` for each of `secrets`, space-separated.
@@ -15,6 +17,7 @@ public enum WebhookSignature {
     ///   - id: the event's id (stable across retries); it must not contain `.`.
     ///   - timestamp: the attempt's time in whole seconds since 1970.
     ///   - body: exactly the bytes posted.
+    ///   - secrets: the endpoint's secrets; each one adds a signature.
     public static func sign(id: String, timestamp: Int64, body: some DataProtocol, secrets: [WebhookSecret]) -> String {
         let content = signedContent(id: id, timestamp: timestamp, body: body)
         return secrets.map { secret in

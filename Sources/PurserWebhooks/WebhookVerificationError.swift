@@ -3,6 +3,7 @@
 public struct WebhookVerificationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable failure code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code as text (`no_matching_signature`, …).
         public let description: String
 
         /// `webhook-id`, `webhook-timestamp` or `webhook-signature` is missing.
@@ -21,16 +22,22 @@ public struct WebhookVerificationError: Error, Hashable, Sendable, CustomStringC
         public static let invalidSecret = Code(description: "invalid_secret")
     }
 
+    /// What failed.
     public var code: Code
+    /// What failed, for logs.
     public var message: String
 
+    /// An error with `code` and `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// The code and the message.
     public var description: String { "\(code): \(message)" }
 
+    /// Equal when the codes are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

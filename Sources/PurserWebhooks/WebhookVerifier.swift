@@ -9,6 +9,7 @@ public struct WebhookVerifier: Sendable {
     /// How far the attempt's `webhook-timestamp` may be from `now`, either way.
     public var tolerance: Duration
 
+    /// A verifier for `secrets`, any of which may have signed.
     public init(secrets: [WebhookSecret], tolerance: Duration = .seconds(300)) {
         self.secrets = secrets
         self.tolerance = tolerance
@@ -77,5 +78,6 @@ public struct VerifiedWebhook: Sendable, Hashable {
     public var id: String
     /// This attempt's `webhook-timestamp`.
     public var attemptedAt: Date
+    /// The event the body holds.
     public var event: WebhookEvent
 }

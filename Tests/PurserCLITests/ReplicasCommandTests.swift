@@ -8,8 +8,8 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The README's "Two replicas on PostgreSQL": one `purser appstore-sim`, two `purser serve` on one database, each
-/// started as the README says. Needs `PURSER_TEST_DATABASE_URL` (scripts/test.sh starts a private PostgreSQL).
+/// The server guide's "Replicas" (PurserServer.docc): one `purser appstore-sim`, two `purser serve` on one database, each
+/// started as the guide says. Needs `PURSER_TEST_DATABASE_URL` (scripts/test.sh starts a private PostgreSQL).
 @Suite(
     .enabled(
         if: ProcessInfo.processInfo.environment["PURSER_TEST_DATABASE_URL"] != nil,

@@ -4,7 +4,7 @@ import Testing
 
 /// The simulator inside `purser serve` sells Purser's catalog as the catalog says.
 extension ServeCommandTests {
-    /// A non-consumable bought through `POST /simulator/v1/purchases`, as the README shows, is signed as one and
+    /// A non-consumable bought through `POST /simulator/v1/purchases`, as the README's tour shows, is signed as one and
     /// credited: it was once signed Consumable and rejected with `product_type_mismatch` (paid, nothing delivered).
     @Test func theHostedSimulatorSignsTheCatalogsType() async throws {
         let directory = try temporaryDirectory()

@@ -12,8 +12,10 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
-        #expect(newest?.dropFirst(3).hasPrefix(printed + " ") == true, "CHANGELOG's newest entry: \(newest ?? "none")")
+        // Keep a Changelog: "## [Unreleased]" gathers what is not released yet; the newest "## [X.Y.Z] - date" is this
+        // build's version.
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
+        #expect(newest?.hasPrefix("## [\(printed)] - ") == true, "CHANGELOG's newest version: \(newest ?? "none")")
 
         let contract = try String(contentsOf: root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
         #expect(contract.contains("\n  version: \(printed)\n"), "openapi.yaml's info.version is not \(printed)")

@@ -4,7 +4,7 @@ import PurserServer
 import PurserWebhooks
 import Testing
 
-/// `webhooks` in the configuration: endpoints as the JSON array the README shows, secrets from the file or the
+/// `webhooks` in the configuration: endpoints as the JSON array the server guide shows, secrets from the file or the
 /// environment (several per endpoint, for rotation), redacted in logs, and a clear error at start for a malformed
 /// URL, secret or event type.
 @Suite struct WebhookConfigurationTests {

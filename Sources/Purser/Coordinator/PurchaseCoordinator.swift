@@ -11,7 +11,9 @@ import PurserCore
 /// product list), `+Recovery` (settling what StoreKit still holds), `+Settlement` (submitting one transaction and
 /// obeying the answer) and `+StoreUpdates` (what StoreKit reports on its own).
 public actor PurchaseCoordinator {
+    /// How the coordinator retries and what triggers recovery; the defaults suit an app.
     public struct Configuration: Sendable {
+        /// How often and how long to retry a submission that got no decision.
         public var retry: RetryPolicy
         /// Called at every named step; tests kill the app here.
         public var probe: PurchaseProbe
@@ -19,11 +21,13 @@ public actor PurchaseCoordinator {
         public var seed: UInt64?
         /// How to wait between retries.
         public var sleep: @Sendable (Duration) async throws -> Void
+        /// The clock the journal's dates come from.
         public var now: @Sendable () -> Date
         /// What triggers recovery besides launch and login: by default the device's network and foreground
         /// signals, so the app never calls `recover(_:)` itself.
         public var signals: RecoverySignals
 
+        /// A configuration; every argument has the default an app wants.
         public init(
             retry: RetryPolicy = RetryPolicy(), probe: PurchaseProbe = .none, seed: UInt64? = nil,
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
@@ -79,8 +83,14 @@ public actor PurchaseCoordinator {
     /// Settles one transaction at a time, in arrival order.
     let serial = AsyncSerialLock()
 
-    /// - Parameter spends: where `spend` journals each spend before sending it (the app's container); without one,
-    ///   `spend` is refused, since a spend that cannot be resent after a crash could be lost or doubled.
+    /// The app's one coordinator, built at launch and kept for the app's lifetime.
+    /// - Parameters:
+    ///   - api: the client of the app's Purser server.
+    ///   - journal: where each purchase is recorded before it is paid (`KeychainJournalStore` on Apple platforms).
+    ///   - store: the StoreKit adapter (`StoreKit2Adapter` or `StoreKit1Adapter`).
+    ///   - spends: where `spend` journals each spend before sending it (the app's container); without one,
+    ///     `spend` is refused, since a spend that cannot be resent after a crash could be lost or doubled.
+    ///   - configuration: retries and recovery signals; the defaults suit an app.
     public init(
         api: PurserAPIClient, journal: PurchaseJournal, store: any StoreAdapter, spends: SpendJournal? = nil,
         configuration: Configuration = Configuration()

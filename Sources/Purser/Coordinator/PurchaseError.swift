@@ -14,6 +14,7 @@ public enum PurchaseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The app is shutting down (or was killed).
     case terminated
 
+    /// A stable code for logs (`not_signed_in`, `purchase_in_progress`, `server_unreachable`, …).
     public var code: String {
         switch self {
         case .notSignedIn: "not_signed_in"
@@ -25,6 +26,7 @@ public enum PurchaseError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The code, with the underlying error's description where there is one.
     public var description: String {
         switch self {
         case .server(let error): "\(code): \(error)"

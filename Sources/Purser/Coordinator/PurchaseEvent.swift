@@ -26,12 +26,16 @@ public enum PurchaseEvent: Sendable, Hashable {
 
 /// A credited purchase.
 public struct Delivery: Sendable, Hashable {
+    /// Apple's transaction id.
     public var transactionID: String
+    /// The product bought.
     public var productID: String
+    /// The server's order the purchase was made for, when known.
     public var orderID: OrderID?
     /// What it granted, when the server shows it (only to the owner).
     public var grants: Grants?
 
+    /// A delivery from its parts; public so an app's tests can make one.
     public init(transactionID: String, productID: String, orderID: OrderID? = nil, grants: Grants? = nil) {
         self.transactionID = transactionID
         self.productID = productID
@@ -42,11 +46,16 @@ public struct Delivery: Sendable, Hashable {
 
 /// A purchase that is paid (or may be) but not credited yet.
 public struct PendingPurchase: Sendable, Hashable {
+    /// The product bought.
     public var productID: String
+    /// The server's order the purchase was made for, when known.
     public var orderID: OrderID?
+    /// Apple's transaction id, once StoreKit reported one (none while Ask to Buy waits).
     public var transactionID: String?
+    /// Why it is not credited yet.
     public var reason: PendingPurchaseReason
 
+    /// A pending purchase from its parts; public so an app's tests can make one.
     public init(productID: String, orderID: OrderID? = nil, transactionID: String? = nil, reason: PendingPurchaseReason)
     {
         self.productID = productID
@@ -58,11 +67,16 @@ public struct PendingPurchase: Sendable, Hashable {
 
 /// A purchase that ends without delivery.
 public struct PurchaseFailure: Sendable, Hashable {
+    /// The product the user tried to buy.
     public var productID: String
+    /// The server's order the purchase was made for, when there was one.
     public var orderID: OrderID?
+    /// Apple's transaction id, when StoreKit reported one.
     public var transactionID: String?
+    /// Why nothing was or will be delivered.
     public var reason: PurchaseFailureReason
 
+    /// A failure from its parts; public so an app's tests can make one.
     public init(productID: String, orderID: OrderID? = nil, transactionID: String? = nil, reason: PurchaseFailureReason)
     {
         self.productID = productID

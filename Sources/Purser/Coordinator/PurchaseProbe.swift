@@ -2,6 +2,7 @@
 public struct PurchaseProbe: Sendable {
     let check: @Sendable (PurchaseStep) async throws -> Void
 
+    /// A probe that runs `check` at every step; tests throw from it to kill the app there.
     public init(_ check: @escaping @Sendable (PurchaseStep) async throws -> Void) {
         self.check = check
     }

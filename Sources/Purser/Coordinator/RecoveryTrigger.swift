@@ -1,4 +1,11 @@
 /// What triggers a recovery pass over StoreKit's unfinished transactions.
 public enum RecoveryTrigger: String, Sendable, Hashable {
-    case launch, foreground, login, networkAvailable
+    /// `start()`: the app launched.
+    case launch
+    /// The app returned to the foreground.
+    case foreground
+    /// `login(_:)`: a user signed in.
+    case login
+    /// The network became usable after being unusable.
+    case networkAvailable
 }

@@ -4,9 +4,12 @@ import PurserCore
 public struct RetryPolicy: Sendable, Hashable {
     /// Attempts per transaction in one recovery pass; after that it waits for the next trigger.
     public var maxAttempts: Int
+    /// The wait before the second attempt; each later wait doubles, with jitter.
     public var baseDelay: Duration
+    /// The longest wait between two attempts.
     public var maxDelay: Duration
 
+    /// A policy; the defaults retry 5 times, from half a second up to 30 seconds.
     public init(maxAttempts: Int = 5, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30)) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay

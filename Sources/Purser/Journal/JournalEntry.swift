@@ -4,6 +4,7 @@ import PurserCore
 /// One purchase as the app's journal remembers it, from the server's order to the finished transaction. Written
 /// before the payment is added and updated at every step, so a crash at any point leaves a record to recover from.
 public struct JournalEntry: Codable, Sendable, Hashable, Identifiable {
+    /// Where a purchase stands; the journal moves an entry only along the transitions `JournalEvent` allows.
     public enum State: String, Codable, Sendable, Hashable {
         /// The server made the order; the payment is not added yet.
         case created
@@ -32,19 +33,28 @@ public struct JournalEntry: Codable, Sendable, Hashable, Identifiable {
 
     /// The server's order id, also the `applicationUsername` / `appAccountToken` given to StoreKit.
     public var id: OrderID
+    /// The user who bought, as the server knows them.
     public var userID: String
+    /// The product bought.
     public var productID: String
+    /// How many units.
     public var quantity: Int
+    /// When the order was journaled.
     public var createdAt: Date
+    /// When the entry last changed.
     public var updatedAt: Date
+    /// Where the purchase stands.
     public var state: State
+    /// Apple's transaction id, once StoreKit reported one.
     public var transactionID: String?
     /// Submissions that did not end in a decision.
     public var attempts: Int
+    /// The last submission's error, for logs.
     public var lastError: String?
     /// The server's decision name once it decided.
     public var decision: String?
 
+    /// A new entry for the server's order `id`, in state `created`.
     public init(id: OrderID, userID: String, productID: String, quantity: Int, createdAt: Date) {
         self.id = id
         self.userID = userID

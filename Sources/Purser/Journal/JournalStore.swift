@@ -3,7 +3,9 @@ import Foundation
 /// Where the journal lives. Keychain on Apple platforms (it survives uninstall), a file elsewhere. `save` replaces
 /// everything atomically and durably: after it returns, a crash cannot lose or half-write an entry.
 public protocol JournalStore: Sendable {
+    /// Every stored entry; none when nothing was stored yet.
     func load() throws(JournalStoreError) -> [JournalEntry]
+    /// Replaces everything stored with `entries`, atomically and durably.
     func save(_ entries: [JournalEntry]) throws(JournalStoreError)
     /// Saves `entries`, whose stored form (`JournalEntry.encoded(entries)`) is `encoded`: `PurchaseJournal` keeps each
     /// entry's JSON between saves and hands the bytes over, so a store that writes the stored form need not encode
@@ -12,6 +14,7 @@ public protocol JournalStore: Sendable {
 }
 
 extension JournalStore {
+    /// Ignores `encoded` and calls `save(_:)`.
     public func save(_ entries: [JournalEntry], encoded: Data) throws(JournalStoreError) {
         try save(entries)
     }

@@ -5,9 +5,12 @@
     /// The journal as one generic-password item in the Keychain, which survives uninstalling the app, so purchases
     /// made before a reinstall still find their orders.
     public struct KeychainJournalStore: JournalStore {
+        /// The Keychain item's service.
         public let service: String
+        /// The Keychain item's account.
         public let account: String
 
+        /// A store in the generic-password item `service` / `account`.
         public init(service: String = "purser.journal", account: String = "default") {
             self.service = service
             self.account = account
@@ -20,6 +23,7 @@
             ]
         }
 
+        /// The entries in the Keychain item; none when it does not exist yet.
         public func load() throws(JournalStoreError) -> [JournalEntry] {
             var search = query
             search[kSecReturnData as String] = true
@@ -37,6 +41,7 @@
             }
         }
 
+        /// Replaces the item's entries.
         public func save(_ entries: [JournalEntry]) throws(JournalStoreError) {
             guard let data = try? JournalEntry.encoded(entries) else {
                 throw JournalStoreError(code: "journal_unwritable", message: "cannot encode the journal")
@@ -44,6 +49,7 @@
             try save(entries, encoded: data)
         }
 
+        /// Writes `data`, the entries' stored form, to the item.
         public func save(_ entries: [JournalEntry], encoded data: Data) throws(JournalStoreError) {
             let attributes: [String: Any] = [
                 kSecValueData as String: data,

@@ -34,6 +34,7 @@ public actor PurchaseJournal {
     /// Entries that are not closed, oldest first.
     public var open: [JournalEntry] { all.filter { !$0.state.isClosed } }
 
+    /// The entry for order `id`, open or among the recently closed.
     public func entry(_ id: OrderID) -> JournalEntry? { entries[id] }
 
     /// Records a new purchase (state `created`) durably.

@@ -16,6 +16,7 @@ public enum PendingPurchaseReason: Sendable, Hashable {
     /// The app receipt is not available yet (StoreKit 1).
     case receiptUnavailable
 
+    /// A stable code for logs (`ask_to_buy`, `server:unbound`, …).
     public var code: String {
         switch self {
         case .askToBuy: "ask_to_buy"

@@ -14,8 +14,10 @@ public enum PurchaseFailureReason: Sendable, Hashable {
     case rejected(String)
     /// Apple refunded the purchase before it was delivered.
     case refunded
+    /// StoreKit failed for a reason it did not name.
     case unknown
 
+    /// A stable code for logs (`cancelled`, `rejected:unknown_product`, …).
     public var code: String {
         switch self {
         case .cancelled: "cancelled"

@@ -2,7 +2,9 @@ import Foundation
 
 /// The languages Purser's user-facing messages come in (the String Catalog `Localizable.xcstrings`).
 public enum PurserLanguage: String, Sendable, Hashable, CaseIterable {
+    /// English.
     case english = "en"
+    /// Simplified Chinese.
     case simplifiedChinese = "zh-Hans"
     case traditionalChinese = "zh-Hant"
     case japanese = "ja"

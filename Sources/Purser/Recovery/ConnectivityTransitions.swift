@@ -4,6 +4,7 @@
 public struct ConnectivityTransitions: Sendable, Hashable {
     private var lastSatisfied: Bool?
 
+    /// A rule that has seen no answer yet.
     public init() {}
 
     /// The trigger for the next answer, if any.

@@ -9,6 +9,7 @@ import PurserCore
 /// its spends. It only
 /// reports what happened; retry and finish policy live in `PurchaseCoordinator`.
 public final class PurserAPIClient: Sendable {
+    /// The server's base URL (`https://purser.example.com`).
     public let baseURL: URL
     private let transport: any PurserHTTPTransport
     private let headers: [String: String]

@@ -16,6 +16,7 @@ public protocol PurserHTTPTransport: Sendable {
 public final class URLSessionTransport: PurserHTTPTransport {
     private let session: URLSession
 
+    /// A transport whose requests time out after `timeout` seconds.
     public init(timeout: TimeInterval = 15) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
@@ -28,6 +29,7 @@ public final class URLSessionTransport: PurserHTTPTransport {
         session.finishTasksAndInvalidate()
     }
 
+    /// Sends `request` with the shared session; throws when no answer arrived.
     public func send(_ request: URLRequest) async throws -> (body: Data, status: Int) {
         let (data, response) = try await session.data(for: request)
         guard let status = (response as? HTTPURLResponse)?.statusCode else {

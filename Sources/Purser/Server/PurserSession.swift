@@ -1,6 +1,7 @@
 /// The signed-in user, as the app tells Purser after its own login: the user id the server knows, and how to
 /// prove it on each request.
 public struct PurserSession: Sendable {
+    /// How a request proves who the user is.
     public enum Authorization: Sendable {
         /// `Authorization: Bearer <token>`; the closure is asked before each request, so it may refresh the token.
         case bearer(@Sendable () async throws -> String)
@@ -8,9 +9,12 @@ public struct PurserSession: Sendable {
         case development
     }
 
+    /// The user's id, as the server knows them (the token's `sub` with JWT authentication).
     public var userID: String
+    /// How requests prove it.
     public var authorization: Authorization
 
+    /// A session for `userID`.
     public init(userID: String, authorization: Authorization) {
         self.userID = userID
         self.authorization = authorization

@@ -5,15 +5,20 @@ import Foundation
 public struct PendingSpend: Codable, Sendable, Hashable, Identifiable {
     /// The idempotency key the server keeps forever: a resend with it replays instead of spending again.
     public var id: String
+    /// The user who spends.
     public var userID: String
     /// What to take of each currency, positive.
     public var amounts: [String: Int64]
+    /// Why, as the wallet's history shows it ("sword").
     public var reason: String
+    /// When the spend was journaled.
     public var createdAt: Date
     /// Sends that ended without an answer.
     public var attempts: Int
+    /// The last send's error, for logs.
     public var lastError: String?
 
+    /// A spend not sent yet.
     public init(id: String, userID: String, amounts: [String: Int64], reason: String, createdAt: Date) {
         self.id = id
         self.userID = userID

@@ -19,6 +19,7 @@ public enum SpendError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The app is shutting down (or was killed).
     case terminated
 
+    /// A stable code for logs (`not_signed_in`, `no_spend_journal`, `insufficient_balance`, …).
     public var code: String {
         switch self {
         case .notSignedIn: "not_signed_in"
@@ -31,6 +32,7 @@ public enum SpendError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The code, with the underlying error's description where there is one.
     public var description: String {
         switch self {
         case .journal(let message): "\(code): \(message)"

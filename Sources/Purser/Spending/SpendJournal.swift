@@ -4,6 +4,7 @@ import Foundation
 /// crash (or a lost connection) between sending and the answer leaves its id, and the next launch, login or recovery
 /// resends it with that id, which the server replays instead of spending twice. One JSON file, replaced atomically.
 public actor SpendJournal {
+    /// The journal's file.
     public let url: URL
     private var pending: [String: PendingSpend]
 
@@ -27,6 +28,7 @@ public actor SpendJournal {
     /// Every spend not answered yet, oldest first.
     public var all: [PendingSpend] { pending.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) } }
 
+    /// The unanswered spend with id `id`, if any.
     public func spend(_ id: String) -> PendingSpend? { pending[id] }
 
     /// Records `spend` durably, before it is sent; one already journaled under its id stays as it was.

@@ -2,6 +2,7 @@ import PurserCore
 
 /// A spend the server applied, now or before.
 public struct SpendResult: Sendable, Hashable {
+    /// The spend's idempotency id.
     public var id: String
     /// What was taken of each currency, positive.
     public var spent: [String: Int64]
@@ -10,6 +11,7 @@ public struct SpendResult: Sendable, Hashable {
     /// The id had applied before (an earlier send whose answer was lost): nothing was taken now.
     public var replayed: Bool
 
+    /// A result from its parts; public so an app's tests can make one.
     public init(id: String, spent: [String: Int64], balances: [String: Int64], replayed: Bool = false) {
         self.id = id
         self.spent = spent

@@ -32,7 +32,8 @@ extension ServerConfiguration.Backup {
         if postgres, intervalSeconds > 0 {
             throw ConfigurationError(
                 "backup.intervalSeconds copies a SQLite ledger; this ledger is PostgreSQL (database.url): back it "
-                    + "up with pg_dump or a base backup with WAL archiving (README, Backups)")
+                    + "up with pg_dump or a base backup with WAL archiving (the server guide, \"SQLite and PostgreSQL\")"
+            )
         }
     }
 }

@@ -51,7 +51,7 @@ extension PostgresLedgerStore {
     /// under a new name or signature). Dropping, renaming or narrowing what the previous release reads, writes or
     /// calls waits for a later release, once no running replica uses it. `PostgresPreviousReleaseTests` prepares
     /// every statement of the previous release against this schema: with each new entry, print them again
-    /// (`scripts/release-statements.py COMMIT postgres`, README "Upgrades").
+    /// (`scripts/release-statements.py COMMIT postgres`, the server guide's "SQLite and PostgreSQL").
     static let migrations: [(version: Int, statements: [String])] = [
         (
             1,

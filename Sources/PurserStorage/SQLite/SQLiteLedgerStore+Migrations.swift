@@ -6,7 +6,7 @@ extension SQLiteLedgerStore {
     /// list makes, so a new entry only adds (tables, nullable or defaulted columns, indexes). Dropping, renaming or
     /// narrowing what the previous release reads or writes waits for a later release, once no running code uses it.
     /// `SQLitePreviousReleaseTests` compiles every statement of the previous release against this schema: with each
-    /// new entry, print them again (`scripts/release-statements.py COMMIT sqlite`, README "Upgrades").
+    /// new entry, print them again (`scripts/release-statements.py COMMIT sqlite`, the server guide's "SQLite and PostgreSQL").
     static let migrations: [(version: Int, statements: [String])] = [
         (
             1,
