@@ -40,7 +40,7 @@ cat >"$work/serve.json" <<JSON
 {
   "host": "127.0.0.1", "port": 0, "dataDirectory": "$work/data", "catalogFile": "$repo/examples/catalog.json",
   "appStore": "simulator", "auth": {"mode": "development"}, "reconciliation": {"intervalSeconds": 0},
-  "console": {"operators": [{"name": "li", "passwordHash": "$hash"}]},
+  "console": {"operators": [{"name": "li", "passwordHash": "$hash"}], "sampleIntervalSeconds": 0.5},
   "webhooks": {"endpoints": [{"url": "http://127.0.0.1:9/nothing-listens", "secret": "$hook_secret"}],
                "retrySeconds": [], "pollIntervalSeconds": 0.2}
 }

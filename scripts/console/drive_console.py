@@ -78,7 +78,16 @@ def main() -> None:
         check(browser.current_url.endswith("/console/dashboard"), "the operator signs in, to the dashboard")
         check(browser.find_element(By.ID, "unbound-count").text.startswith("2 "), "the dashboard counts 2 unbound")
         check(int(browser.find_element(By.ID, "dead-count").text) >= 1, "and the dead webhook events")
+        for chart in ["chart-unbound-age", "chart-hourly", "chart-decisions", "chart-queues"]:
+            drawn = browser.find_element(By.ID, chart)
+            check(drawn.is_displayed() and drawn.size["width"] > 300, f"the dashboard draws {chart} as a picture")
+        check(browser.find_elements(By.CSS_SELECTOR, "#chart-hourly rect title"), "the hourly chart has bars")
+        check(browser.find_elements(By.CSS_SELECTOR, "#chart-decisions rect title"), "the decisions chart has bars")
+        check(browser.find_elements(By.CSS_SELECTOR, "#chart-queues circle title"),
+              "the queues chart has the sampler's points (every 0.5 s here)")
+        browser.set_window_size(1100, 1700)  # the whole dashboard, its pictures included
         browser.save_screenshot(os.path.join(args.screenshots, "dashboard.png"))
+        browser.set_window_size(1100, 900)
 
         browser.find_element(By.LINK_TEXT, "Webhooks").click()
         rows = browser.find_elements(By.CSS_SELECTOR, "#events tr")
@@ -162,6 +171,12 @@ def main() -> None:
         check("查询" in browser.page_source and 'lang="zh-Hans"' in browser.page_source,
               "the language switch speaks Simplified Chinese")
         browser.save_screenshot(os.path.join(args.screenshots, "timeline-zh.png"))
+        browser.get(f"{args.base}/console/dashboard")
+        check("每小时发放与撤回" in browser.page_source and browser.find_element(By.ID, "chart-hourly").is_displayed(),
+              "the dashboard's pictures speak Simplified Chinese too")
+        browser.set_window_size(1100, 1700)
+        browser.save_screenshot(os.path.join(args.screenshots, "dashboard-zh.png"))
+        browser.set_window_size(1100, 900)
 
         browser.find_element(By.ID, "sign-out").click()
         arrived(browser, "/console/sign-in")

@@ -26,16 +26,22 @@ extension DashboardCharts {
             + escape(text) + "</text>"
     }
 
-    /// A legend at the top right: a swatch and a word per series.
+    /// A legend at the top right: a swatch and a word per series, each as wide as its word.
     static func legend(_ series: [(String, String)], y: Double) -> String {
-        var x = width - 200
+        let widths = series.map { 30 + textWidth($0.0) }
+        var x = width - widths.reduce(0, +)
         var marks: [String] = []
-        for (word, color) in series {
+        for ((word, color), room) in zip(series, widths) {
             marks.append(rect(x: x, y: y - 8, width: 10, height: 10, fill: color, title: nil))
             marks.append(label(word, x: x + 14, y: y + 1))
-            x += 100
+            x += room
         }
         return marks.joined()
+    }
+
+    /// About how wide `text` is at the charts' 11 px: a CJK character twice a Latin one.
+    static func textWidth(_ text: String) -> Double {
+        text.unicodeScalars.reduce(0) { $0 + ($1.value >= 0x2E80 ? 11 : 6.2) }
     }
 
     /// The color of a decision's bar: credits green, refusals and revokes red, waiting orange, the rest grey.

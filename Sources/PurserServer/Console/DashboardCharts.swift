@@ -79,7 +79,7 @@ struct DashboardCharts {
     func queues(_ samples: [QueueSample]) -> String {
         let (base, start) = (140.0, now.addingTimeInterval(-window))
         let top = max(samples.map { max($0.webhookBacklog, $0.unbound) }.max() ?? 0, 1)
-        func x(_ at: Date) -> Double { max(0, at.timeIntervalSince(start)) / window * Self.width }
+        func x(_ at: Date) -> Double { min(max(0, at.timeIntervalSince(start)) / window * Self.width, Self.width - 3) }
         func y(_ value: Int) -> Double { base - Double(value) / Double(top) * (base - 12) }
         var marks = [Self.line(x1: 0, y1: base, x2: Self.width, y2: base)]
         for (path, color, word) in [
@@ -106,6 +106,7 @@ struct DashboardCharts {
         marks.append(
             Self.legend([(text["webhookBacklog"] ?? "", Self.blue), (text["unbound"] ?? "", Self.orange)], y: 10))
         let latest = samples.last.map { "\($0.webhookBacklog) / \($0.unbound)" } ?? "—"
+        marks.append(Self.label("\(text["latestSample"] ?? "") \(latest)", x: 40, y: 10))
         return Self.svg(
             id: "chart-queues", height: 160, title: text["chartQueues"] ?? "",
             description: "\(samples.count) \(text["samples"] ?? ""), \(latest)", marks)
