@@ -24,10 +24,6 @@ kill -0 "$chaos" 2>/dev/null || { echo "backup-during-chaos: the chaos run ended
 wait "$chaos" || { cat "$work/chaos.out"; echo "backup-during-chaos: the chaos run failed"; exit 1; }
 "$purser" restore --data-dir "$work/restored" --from "$work/backup.sqlite" >"$work/restore.out"
 "$purser" ledger check --data-dir "$work/restored" | tee "$work/check.out"
-for line in "balances' totals" "balances' checksum" "rows:"; do
-  in_backup="$(grep "^$line" "$work/backup.out")"
-  in_restored="$(grep "^$line" "$work/check.out")"
-  [ -n "$in_backup" ] && [ "$in_backup" = "$in_restored" ] ||
-    { echo "backup-during-chaos: $line differs: $in_backup / $in_restored"; exit 1; }
-done
+. "$(dirname "${BASH_SOURCE[0]}")/same-ledger.sh"
+same_ledger backup-during-chaos "$work/backup.out" "$work/check.out" "balances' totals" "balances' checksum" "rows:"
 echo "backup-during-chaos: a backup taken mid-run restored and checked ($(grep '^checked:' "$work/check.out"))"

@@ -63,10 +63,7 @@ wait "$serve_pid" || true
 
 "$purser" ledger check --database-url "$url" | tee "$work/original.out"
 "$purser" ledger check --database-url "$base/purser_restored" | tee "$work/restored.out"
-for line in "checked:" "balances' totals" "balances' checksum" "rows:"; do
-  original="$(grep "^$line" "$work/original.out")"
-  restored="$(grep "^$line" "$work/restored.out")"
-  [ -n "$original" ] && [ "$original" = "$restored" ] ||
-    { echo "postgres-backup-roundtrip: $line differs: $original / $restored"; exit 1; }
-done
+. "$here/same-ledger.sh"
+same_ledger postgres-backup-roundtrip "$work/original.out" "$work/restored.out" \
+  "checked:" "balances' totals" "balances' checksum" "rows:"
 echo "postgres-backup-roundtrip: pg_dump, pg_restore into a new database, ledger check: the same ledger ($(grep '^checked:' "$work/restored.out"))"
