@@ -12,11 +12,21 @@
     // so that a misspelt optional method gets Swift's "nearly matches" diagnostic instead of compiling silently.
     extension StoreKit1Adapter: SKPaymentTransactionObserver {
         public func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
-            _ = lock.withLock { pump }?.yield(transactions)
+            _ = lock.withLock { pump }?.yield(.updated(transactions))
         }
 
-        /// A purchase answers the waiting `purchase` call or goes to the coordinator; a restoration always goes to
-        /// the coordinator; a failure is finished here (nothing was charged); a deferral is reported.
+        public func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {
+            _ = lock.withLock { pump }?.yield(.restoreEnded(nil))
+        }
+
+        public func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error)
+        {
+            _ = lock.withLock { pump }?.yield(.restoreEnded(Self.failure(error)))
+        }
+
+        /// A purchase answers the waiting `purchase` call or goes to the coordinator; a restoration goes to the
+        /// `restore` call in progress or to the coordinator; a failure is finished here (nothing was charged); a
+        /// deferral is reported.
         func handle(_ transaction: SKPaymentTransaction) async {
             let productID = transaction.payment.productIdentifier
             let orderID = transaction.payment.applicationUsername.flatMap(OrderID.init)
@@ -29,7 +39,14 @@
                 await lock.withLock { sink }?(.purchased(stored))
             case .restored:
                 guard let stored = remember(transaction) else { return }
-                await lock.withLock { sink }?(.purchased(stored))
+                // During `restore` the restoration is its caller's to settle; otherwise (one left unfinished by an
+                // earlier run) the coordinator's.
+                let collected = lock.withLock { () -> Bool in
+                    guard restoring != nil else { return false }
+                    restoring?.found.append(stored)
+                    return true
+                }
+                if !collected { await lock.withLock { sink }?(.purchased(stored)) }
             case .failed:
                 let failure = Self.failure(transaction.error)
                 queue.finishTransaction(transaction)
