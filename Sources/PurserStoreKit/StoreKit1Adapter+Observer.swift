@@ -70,6 +70,7 @@
             return lock.withLock { () -> StoreTransaction? in
                 guard !finished.contains(id) else { return nil }
                 native[id] = transaction
+                if let original = transaction.original?.transactionIdentifier { originals[id] = original }
                 return StoreTransaction(
                     id: id, productID: transaction.payment.productIdentifier,
                     quantity: transaction.payment.quantity,

@@ -29,6 +29,9 @@
         var waiting: [String: PaymentWaiter] = [:]
         /// StoreKit's purchased and restored transactions by their own id, kept until finished.
         var native: [String: SKPaymentTransaction] = [:]
+        /// The purchase each restored transaction restores, by the restored one's id; kept after it is finished, so a
+        /// restoration submitted again (a restore racing recovery) still names the purchase the receipt holds.
+        var originals: [String: String] = [:]
         /// Finished by this run; StoreKit may list them a moment longer.
         var finished: Set<String> = []
         /// The signed app transaction, once StoreKit handed it over (`signedAppTransaction()`).
@@ -143,7 +146,7 @@
             guard let receipt else {
                 throw StoreFailure(.receiptUnavailable, detail: "no app receipt, even after a refresh")
             }
-            let original = lock.withLock { native[transaction.id]?.original?.transactionIdentifier }
+            let original = lock.withLock { originals[transaction.id] }
             return SubmitTransactionRequest(
                 receipt: receipt.base64EncodedString(), transactionId: original ?? transaction.id,
                 appTransaction: await signedAppTransaction())

@@ -35,7 +35,9 @@
         @ObservationIgnored public let coordinator: any PurchaseCoordinating
         @ObservationIgnored private let language: PurserLanguage
 
-        /// - Parameter language: the language of `errorMessage`.
+        /// - Parameters:
+        ///   - coordinator: the app's one coordinator (or a stand-in in a preview or test).
+        ///   - language: the language of `errorMessage`.
         public init(coordinator: any PurchaseCoordinating, language: PurserLanguage = .current) {
             self.coordinator = coordinator
             self.language = language
@@ -44,7 +46,7 @@
         /// Listens to the coordinator's events until the calling task is cancelled: `.task { await store.listen() }`
         /// on the shop's root view. Each call has its own stream, so a second listener takes nothing from this one.
         public func listen() async {
-            for await event in coordinator.events { await receive(event) }
+            for await event in coordinator.events { receive(event) }
         }
 
         /// Loads the products and the wallet (after sign-in).
@@ -110,13 +112,20 @@
             errorMessage = nil
         }
 
-        private func receive(_ event: PurchaseEvent) async {
+        private func receive(_ event: PurchaseEvent) {
             if event.isWorthShowing { lastEvent = event }
             switch event {
-            case .delivered, .redelivered: await refreshWallet()
-            case .failed(let failure) where failure.reason == .refunded: await refreshWallet()
+            case .delivered, .redelivered: refreshWalletSoon()
+            case .failed(let failure) where failure.reason == .refunded: refreshWalletSoon()
             case .deliveredToOtherAccount, .pending, .failed: break
             }
+        }
+
+        /// Refreshes the wallet in a task of its own, not in the listener's: a view's `.task` that ends (and cancels
+        /// `listen()`) must not cancel a request in flight (on Linux, cancelling a task inside `URLSession.data(for:)`
+        /// can deadlock FoundationNetworking), and the balances still catch up.
+        private func refreshWalletSoon() {
+            Task { [weak self] in await self?.refreshWallet() }
         }
     }
 #endif
