@@ -8,7 +8,8 @@
 #      `Sources/PurserStoreKit` (the adapters' `#if canImport(StoreKit)` branch) against that Purser;
 #   2. mutants: copies of the adapters with a use real StoreKit rejects (a non-Sendable payment sent to another task,
 #      main-actor UIKit state read off the main actor, a non-exhaustive switch over a StoreKit enum, a misspelt
-#      optional delegate method); each must fail to compile, with the expected diagnostic, or the check has no teeth.
+#      optional delegate or restore-observer method); each must fail to compile, with the expected diagnostic, or the
+#      check has no teeth.
 # Everything compiles with `swiftc -emit-sil -swift-version 6` (`-typecheck` misses data-race errors), the package's
 # upcoming features, and warnings as errors except deprecations (StoreKit 1 is deprecated), as the package builds.
 # Exits non-zero on any failure.
@@ -104,5 +105,10 @@ mutant "a misspelt optional SKRequestDelegate method" ReceiptRefresher.swift \
   "nearly matches defaulted requirement" \
   "func request(_ request: SKRequest, didFailWithError error: any Error)" \
   "func request(_ request: SKRequest, didFailWithErorr error: any Error)"
+
+mutant "a misspelt optional SKPaymentTransactionObserver restore callback" "StoreKit1Adapter+Observer.swift" \
+  "nearly matches defaulted requirement" \
+  "public func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue)" \
+  "public func paymentQueueRestoreCompletedTransactionFinished(_ queue: SKPaymentQueue)"
 
 echo "check-storekit-interface: ok"

@@ -28,4 +28,8 @@ extension ForwardingStoreAdapter {
     public func products(_ ids: Set<String>) async throws(StoreFailure) -> [StoreProduct] {
         try await inner.products(ids)
     }
+
+    public func restore() async throws(StoreFailure) -> [StoreTransaction] { try await inner.restore() }
+
+    public func entitlements() async throws(StoreFailure) -> [StoreTransaction] { try await inner.entitlements() }
 }

@@ -13,11 +13,21 @@
     extension StoreKit1Adapter: SKPaymentTransactionObserver {
         /// StoreKit 1's observer callback: hands the transactions to the adapter's queue, in order.
         public func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
-            _ = lock.withLock { pump }?.yield(transactions)
+            _ = lock.withLock { pump }?.yield(.updated(transactions))
         }
 
-        /// A purchase answers the waiting `purchase` call or goes to the coordinator; a restoration always goes to
-        /// the coordinator; a failure is finished here (nothing was charged); a deferral is reported.
+        public func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {
+            _ = lock.withLock { pump }?.yield(.restoreEnded(nil))
+        }
+
+        public func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error)
+        {
+            _ = lock.withLock { pump }?.yield(.restoreEnded(Self.failure(error)))
+        }
+
+        /// A purchase answers the waiting `purchase` call or goes to the coordinator; a restoration goes to the
+        /// `restore` call in progress or to the coordinator; a failure is finished here (nothing was charged); a
+        /// deferral is reported.
         func handle(_ transaction: SKPaymentTransaction) async {
             let productID = transaction.payment.productIdentifier
             let orderID = transaction.payment.applicationUsername.flatMap(OrderID.init)
@@ -30,7 +40,14 @@
                 await lock.withLock { sink }?(.purchased(stored))
             case .restored:
                 guard let stored = remember(transaction) else { return }
-                await lock.withLock { sink }?(.purchased(stored))
+                // During `restore` the restoration is its caller's to settle; otherwise (one left unfinished by an
+                // earlier run) the coordinator's.
+                let collected = lock.withLock { () -> Bool in
+                    guard restoring != nil else { return false }
+                    restoring?.found.append(stored)
+                    return true
+                }
+                if !collected { await lock.withLock { sink }?(.purchased(stored)) }
             case .failed:
                 let failure = Self.failure(transaction.error)
                 queue.finishTransaction(transaction)
@@ -54,6 +71,7 @@
             return lock.withLock { () -> StoreTransaction? in
                 guard !finished.contains(id) else { return nil }
                 native[id] = transaction
+                if let original = transaction.original?.transactionIdentifier { originals[id] = original }
                 return StoreTransaction(
                     id: id, productID: transaction.payment.productIdentifier,
                     quantity: transaction.payment.quantity,

@@ -22,11 +22,16 @@
         private let purchasingTimeout: Duration
         let lock = NSLock()
         var sink: (@Sendable (StoreUpdate) async -> Void)?
-        var pump: AsyncStream<[SKPaymentTransaction]>.Continuation?
+        var pump: AsyncStream<QueueEvent>.Continuation?
+        /// The `restore` call in progress, collecting the `restored` transactions StoreKit hands over.
+        var restoring: RestoreWaiter?
         /// `purchase` calls waiting for their outcome, by product (the coordinator buys one product at a time).
         var waiting: [String: PaymentWaiter] = [:]
         /// StoreKit's purchased and restored transactions by their own id, kept until finished.
         var native: [String: SKPaymentTransaction] = [:]
+        /// The purchase each restored transaction restores, by the restored one's id; kept after it is finished, so a
+        /// restoration submitted again (a restore racing recovery) still names the purchase the receipt holds.
+        var originals: [String: String] = [:]
         /// Finished by this run; StoreKit may list them a moment longer.
         var finished: Set<String> = []
         /// The signed app transaction, once StoreKit handed it over (`signedAppTransaction()`).
@@ -47,14 +52,20 @@
 
         /// Registers the payment-queue observer; what StoreKit reports outside `purchase` goes to `updates`.
         public func start(_ updates: @escaping @Sendable (StoreUpdate) async -> Void) async {
-            let (stream, continuation) = AsyncStream.makeStream(of: [SKPaymentTransaction].self)
+            let (stream, continuation) = AsyncStream.makeStream(of: QueueEvent.self)
             lock.withLock {
                 sink = updates
                 pump = continuation
             }
+            // One task handles the queue's callbacks in StoreKit's order, so a restore ends after its transactions.
             Task { [weak self] in
-                for await batch in stream {
-                    for transaction in batch { await self?.handle(transaction) }
+                for await event in stream {
+                    switch event {
+                    case .updated(let batch):
+                        for transaction in batch { await self?.handle(transaction) }
+                    case .restoreEnded(let failure):
+                        self?.endRestore(failure)
+                    }
                 }
             }
             queue.add(self)
@@ -64,7 +75,7 @@
         public func stop() async {
             queue.remove(self)
             let (continuation, waiters) = lock.withLock {
-                () -> (AsyncStream<[SKPaymentTransaction]>.Continuation?, [PaymentWaiter]) in
+                () -> (AsyncStream<QueueEvent>.Continuation?, [PaymentWaiter]) in
                 defer {
                     pump = nil
                     waiting = [:]
@@ -73,6 +84,7 @@
             }
             continuation?.finish()
             for waiter in waiters { waiter.continuation.resume(returning: .stalled) }
+            endRestore(StoreFailure(.unknown, detail: "the adapter stopped"))
         }
 
         /// The purchased and restored transactions StoreKit holds: those in the queue, and those the observer was
@@ -137,7 +149,7 @@
             guard let receipt else {
                 throw StoreFailure(.receiptUnavailable, detail: "no app receipt, even after a refresh")
             }
-            let original = lock.withLock { native[transaction.id]?.original?.transactionIdentifier }
+            let original = lock.withLock { originals[transaction.id] }
             return SubmitTransactionRequest(
                 receipt: receipt.base64EncodedString(), transactionId: original ?? transaction.id,
                 appTransaction: await signedAppTransaction())
@@ -165,6 +177,13 @@
             guard let url = receiptURL(), let data = try? Data(contentsOf: url), !data.isEmpty else { return nil }
             return data
         }
+    }
+
+    /// What the payment queue told its observer, in order.
+    enum QueueEvent: Sendable {
+        case updated([SKPaymentTransaction])
+        /// `restoreCompletedTransactions()` finished (nil) or failed.
+        case restoreEnded(StoreFailure?)
     }
 
     /// A `purchase` call waiting for StoreKit's answer.

@@ -55,6 +55,19 @@
 
         /// Buys with `Product.purchase`, the order id as `appAccountToken`, and waits for the outcome.
         public func purchase(productID: String, quantity: Int, orderID: OrderID) async -> StorePurchaseResult {
+            await purchase(productID: productID, quantity: quantity, orderID: orderID, anchor: nil)
+        }
+
+        /// The purchase with the payment sheet in `anchor`, the scene or window the user bought in.
+        public func purchase(productID: String, quantity: Int, orderID: OrderID, confirmIn anchor: PurchaseAnchor)
+            async -> StorePurchaseResult
+        {
+            await purchase(productID: productID, quantity: quantity, orderID: orderID, anchor: anchor)
+        }
+
+        private func purchase(productID: String, quantity: Int, orderID: OrderID, anchor: PurchaseAnchor?)
+            async -> StorePurchaseResult
+        {
             do {
                 guard let product = try await StoreKitProduct.products(for: [productID]).first else {
                     return .failed(StoreFailure(.productUnavailable, detail: "the store does not offer \(productID)"))
@@ -62,7 +75,7 @@
                 let options: Set<StoreKitProduct.PurchaseOption> = [
                     .appAccountToken(orderID.uuid), .quantity(quantity),
                 ]
-                guard let result = try await Self.purchase(product, options: options) else {
+                guard let result = try await Self.purchase(product, options: options, anchor: anchor) else {
                     return .failed(StoreFailure(.unknown, detail: "no foreground scene to show the payment sheet in"))
                 }
                 switch result {
@@ -101,17 +114,23 @@
             }
         }
 
-        /// Keeps StoreKit's object for finishing later. Unverified transactions are submitted too, whatever
-        /// `VerificationResult.VerificationError` StoreKit found on the device (a revoked or invalid certificate
-        /// chain, a value signed for another device, a bad encoding or signature, missing properties): the server
-        /// verifies the signature itself and answers; a forged transaction is refused there and stays unfinished.
-        private func remember(_ result: VerificationResult<Transaction>) -> StoreTransaction {
+        /// Keeps StoreKit's object for finishing later (`+Restore` keeps what it lists too). Unverified transactions
+        /// are submitted too, whatever `VerificationResult.VerificationError` StoreKit found on the device (a revoked
+        /// or invalid certificate chain, a value signed for another device, a bad encoding or signature, missing
+        /// properties): the server verifies the signature itself and answers; a forged transaction is refused there
+        /// and stays unfinished.
+        func remember(_ result: VerificationResult<Transaction>) -> StoreTransaction {
             let transaction = result.unsafePayloadValue
             let id = String(transaction.id)
             lock.withLock { native[id] = (transaction, result.jwsRepresentation) }
-            return StoreTransaction(
-                id: id, productID: transaction.productID, quantity: transaction.purchasedQuantity,
-                orderID: transaction.appAccountToken.map(OrderID.init),
+            return Self.describe(transaction)
+        }
+
+        /// Purser's view of StoreKit's transaction.
+        static func describe(_ transaction: Transaction) -> StoreTransaction {
+            StoreTransaction(
+                id: String(transaction.id), productID: transaction.productID,
+                quantity: transaction.purchasedQuantity, orderID: transaction.appAccountToken.map(OrderID.init),
                 purchaseDate: transaction.purchaseDate)
         }
     }

@@ -32,6 +32,11 @@ public struct Transaction: Sendable, Hashable, Identifiable {
     /// Unfinished transactions first, then purchases made outside the app, as long as the app runs.
     public static var updates: Transactions { Transactions(source: .updates, process: SimulatedProcess.current) }
 
+    /// The latest transaction of every non-consumable the account owns (not refunded), finished or not.
+    public static var currentEntitlements: Transactions {
+        Transactions(source: .currentEntitlements, process: SimulatedProcess.current)
+    }
+
     /// The transactions the app has not finished.
     public static var unfinished: Transactions { Transactions(source: .unfinished, process: SimulatedProcess.current) }
 }

@@ -34,6 +34,11 @@ import Testing
         func spend(_ amounts: [String: Int64], reason: String, id: String) async throws(SpendError) -> SpendResult {
             SpendResult(id: id, spent: amounts.mapValues { -$0 }, balances: ["gold": 40])
         }
+        func wallet() async throws(PurserAPIError) -> WalletResponse {
+            WalletResponse(userId: "alice", balances: ["gold": 40])
+        }
+        func entitlements() async throws(StoreFailure) -> [StoreTransaction] { [] }
+        func restore() async throws(RestoreError) -> [PurchaseEvent] { [] }
     }
 
     /// An app's shop model, written against the protocol.

@@ -46,6 +46,25 @@ extension SimulatedDevice {
         }
     }
 
+    /// A purchase made in one of StoreKit's own views (`ProductView`, `StoreView`) with no completion action of the
+    /// app's: the user pays, and StoreKit reports the transaction on `Transaction.updates` only. `appAccountToken` is
+    /// the purchase option the app's `.inAppPurchaseOptions` gave. Returns the transaction, nil when nothing was
+    /// charged.
+    @discardableResult
+    public func purchaseInStoreView(
+        _ process: SimulatedProcess, productID: String, quantity: Int = 1, appAccountToken: UUID?,
+        label: String? = SimulatedDevice.paymentLabel
+    ) async -> DeviceTransaction? {
+        guard isRunning(process), !isOffline, catalog[productID] != nil else { return nil }
+        guard
+            let entry = try? await charge(
+                productID, quantity: quantity, username: nil, tokenForApple: appAccountToken?.uuidString,
+                label: label, updatesReceipt: false)
+        else { return nil }
+        yieldToListeners(entry)
+        return entry
+    }
+
     /// `Transaction.updates`: unfinished transactions first, then purchases made outside the app (Ask to Buy
     /// approvals). Ends when the process is killed.
     public func transactionUpdates(_ process: SimulatedProcess) -> AsyncStream<DeviceTransaction> {

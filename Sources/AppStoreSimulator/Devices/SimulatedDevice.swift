@@ -90,6 +90,8 @@ public final class SimulatedDevice: Sendable {
         var finishHook: FinishHook?
         /// Every transaction Apple charged on this device, oldest first.
         var charged: [Charge] = []
+        /// How often the app synchronised with the App Store (StoreKit 2's `AppStore.sync()`).
+        var syncs = 0
     }
 
     public let id: String

@@ -1,8 +1,15 @@
 import Foundation
+import PurserCore
 
-/// What an app calls on its `PurchaseCoordinator`, as a protocol: a view model written against it can be tested with
-/// a stand-in that answers `buy` as the test wants, with no StoreKit and no server. Every value it answers with has a
-/// public initializer.
+#if canImport(UIKit) && !os(watchOS)
+    import UIKit
+#elseif canImport(AppKit) && !targetEnvironment(macCatalyst)
+    import AppKit
+#endif
+
+/// What an app calls on its `PurchaseCoordinator`, as a protocol: a view model written against it (`PurserStore`
+/// is) can be tested with a stand-in that answers `buy` as the test wants, with no StoreKit and no server. Every
+/// value it answers with has a public initializer.
 public protocol PurchaseCoordinating: Actor {
     /// A new stream of what happens to purchases, for each access (`PurchaseCoordinator.events`).
     nonisolated var events: AsyncStream<PurchaseEvent> { get }
@@ -14,10 +21,52 @@ public protocol PurchaseCoordinating: Actor {
     func logout() async
     /// Buys `quantity` of `productID`: the purchase's event, or an error thrown before any charge.
     func buy(_ productID: String, quantity: Int) async throws(PurchaseError) -> PurchaseEvent
+    /// Buys `product` with the payment sheet in `anchor` (nil: wherever the adapter chooses).
+    func buy(_ product: PurchasableProduct, quantity: Int, confirmIn anchor: PurchaseAnchor?)
+        async throws(PurchaseError) -> PurchaseEvent
     /// The products the app can sell, from the server's catalog and the store's prices.
     func products() async throws(ProductCatalogError) -> [PurchasableProduct]
     /// Spends from the signed-in user's wallet, once by `id`, journaled before it is sent.
     func spend(_ amounts: [String: Int64], reason: String, id: String) async throws(SpendError) -> SpendResult
+    /// The signed-in user's balances and credited non-consumables (`GET /v1/wallet`).
+    func wallet() async throws(PurserAPIError) -> WalletResponse
+    /// The non-consumables StoreKit says the user owns.
+    func entitlements() async throws(StoreFailure) -> [StoreTransaction]
+    /// Restore Purchases: every transaction the App Store hands back, settled as a purchase is.
+    func restore() async throws(RestoreError) -> [PurchaseEvent]
+}
+
+extension PurchaseCoordinating {
+    /// By default a stand-in buys `product` by its id and ignores the anchor.
+    public func buy(_ product: PurchasableProduct, quantity: Int, confirmIn anchor: PurchaseAnchor?)
+        async throws(PurchaseError) -> PurchaseEvent
+    {
+        try await buy(product.id, quantity: quantity)
+    }
+
+    /// Buys `product`. On UIKit platforms StoreKit 2's sheet goes to the first foreground scene: pass the scene
+    /// with `buy(_:quantity:confirmIn:)` where the app has several.
+    public func buy(_ product: PurchasableProduct, quantity: Int = 1) async throws(PurchaseError) -> PurchaseEvent {
+        try await buy(product, quantity: quantity, confirmIn: nil)
+    }
+
+    #if canImport(UIKit) && !os(watchOS)
+        /// Buys `product` with StoreKit's payment sheet in `scene`, the one the user tapped Buy in
+        /// (`Product.purchase(confirmIn:options:)`).
+        public func buy(_ product: PurchasableProduct, quantity: Int = 1, confirmIn scene: UIScene)
+            async throws(PurchaseError) -> PurchaseEvent
+        {
+            try await buy(product, quantity: quantity, confirmIn: PurchaseAnchor(scene))
+        }
+    #elseif canImport(AppKit) && !targetEnvironment(macCatalyst)
+        /// Buys `product` with StoreKit's payment sheet on `window` (`Product.purchase(confirmIn:options:)`, macOS
+        /// 15.2 and later; the app's key window before).
+        public func buy(_ product: PurchasableProduct, quantity: Int = 1, confirmIn window: NSWindow)
+            async throws(PurchaseError) -> PurchaseEvent
+        {
+            try await buy(product, quantity: quantity, confirmIn: PurchaseAnchor(window))
+        }
+    #endif
 }
 
 extension PurchaseCoordinator: PurchaseCoordinating {}

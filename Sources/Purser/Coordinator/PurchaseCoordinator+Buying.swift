@@ -7,12 +7,28 @@ extension PurchaseCoordinator {
     /// (also sent on `events`). Unfinished transactions of the same product are settled first, so StoreKit never
     /// answers with a bare `purchasing`.
     public func buy(_ productID: String, quantity: Int = 1) async throws(PurchaseError) -> PurchaseEvent {
+        try await buy(productID, quantity: quantity, anchor: nil)
+    }
+
+    /// Buys `product` (from `products()`), with the payment sheet in `anchor` when there is one: the scene or window
+    /// the user tapped Buy in (`buy(_:quantity:confirmIn:)` on `PurchaseCoordinating` takes the scene or window
+    /// itself). Without an anchor the StoreKit 2 adapter uses the first foreground scene, which on an iPad with
+    /// several windows may be the wrong one.
+    public func buy(_ product: PurchasableProduct, quantity: Int = 1, confirmIn anchor: PurchaseAnchor?)
+        async throws(PurchaseError) -> PurchaseEvent
+    {
+        try await buy(product.id, quantity: quantity, anchor: anchor)
+    }
+
+    private func buy(_ productID: String, quantity: Int, anchor: PurchaseAnchor?) async throws(PurchaseError)
+        -> PurchaseEvent
+    {
         guard alive else { throw .terminated }
         guard let session else { throw .notSignedIn }
         guard buying.insert(productID).inserted else { throw .purchaseInProgress }
         defer { buying.remove(productID) }
         do {
-            return try await purchase(productID, quantity: quantity, session: session)
+            return try await purchase(productID, quantity: quantity, session: session, anchor: anchor)
         } catch is Terminated {
             throw .terminated
         } catch let error as PurchaseError {
@@ -29,7 +45,9 @@ extension PurchaseCoordinator {
         return try await catalog.products(as: session)
     }
 
-    private func purchase(_ productID: String, quantity: Int, session: PurserSession) async throws -> PurchaseEvent {
+    private func purchase(_ productID: String, quantity: Int, session: PurserSession, anchor: PurchaseAnchor?)
+        async throws -> PurchaseEvent
+    {
         for transaction in await store.unfinishedTransactions() where transaction.productID == productID {
             _ = try await process(transaction, origin: .recovery, waitIfClaimed: true)
         }
@@ -55,7 +73,13 @@ extension PurchaseCoordinator {
         } catch let error as PurchaseJournalError {
             throw PurchaseError.journal(error.description)
         }
-        let result = await store.purchase(productID: productID, quantity: quantity, orderID: order.orderId)
+        let result =
+            if let anchor {
+                await store.purchase(
+                    productID: productID, quantity: quantity, orderID: order.orderId, confirmIn: anchor)
+            } else {
+                await store.purchase(productID: productID, quantity: quantity, orderID: order.orderId)
+            }
         guard alive else { throw Terminated() }
         switch result {
         case .purchased(let transaction):

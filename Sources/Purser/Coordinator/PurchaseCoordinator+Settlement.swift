@@ -6,7 +6,7 @@ extension PurchaseCoordinator {
     /// Settles `transaction` unless this run already did or is doing so (duplicate callbacks are coalesced).
     func process(_ transaction: StoreTransaction, origin: Origin, waitIfClaimed: Bool) async throws -> PurchaseEvent? {
         guard alive else { throw Terminated() }
-        if let event = settled[transaction.id] { return waitIfClaimed ? event : nil }
+        if origin != .restore, let event = settled[transaction.id] { return waitIfClaimed ? event : nil }
         if claimed[transaction.id] != nil {
             guard waitIfClaimed else { return nil }
             return await withCheckedContinuation { claimed[transaction.id, default: []].append($0) }
@@ -38,9 +38,14 @@ extension PurchaseCoordinator {
                     productID: transaction.productID, orderID: transaction.orderID, transactionID: transaction.id,
                     reason: .notSignedIn))
         }
-        var entry = await journal.match(
-            transactionID: transaction.id, orderID: transaction.orderID,
-            productID: transaction.productID, user: session.userID)
+        // A restored purchase belongs to the entry that names it or its order, never to a payment still waiting for
+        // its own transaction of the same product.
+        var entry =
+            origin == .restore
+            ? await journal.match(transactionID: transaction.id, orderID: transaction.orderID)
+            : await journal.match(
+                transactionID: transaction.id, orderID: transaction.orderID,
+                productID: transaction.productID, user: session.userID)
         // A purchase is news to the user (delivered, not redelivered) when it answers a payment of this run (one in
         // progress, or one that outlasted `buy`'s wait) or an Ask to Buy approval, whichever path StoreKit reported
         // it on.

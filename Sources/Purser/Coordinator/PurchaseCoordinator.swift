@@ -42,9 +42,10 @@ public actor PurchaseCoordinator {
         }
     }
 
-    /// How a transaction reached the coordinator; decides between `delivered` and `redelivered`.
+    /// How a transaction reached the coordinator; decides between `delivered` and `redelivered`. A `restore` sends
+    /// the transaction again even when this run settled it already.
     enum Origin {
-        case purchase, update, recovery
+        case purchase, update, recovery, restore
     }
 
     /// The app was killed at a probe, or shut down: nothing more happens in this coordinator.

@@ -66,6 +66,12 @@ public actor PurchaseJournal {
         return waiting.first { $0.userID == user } ?? waiting.first
     }
 
+    /// The entry that names `transactionID`, else the one for `orderID`; no fallback by product.
+    public func match(transactionID: String, orderID: OrderID?) -> JournalEntry? {
+        if let known = entries.values.first(where: { $0.transactionID == transactionID }) { return known }
+        return orderID.flatMap { entries[$0] }
+    }
+
     private func commit(_ next: [OrderID: JournalEntry]) throws(JournalStoreError) {
         let kept = withinClosedLimit(next)
         let sorted = kept.values.sorted { $0.createdAt < $1.createdAt }

@@ -1,0 +1,1 @@
+../PurserStoreKit/PurchaseCoordinator+PurchaseOptions.swift

@@ -1,0 +1,1 @@
+../PurserStoreKit/StoreKit1Adapter+Restore.swift

@@ -1,0 +1,1 @@
+../PurserStoreKit/StoreKit2Adapter+Restore.swift
