@@ -39,6 +39,9 @@ actor StandInCoordinator: PurchaseCoordinating {
     func spend(_ amounts: [String: Int64], reason: String, id: String) async throws(SpendError) -> SpendResult {
         SpendResult(id: id, spent: amounts, balances: [:])
     }
+    func wallet() async throws(PurserAPIError) -> WalletResponse { WalletResponse(userId: "alice", balances: [:]) }
+    func entitlements() async throws(StoreFailure) -> [StoreTransaction] { [] }
+    func restore() async throws(RestoreError) -> [PurchaseEvent] { [] }
 }
 
 /// In the app's tests (Swift Testing's `#expect` in place of `assert`):

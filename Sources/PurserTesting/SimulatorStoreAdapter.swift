@@ -22,6 +22,8 @@ public actor SimulatorStoreAdapter: StoreAdapter {
     private var unfinished: [String: (transaction: StoreTransaction, jws: String)] = [:]
     private var scripted: [SimulatorPurchaseOutcome] = []
     private var askToBuy: [(productID: String, quantity: Int, orderID: OrderID)] = []
+    /// The non-consumables this device bought, by transaction id: what a restore hands back.
+    private var owned: [String] = []
 
     /// The ids of the transactions the app finished, in order.
     public private(set) var finishedTransactionIDs: [String] = []
@@ -110,6 +112,32 @@ public actor SimulatorStoreAdapter: StoreAdapter {
         _ = try? await send("POST", "transactions/\(transaction.id)/finish", body: nil)
     }
 
+    /// StoreKit 2's `AppStore.sync()` then `Transaction.currentEntitlements`: the non-consumables this device bought
+    /// and Apple has not refunded, each signed again by the simulator and unfinished until the app finishes it.
+    public func restore() async throws(StoreFailure) -> [StoreTransaction] {
+        try await entitlements()
+    }
+
+    public func entitlements() async throws(StoreFailure) -> [StoreTransaction] {
+        var current: [StoreTransaction] = []
+        for id in owned {
+            let answer: Purchase
+            do {
+                answer = try JSONDecoder().decode(
+                    Purchase.self, from: try await send("GET", "transactions/\(id)", body: nil))
+            } catch let failure as StoreFailure {
+                throw failure
+            } catch {
+                throw StoreFailure(.unknown, detail: "the simulator's transaction \(id): \(error)")
+            }
+            guard answer.transaction.revocationDate == nil else { continue }
+            let transaction = answer.storeTransaction
+            unfinished[transaction.id] = (transaction, answer.signedTransaction)
+            current.append(transaction)
+        }
+        return current
+    }
+
     public func products(_ ids: Set<String>) async throws(StoreFailure) -> [StoreProduct] {
         let listed: CatalogList
         do {
@@ -138,11 +166,9 @@ public actor SimulatorStoreAdapter: StoreAdapter {
             productId: productID, quantity: quantity, appAccountToken: orderID?.description, bundleId: bundleID)
         let data = try await send("POST", "purchases", body: try JSONEncoder().encode(body))
         let paid = try JSONDecoder().decode(Purchase.self, from: data)
-        let transaction = StoreTransaction(
-            id: paid.transactionId, productID: paid.transaction.productId, quantity: paid.transaction.quantity ?? 1,
-            orderID: paid.transaction.appAccountToken.flatMap(OrderID.init),
-            purchaseDate: paid.transaction.purchaseDate.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+        let transaction = paid.storeTransaction
         unfinished[transaction.id] = (transaction, paid.signedTransaction)
+        if paid.transaction.type == "Non-Consumable" { owned.append(transaction.id) }
         return transaction
     }
 
@@ -178,10 +204,20 @@ public actor SimulatorStoreAdapter: StoreAdapter {
             var quantity: Int?
             var appAccountToken: String?
             var purchaseDate: Int64?
+            var type: String?
+            var revocationDate: Int64?
         }
         var transactionId: String
         var signedTransaction: String
         var transaction: Payload
+
+        /// The transaction as StoreKit reports it.
+        var storeTransaction: StoreTransaction {
+            StoreTransaction(
+                id: transactionId, productID: transaction.productId, quantity: transaction.quantity ?? 1,
+                orderID: transaction.appAccountToken.flatMap(OrderID.init),
+                purchaseDate: transaction.purchaseDate.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+        }
     }
 
     private struct CatalogList: Decodable {

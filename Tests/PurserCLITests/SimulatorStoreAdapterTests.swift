@@ -12,8 +12,11 @@ import Testing
 
     /// `purser serve` with the simulator inside it, as the README's first command runs it; its base URL.
     func startServe(in directory: URL) async throws -> (ChildProcess, URL) {
-        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
-            .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
+        try #"""
+        {"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}},
+                      "noads": {"type": "non-consumable", "grants": {"noads": 1}}}}
+        """#
+        .write(to: directory.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8)
         let (server, port) = try await serve.launch(
             [
                 "serve", "--port", "0", "--appstore", "simulator", "--auth", "development", "--data-dir",
@@ -80,5 +83,33 @@ import Testing
         let wallet = try await PurserAPIClient(baseURL: base).wallet(as: session)
         #expect(wallet.balances["gold"] == 120, "two paid purchases, each credited once")
         await relaunched.shutdown()
+    }
+
+    /// Restore Purchases with the simulator: the owned non-consumable is sent again, the server's answer is the
+    /// first one (nothing credited twice), and it is finished again.
+    @Test func restoresAnOwnedNonConsumableWithoutCreditingItTwice() async throws {
+        let directory = try serve.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (server, base) = try await startServe(in: directory)
+        defer { server.terminate() }
+        let session = PurserSession(userID: "bo", authorization: .development)
+        let store = SimulatorStoreAdapter(server: base)
+        let app = try coordinator(base, store, journal: directory)
+        await app.start(session: session)
+        guard case .delivered(let bought) = try await app.buy("noads") else {
+            Issue.record("noads was not delivered")
+            return
+        }
+        #expect(try await app.entitlements().map(\.id) == [bought.transactionID])
+        let restored = try await app.restore()
+        #expect(restored.map(\.transactionID) == [bought.transactionID], "\(restored)")
+        #expect(await store.finishedTransactionIDs == [bought.transactionID, bought.transactionID])
+        let wallet = try await app.wallet()
+        #expect(wallet.entitlements == ["noads"], "\(wallet)")
+        guard case .redelivered = restored.first else {
+            Issue.record("the restore was not the server's first answer again: \(restored)")
+            return
+        }
+        await app.shutdown()
     }
 }

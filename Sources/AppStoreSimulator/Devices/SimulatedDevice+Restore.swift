@@ -45,7 +45,7 @@ extension SimulatedDevice {
         var owned: [DeviceTransaction] = []
         for (_, purchase) in await store.purchases(deviceId: id) {
             let original = purchase.transaction
-            guard original.type == Product.Kind.nonConsumable.appleType, original.revocationDate == nil,
+            guard original.type == ProductDefinition.Kind.nonConsumable.appleType, original.revocationDate == nil,
                 let signed = try? await store.transaction(original.transactionId).signed
             else { continue }
             owned.append(

@@ -24,16 +24,14 @@ public enum RestoreError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A sentence to show the user, in `language`.
+    /// A sentence to show the user, in `language` (the String Catalog's `restore.*` messages).
     public func message(_ language: PurserLanguage = .current) -> String {
-        switch (self, language) {
-        case (.notSignedIn, .english): "Sign in to restore your purchases."
-        case (.notSignedIn, .simplifiedChinese): "请先登录再恢复购买。"
-        case (.store(let failure), _) where failure.reason == .cancelled:
-            language == .english ? "Restore was cancelled." : "已取消恢复购买。"
-        case (.store, .english), (.terminated, .english):
-            "The App Store is not reachable right now. Please try again."
-        case (.store, .simplifiedChinese), (.terminated, .simplifiedChinese): "暂时无法连接 App Store，请稍后重试。"
-        }
+        let key =
+            switch self {
+            case .notSignedIn: "restore.not_signed_in"
+            case .store(let failure) where failure.reason == .cancelled: "restore.cancelled"
+            case .store, .terminated: "restore.store_unreachable"
+            }
+        return MessageCatalog.shipped.text(key, language)
     }
 }

@@ -10,17 +10,15 @@ extension PurchaseEvent {
         }
     }
 
-    /// A sentence to show the user, in `language`.
+    /// A sentence to show the user, in `language` (the String Catalog's `event.*` messages for credits; a wait's or a
+    /// failure's reason says its own).
     public func message(_ language: PurserLanguage = .current) -> String {
-        switch (self, language) {
-        case (.delivered, .english): "Purchase complete. Your items have arrived."
-        case (.delivered, .simplifiedChinese): "购买成功，商品已到账。"
-        case (.redelivered, .english): "Your earlier purchase has been delivered."
-        case (.redelivered, .simplifiedChinese): "您之前购买的商品已到账。"
-        case (.deliveredToOtherAccount, .english): "This purchase was delivered to the account that made it."
-        case (.deliveredToOtherAccount, .simplifiedChinese): "该商品已发放到购买时登录的账号。"
-        case (.pending(let pending), _): pending.reason.message(language)
-        case (.failed(let failure), _): failure.reason.message(language)
+        switch self {
+        case .delivered: MessageCatalog.shipped.text("event.delivered", language)
+        case .redelivered: MessageCatalog.shipped.text("event.redelivered", language)
+        case .deliveredToOtherAccount: MessageCatalog.shipped.text("event.delivered_to_other_account", language)
+        case .pending(let pending): pending.reason.message(language)
+        case .failed(let failure): failure.reason.message(language)
         }
     }
 }
