@@ -45,7 +45,10 @@ let package = Package(
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "AppStoreSimulatorHTTP", targets: ["AppStoreSimulatorHTTP"]),
         .library(name: "Purser", targets: ["Purser"]),
+        // StoreKit 2's adapter (what most apps link), and StoreKit 1's for apps that still use the payment queue: a
+        // StoreKit 2 app compiles no StoreKit 1 code.
         .library(name: "PurserStoreKit", targets: ["PurserStoreKit"]),
+        .library(name: "PurserStoreKit1", targets: ["PurserStoreKit1"]),
         .library(name: "PurserChaos", targets: ["PurserChaos"]),
         .library(name: "PurserWebhooks", targets: ["PurserWebhooks"]),
         // For an app's tests: a StoreKit stand-in that pays a running `purser serve`'s simulator over HTTP.
@@ -197,8 +200,10 @@ let package = Package(
         .target(
             name: "Purser", dependencies: ["PurserCore"], resources: [.copy("Resources/Localizable.xcstrings")],
             swiftSettings: strict),
-        // StoreKit 1 and 2 adapters on Apple's StoreKit: what an app links. Empty where there is no StoreKit.
+        // The StoreKit 2 adapter on Apple's StoreKit: what an app links. Empty where there is no StoreKit.
         .target(name: "PurserStoreKit", dependencies: ["Purser", "PurserCore"], swiftSettings: strict),
+        // The StoreKit 1 adapter (deprecated by Apple): a separate module, so a StoreKit 2 app never compiles it.
+        .target(name: "PurserStoreKit1", dependencies: ["Purser", "PurserCore"], swiftSettings: strict),
         // For an app's tests: `SimulatorStoreAdapter`, StoreKit played by a running `purser serve`'s App Store
         // simulator over HTTP. Foundation only, like the SDK.
         .target(name: "PurserTesting", dependencies: ["Purser", "PurserCore"], swiftSettings: strict),

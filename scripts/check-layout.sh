@@ -64,15 +64,16 @@ while read -r lines file; do
   [ "$lines" -gt 300 ] && fail "$file has $lines lines (at most 300)"
 done < <(find Sources -name '*.swift' -print0 | xargs -0 wc -l)
 
-# 6. The simulated adapters are the shipped adapters.
-for file in Sources/PurserStoreKit/*.swift; do
+# 6. The simulated adapters are the shipped adapters, StoreKit 2's (PurserStoreKit) and StoreKit 1's (PurserStoreKit1).
+for file in Sources/PurserStoreKit/*.swift Sources/PurserStoreKit1/*.swift; do
+  module="$(basename "$(dirname "$file")")"
   link="Sources/PurserStoreKitSimulated/$(basename "$file")"
-  [ "$(readlink "$link" 2>/dev/null)" = "../PurserStoreKit/$(basename "$file")" ] \
-    || fail "$link must be a symbolic link to ../PurserStoreKit/$(basename "$file")"
+  [ "$(readlink "$link" 2>/dev/null)" = "../$module/$(basename "$file")" ] \
+    || fail "$link must be a symbolic link to ../$module/$(basename "$file")"
 done
 for link in Sources/PurserStoreKitSimulated/*; do
-  [ -e "Sources/PurserStoreKit/$(basename "$link")" ] && [ -L "$link" ] \
-    || fail "$link is not a link to one of PurserStoreKit's files"
+  { [ -e "Sources/PurserStoreKit/$(basename "$link")" ] || [ -e "Sources/PurserStoreKit1/$(basename "$link")" ]; } \
+    && [ -L "$link" ] || fail "$link is not a link to one of PurserStoreKit's or PurserStoreKit1's files"
 done
 
 # 7. Children are started by ChildProcess.
@@ -80,11 +81,12 @@ for file in $(grep -rlE "(^|[^A-Za-z])Process\(\)" Sources Tests --include='*.sw
   fail "$file starts a child with Foundation's Process; use ChildProcess (swift-corelibs-foundation#5472)"
 done
 
-# 8. What an app or a game backend links is documented: every public declaration of Purser, PurserStoreKit and
-#    PurserWebhooks has a doc comment (attributes on their own lines may stand between).
+# 8. What an app or a game backend links is documented: every public declaration of Purser, PurserStoreKit,
+#    PurserStoreKit1 and PurserWebhooks has a doc comment (attributes on their own lines may stand between).
 while read -r finding; do
   fail "$finding has no doc comment"
-done < <(find Sources/Purser Sources/PurserStoreKit Sources/PurserWebhooks -name '*.swift' -print0 | xargs -0 awk '
+done < <(find Sources/Purser Sources/PurserStoreKit Sources/PurserStoreKit1 Sources/PurserWebhooks -name '*.swift' -print0 \
+  | xargs -0 awk '
   FNR == 1 { previous = "" }
   /^[[:space:]]*@[A-Za-z]+(\([^)]*\))?[[:space:]]*$/ { next }
   {

@@ -61,7 +61,17 @@ if [[ -n "$packages" ]]; then
 fi
 (cd "$app" && swift build >"$work/build.log" 2>&1) || { cat "$work/build.log"; exit 1; }
 (cd "$app" && swift run --skip-build Shop)
-echo "ok: the app resolved no package and built Purser, PurserStoreKit and PurserTesting"
+# PurserStoreKit is StoreKit 2's adapter; StoreKit 1's is PurserStoreKit1, which this app does not link.
+# (SwiftPM makes an empty folder for every target of the graph; what counts is a compiled object file in it.)
+if ! find "$app/.build" -path '*/PurserStoreKit.build/*.o' | grep -q .; then
+  echo "FAIL: the check looks for compiled adapters where there are none; it would not see StoreKit 1's" >&2
+  exit 1
+fi
+if find "$app/.build" -path '*/PurserStoreKit1.build/*.o' | grep -q .; then
+  echo "FAIL: an app that links PurserStoreKit (StoreKit 2) compiled StoreKit 1's adapter (PurserStoreKit1)" >&2
+  exit 1
+fi
+echo "ok: the app resolved no package and built Purser, PurserStoreKit and PurserTesting, and no StoreKit 1 code"
 
 write_manifest ''
 packages="$(resolved)"

@@ -5,7 +5,8 @@
 # are not frozen):
 #   1. for each platform family (UIKit: iOS, iPadOS, tvOS, Mac Catalyst, visionOS; AppKit: macOS; WatchKit: watchOS),
 #      the `Purser` target with its `#if canImport(Network)` / UI-framework branches (the recovery signals), then
-#      `Sources/PurserStoreKit` (the adapters' `#if canImport(StoreKit)` branch) against that Purser;
+#      `Sources/PurserStoreKit` and `Sources/PurserStoreKit1` (the adapters' `#if canImport(StoreKit)` branch) against
+#      that Purser;
 #   2. mutants: copies of the adapters with a use real StoreKit rejects (a non-Sendable payment sent to another task,
 #      main-actor UIKit state read off the main actor, a non-exhaustive switch over a StoreKit enum, a misspelt
 #      optional delegate or restore-observer method); each must fail to compile, with the expected diagnostic, or the
@@ -52,14 +53,18 @@ for family in uikit appkit watchkit; do
   swiftc -emit-module -emit-module-path "$work/$family/Purser.swiftmodule" -module-name Purser "${flags[@]}" \
     -I "$work/core" -I "$interfaces" -I "$interfaces/$family" -module-cache-path "$work/cache-$family" \
     "${purser_sources[@]}"
-  echo "== $family: PurserStoreKit (the adapters against StoreKit)"
+  echo "== $family: PurserStoreKit (StoreKit 2's adapter against StoreKit)"
   compile "$family" PurserStoreKit Sources/PurserStoreKit/*.swift
+  echo "== $family: PurserStoreKit1 (StoreKit 1's adapter against StoreKit)"
+  compile "$family" PurserStoreKit1 Sources/PurserStoreKit1/*.swift
 done
 
-# mutant NAME FILE EXPECTED OLD NEW: the adapters with OLD replaced by NEW in FILE must fail with EXPECTED.
+# mutant NAME FILE EXPECTED OLD NEW: the adapter's module (PurserStoreKit or PurserStoreKit1, whichever holds FILE)
+# with OLD replaced by NEW in FILE must fail with EXPECTED.
 mutant() {
-  local name="$1" file="$2" expected="$3" old="$4" new="$5"
-  rm -rf "$work/mutant" && cp -R Sources/PurserStoreKit "$work/mutant"
+  local name="$1" file="$2" expected="$3" old="$4" new="$5" module=PurserStoreKit
+  [ -e "Sources/PurserStoreKit1/$file" ] && module=PurserStoreKit1
+  rm -rf "$work/mutant" && cp -R "Sources/$module" "$work/mutant"
   OLD="$old" NEW="$new" python3 - "$work/mutant/$file" <<'EOF'
 import os, sys
 path = sys.argv[1]
@@ -68,7 +73,7 @@ if os.environ["OLD"] not in text:
     sys.exit(f"mutant no longer applies: {path} lacks the text to replace")
 open(path, "w").write(text.replace(os.environ["OLD"], os.environ["NEW"], 1))
 EOF
-  if compile uikit PurserStoreKit "$work"/mutant/*.swift >"$work/mutant.log" 2>&1; then
+  if compile uikit "$module" "$work"/mutant/*.swift >"$work/mutant.log" 2>&1; then
     echo "check-storekit-interface: mutant '$name' compiled; the interface check would not catch it"
     exit 1
   fi

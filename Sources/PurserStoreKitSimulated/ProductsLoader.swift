@@ -1,1 +1,1 @@
-../PurserStoreKit/ProductsLoader.swift
+../PurserStoreKit1/ProductsLoader.swift

@@ -1,1 +1,1 @@
-../PurserStoreKit/ReceiptRefresher.swift
+../PurserStoreKit1/ReceiptRefresher.swift

@@ -1,1 +1,1 @@
-../PurserStoreKit/StoreKit1Adapter+AppTransaction.swift
+../PurserStoreKit1/StoreKit1Adapter+AppTransaction.swift

@@ -1,1 +1,1 @@
-../PurserStoreKit/StoreKit1Adapter+Failure.swift
+../PurserStoreKit1/StoreKit1Adapter+Failure.swift

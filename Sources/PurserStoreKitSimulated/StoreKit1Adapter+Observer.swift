@@ -1,1 +1,1 @@
-../PurserStoreKit/StoreKit1Adapter+Observer.swift
+../PurserStoreKit1/StoreKit1Adapter+Observer.swift

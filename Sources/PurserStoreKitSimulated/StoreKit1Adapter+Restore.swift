@@ -1,1 +1,1 @@
-../PurserStoreKit/StoreKit1Adapter+Restore.swift
+../PurserStoreKit1/StoreKit1Adapter+Restore.swift

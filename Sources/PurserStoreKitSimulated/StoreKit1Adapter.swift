@@ -1,1 +1,1 @@
-../PurserStoreKit/StoreKit1Adapter.swift
+../PurserStoreKit1/StoreKit1Adapter.swift

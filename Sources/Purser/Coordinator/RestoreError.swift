@@ -9,6 +9,7 @@ public enum RestoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The app is shutting down (or was killed).
     case terminated
 
+    /// The stable code, for logs: `not_signed_in`, `cancelled`, `store_unavailable` or `terminated`.
     public var code: String {
         switch self {
         case .notSignedIn: "not_signed_in"
@@ -17,6 +18,7 @@ public enum RestoreError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The code, with StoreKit's own description where there is one.
     public var description: String {
         switch self {
         case .store(let failure): "\(code): \(failure)"

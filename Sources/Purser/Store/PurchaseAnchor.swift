@@ -13,11 +13,13 @@ public struct PurchaseAnchor: Sendable {
         /// The scene to show the sheet in (main-actor isolated, so `Sendable`).
         public let scene: UIScene
 
+        /// An anchor in `scene`, the one the user tapped Buy in.
         public init(_ scene: UIScene) { self.scene = scene }
     #elseif canImport(AppKit) && !targetEnvironment(macCatalyst)
         /// The window to show the sheet in (main-actor isolated, so `Sendable`).
         public let window: NSWindow
 
+        /// An anchor on `window`, the one the user tapped Buy in.
         public init(_ window: NSWindow) { self.window = window }
     #endif
 }

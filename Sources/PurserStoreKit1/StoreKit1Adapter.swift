@@ -1,4 +1,4 @@
-// Compiled twice from this one file: against Apple's StoreKit in `PurserStoreKit` (Apple platforms), and against
+// Compiled twice from this one file: against Apple's StoreKit in `PurserStoreKit1` (Apple platforms), and against
 // StoreKitShim in `PurserStoreKitSimulated` (every platform; `PURSER_STOREKIT_SHIM`), where tests and chaos drive it.
 #if PURSER_STOREKIT_SHIM || canImport(StoreKit)
     import Foundation

@@ -16,10 +16,12 @@
             _ = lock.withLock { pump }?.yield(.updated(transactions))
         }
 
+        /// StoreKit 1's callback when `restoreCompletedTransactions()` finished: ends the `restore` call in progress.
         public func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {
             _ = lock.withLock { pump }?.yield(.restoreEnded(nil))
         }
 
+        /// StoreKit 1's callback when the restore failed: the `restore` call in progress throws its reason.
         public func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error)
         {
             _ = lock.withLock { pump }?.yield(.restoreEnded(Self.failure(error)))
