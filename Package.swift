@@ -51,7 +51,8 @@ let package = Package(
         .library(name: "PurserStoreKit1", targets: ["PurserStoreKit1"]),
         .library(name: "PurserChaos", targets: ["PurserChaos"]),
         .library(name: "PurserWebhooks", targets: ["PurserWebhooks"]),
-        // For an app's tests: a StoreKit stand-in that pays a running `purser serve`'s simulator over HTTP.
+        // For an app's tests: a StoreKit stand-in that pays a running `purser serve`'s simulator over HTTP; with the
+        // `Simulator` trait, also the adapters on an in-process simulated StoreKit.
         .library(name: "PurserTesting", targets: ["PurserTesting"]),
         // For an app's tests, with the `Simulator` trait: the StoreKit adapters on an in-process simulated StoreKit.
         .library(name: "PurserStoreKitSimulated", targets: ["PurserStoreKitSimulated", "StoreKitShim"]),
@@ -206,7 +207,16 @@ let package = Package(
         .target(name: "PurserStoreKit1", dependencies: ["Purser", "PurserCore"], swiftSettings: strict),
         // For an app's tests: `SimulatorStoreAdapter`, StoreKit played by a running `purser serve`'s App Store
         // simulator over HTTP. Foundation only, like the SDK.
-        .target(name: "PurserTesting", dependencies: ["Purser", "PurserCore"], swiftSettings: strict),
+        // With the `Simulator` trait it also re-exports the adapters on the in-process simulated StoreKit.
+        .target(
+            name: "PurserTesting",
+            dependencies: [
+                "Purser", "PurserCore",
+                .target(name: "PurserStoreKitSimulated", condition: .when(traits: ["Simulator"])),
+                .target(name: "StoreKitShim", condition: .when(traits: ["Simulator"])),
+                .target(name: "AppStoreSimulator", condition: .when(traits: ["Simulator"])),
+            ],
+            swiftSettings: strict),
         // The same adapter sources (symbolic links to PurserStoreKit's files) compiled against StoreKitShim on every
         // platform: what the chaos harness, the CLI and the tests drive, so that on a Mac they never reach the real
         // StoreKit. `scripts/check-storekit-interface.sh` compiles the Apple branch against Apple's declarations.
