@@ -3,8 +3,9 @@
 # makes a throwaway app package that depends on the repository by path, as the README tells an app to
 # (`traits: []`), for Purser, PurserStoreKit and PurserTesting; resolves it and fails if any package was resolved
 # at all (Hummingbird, NIO, postgres-nio, async-http-client, swift-prometheus, jwt-kit or anything else); then
-# builds it and runs it. Then the same app with the repository's default traits must resolve the server's packages,
-# or this check could not fail. Exits non-zero on any failure; about a minute.
+# builds it and runs it. With the Simulator trait it may resolve Apple's signatures but no server package. With the
+# repository's default traits it must resolve the server's packages, or this check could not fail. Exits non-zero on
+# any failure; about a minute.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="$(mktemp -d)"
@@ -72,6 +73,18 @@ if find "$app/.build" -path '*/PurserStoreKit1.build/*.o' | grep -q .; then
   exit 1
 fi
 echo "ok: the app resolved no package and built Purser, PurserStoreKit and PurserTesting, and no StoreKit 1 code"
+
+# The Simulator trait (PurserTesting's in-process simulated StoreKit) brings Apple's signatures, never the server.
+write_manifest ', traits: ["Simulator"]'
+packages="$(resolved)"
+server='^(hummingbird|swift-nio|postgres-nio|async-http-client|swift-prometheus|swift-service-lifecycle)$'
+if echo "$packages" | grep -qE "$server"; then
+  echo "FAIL: with traits: [\"Simulator\"] the app resolved server packages:" >&2
+  echo "$packages" | grep -E "$server" | sed 's/^/  /' >&2
+  exit 1
+fi
+echo "ok: with traits: [\"Simulator\"] the app resolves $(echo "$packages" | wc -l) packages, none of the server's:" \
+  $packages
 
 write_manifest ''
 packages="$(resolved)"

@@ -3,7 +3,7 @@ import Purser
 import PurserCore
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    import FoundationNetworking  // URLRequest
 #endif
 
 /// A `StoreAdapter` that pays the App Store simulator of a running `purser serve` (`appStore: simulator`) over HTTP,
@@ -16,7 +16,8 @@ import PurserCore
 public actor SimulatorStoreAdapter: StoreAdapter {
     private let simulator: URL
     private let bundleID: String?
-    private let session: URLSession
+    /// The SDK's own transport: an ephemeral `URLSession` with a per-request time-out.
+    private let transport = URLSessionTransport(timeout: 15)
     private var updates: (@Sendable (StoreUpdate) async -> Void)?
     /// Paid and not finished yet, by transaction id, with the signed form.
     private var unfinished: [String: (transaction: StoreTransaction, jws: String)] = [:]
@@ -35,9 +36,6 @@ public actor SimulatorStoreAdapter: StoreAdapter {
     public init(server: URL, bundleID: String? = nil) {
         self.simulator = server.appendingPathComponent("simulator/v1")
         self.bundleID = bundleID
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 15
-        self.session = URLSession(configuration: configuration)
     }
 
     /// What the customer does at the next payment sheets, in order; once they are used up, the customer pays.
@@ -53,14 +51,6 @@ public actor SimulatorStoreAdapter: StoreAdapter {
             let transaction = try await pay(purchase.productID, quantity: purchase.quantity, orderID: purchase.orderID)
             await updates?(.purchased(transaction))
         }
-    }
-
-    /// A purchase made outside the app (an offer code, a purchase on another device): the simulator charges for
-    /// `productID` and StoreKit delivers it as an update, with no order attached.
-    public func purchaseOutsideTheApp(_ productID: String) async throws -> StoreTransaction {
-        let transaction = try await pay(productID, quantity: 1, orderID: nil)
-        await updates?(.purchased(transaction))
-        return transaction
     }
 
     // MARK: StoreAdapter
@@ -161,9 +151,9 @@ public actor SimulatorStoreAdapter: StoreAdapter {
     // MARK: The simulator's HTTP API
 
     /// Charges for `productID` at the simulator and keeps the signed transaction until it is finished.
-    private func pay(_ productID: String, quantity: Int, orderID: OrderID?) async throws -> StoreTransaction {
+    private func pay(_ productID: String, quantity: Int, orderID: OrderID) async throws -> StoreTransaction {
         let body = PurchaseRequest(
-            productId: productID, quantity: quantity, appAccountToken: orderID?.description, bundleId: bundleID)
+            productId: productID, quantity: quantity, appAccountToken: orderID.description, bundleId: bundleID)
         let data = try await send("POST", "purchases", body: try JSONEncoder().encode(body))
         let paid = try JSONDecoder().decode(Purchase.self, from: data)
         let transaction = paid.storeTransaction
@@ -179,8 +169,7 @@ public actor SimulatorStoreAdapter: StoreAdapter {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let (data, status) = try await transport.send(request)
         guard (200..<300).contains(status) else {
             let reason: PurchaseFailureReason = status == 404 ? .productUnavailable : .unknown
             throw StoreFailure(
@@ -193,7 +182,7 @@ public actor SimulatorStoreAdapter: StoreAdapter {
     private struct PurchaseRequest: Encodable {
         var productId: String
         var quantity: Int
-        var appAccountToken: String?
+        var appAccountToken: String
         var bundleId: String?
     }
 

@@ -83,13 +83,14 @@ extension ConsoleRoutes {
     /// What waits, at a glance: unbound and waiting counts with the oldest of each, the webhook outbox, and the
     /// pictures of the last 48 hours (`DashboardCharts`).
     func dashboard(_ request: Request, signedIn: SignedIn) async throws -> Response {
+        let moment = now()  // one instant for the whole page: today, the 48 hours, the gauge's age
         let health = try await store.health()
         let summary = try await store.webhookSummary()
         let dates = ISO8601DateFormatter()
         func oldest(_ backlog: LedgerHealth.Backlog) -> String { backlog.oldest.map(dates.string(from:)) ?? "—" }
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
-        let activity = try await store.activity(since: utc.startOfDay(for: now()))
+        let activity = try await store.activity(since: utc.startOfDay(for: moment))
         let lastRun = try await Reconciler.lastRun(in: store)
         var values: [String: Any] = [
             "today": activity.eventsByKind.sorted { $0.key < $1.key }.map { ["kind": $0.key, "count": $0.value] },
@@ -106,8 +107,8 @@ extension ConsoleRoutes {
             "delivered": summary.delivered, "retries": summary.retries,
         ]
         values["hasToday"] = !activity.eventsByKind.isEmpty
-        let timeline = try await store.timeline(since: now().addingTimeInterval(-QueueSamplerService.window))
-        let charts = DashboardCharts(text: ConsoleText.table(language(request)), now: now())
+        let timeline = try await store.timeline(since: moment.addingTimeInterval(-QueueSamplerService.window))
+        let charts = DashboardCharts(text: ConsoleText.table(language(request)), now: moment)
         values["chartHourly"] = charts.hourly(timeline)
         values["chartDecisions"] = charts.decisions(timeline)
         values["chartQueues"] = charts.queues(timeline.samples)

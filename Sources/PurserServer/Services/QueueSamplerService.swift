@@ -37,15 +37,13 @@ public struct QueueSamplerService: Service, CustomStringConvertible {
     }
 
     /// Takes one sample: the same counts the dashboard shows as numbers.
-    @discardableResult
-    static func sample(_ store: any LedgerStore, now: Date) async throws -> QueueSample {
+    static func sample(_ store: any LedgerStore, now: Date) async throws {
         let health = try await store.health()
         let summary = try await store.webhookSummary()
         let sample = QueueSample(
             at: now, webhookBacklog: health.undeliveredEvents.count + summary.undispatched,
             unbound: health.unbound.count)
         try await store.recordQueueSample(sample, forgettingBefore: now.addingTimeInterval(-window - 3_600))
-        return sample
     }
 
     public var description: String { "QueueSamplerService(every: \(interval))" }
