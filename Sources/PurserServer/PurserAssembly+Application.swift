@@ -5,7 +5,7 @@ import PurserStorage
 import ServiceLifecycle
 
 extension PurserAssembly {
-    /// The HTTP application: Purser's routes (and the admin API when `admin.token` is set), the hosted App Store's
+    /// The HTTP application: Purser's routes, the admin API (the console too when `admin.token` is set), the hosted App Store's
     /// routes, ledger migrations before the server starts, and every long-lived service in its group: periodic
     /// reconciliation (`reconciliation.intervalSeconds` > 0), Apple follow-ups (`finishing.intervalSeconds` > 0),
     /// webhook delivery (with `webhooks.endpoints`), the hosted App Store's services, the ledger closed on shutdown.
@@ -25,9 +25,11 @@ extension PurserAssembly {
             orders: orders, submissions: submissions, wallets: wallets, authenticator: authenticator,
             notifications: notifications, readiness: ReadinessProbe(store: store)
         ).add(to: router, endpoints: &endpoints)
+        AdminRoutes(
+            support: support, webhooks: webhooks, wallets: wallets, users: users, keys: apiKeys,
+            legacyToken: adminToken, app: configuration.bundleId
+        ).add(to: router, endpoints: &endpoints)
         if let adminToken {
-            AdminRoutes(support: support, webhooks: webhooks, wallets: wallets, users: users, token: adminToken)
-                .add(to: router, endpoints: &endpoints)
             ConsoleRoutes(
                 support: support, orders: orders, wallets: wallets,
                 goodwillLimit: configuration.console.goodwillLimit,
@@ -55,6 +57,7 @@ extension PurserAssembly {
             },
             logger: logger)
         let (store, logger, warnings, announcement) = (store, logger, startupWarnings, authenticator.announcement)
+        let legacyToken = adminToken != nil
         app.beforeServerStarts {
             do {
                 try await store.migrate()
@@ -64,6 +67,7 @@ extension PurserAssembly {
             readiness.open()
             for warning in warnings { logger.warning("\(warning)") }
             if !warnings.contains(announcement) { logger.info("\(announcement)") }
+            if legacyToken { logger.notice("\(Self.legacyTokenNotice)") }
         }
         return app
     }

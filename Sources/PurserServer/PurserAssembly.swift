@@ -19,6 +19,8 @@ public struct PurserAssembly: Sendable {
     public let wallets: WalletService
     /// A user's export and erasure.
     public let users: UserDataService
+    /// The admin API's keys (`purser keys`, `/admin/v1/keys`).
+    public let apiKeys: APIKeyService
     public let submissions: SubmissionService
     public let notifications: NotificationService
     public let support: SupportService
@@ -124,6 +126,7 @@ public struct PurserAssembly: Sendable {
         wallets = WalletService(store: store, clientSpend: configuration.wallet.clientSpend, now: now)
         users = UserDataService(
             store: store, erasureKey: configuration.erasure.key, adminToken: configuration.admin.token, now: now)
+        apiKeys = APIKeyService(store: store, apps: [configuration.bundleId], now: now)
         support = SupportService(
             submissions: submissions, apple: appStore.serverAPI.map(SupportService.AppleLookup.init))
         reconciler = appStore.serverAPI.map { Reconciler(api: $0, notifications: notifications, now: now) }
@@ -159,7 +162,12 @@ public struct PurserAssembly: Sendable {
         LeasedWork("apple-follow-ups", holder: holder, term: .seconds(60), store: store, now: now)
     }
 
-    /// The admin API's bearer token, when one is configured (a secret).
+    /// What `serve` says at start when `admin.token` is set.
+    static let legacyTokenNotice =
+        "admin.token is the legacy form of an admin API key: it holds every scope (*) for every app; "
+        + "make keys that can do only their job with purser keys create"
+
+    /// The admin API's legacy bearer token, when one is configured (a secret).
     var adminToken: String? { configuration.admin.token.flatMap { $0.isEmpty ? nil : $0 } }
 
     /// Lines logged as warnings at start: a hosted App Store, development authentication, Xcode's certificate.

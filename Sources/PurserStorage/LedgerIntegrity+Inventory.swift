@@ -6,6 +6,7 @@ extension LedgerIntegrity {
     public static let tables = [
         "orders", "apple_transactions", "grants", "audit_log", "outbox", "webhook_deliveries", "notifications",
         "reconciliation_cursors", "leases", "wallet_transactions", "wallet_entries", "wallet_holds", "queue_samples",
+        "api_keys",
     ]
 
     /// Every user's balance per currency (grants and wallet entries), in standard SQL both stores run: `currency` and

@@ -176,6 +176,17 @@ public protocol LedgerStore: Sendable {
     /// The dashboard's timeline since `since`: credits and revokes per hour, the decisions' mix, the queue samples.
     func timeline(since: Date) async throws -> LedgerTimeline
     func waitingOrderIDs(productID: String, createdFrom from: Date, to: Date, limit: Int) async throws -> [OrderID]
+    /// Stores a new API key with its audit record (subject `api_key`, event `created`, cause `by <createdBy>`) in one
+    /// database transaction; a key of the same name, revoked or not, is `StorageError(.duplicateKey)`.
+    func createAPIKey(_ key: APIKey) async throws
+    /// Every API key, revoked and expired ones too, oldest first.
+    func apiKeys() async throws -> [APIKey]
+    /// The key whose secret hashes to `secretHash` (revoked or not: the caller decides), read from the primary so a
+    /// revocation holds on every replica at once.
+    func apiKey(secretHash: String) async throws -> APIKey?
+    /// Revokes the key `name` once, with an audit record (event `revoked`, cause `by <actor>`); a revoked key stays
+    /// as it was. `nil` when there is no such key.
+    func revokeAPIKey(named name: String, by actor: String, now: Date) async throws -> APIKey?
     /// What the write path has done since the store opened (statements, commits, round trips, hops to the writer).
     func writeCounts() -> LedgerWriteCounts
     func close() async throws

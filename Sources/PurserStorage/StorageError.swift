@@ -19,6 +19,8 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let outdated = Code(description: "ledger_outdated")
         /// A webhook event whose payload retention pruned (`retention.days`): it can no longer be sent again.
         public static let pruned = Code(description: "event_pruned")
+        /// An API key with this name exists already (revoked keys keep their names).
+        public static let duplicateKey = Code(description: "key_exists")
     }
 
     public var code: Code

@@ -70,6 +70,7 @@ public struct LedgerStoreConformance: Sendable {
         try await prunesOnlyWhatIsKeptForAWhile()
         try await erasesAUserEverywhereAndKeepsTheMoney()
         try await drawsTheDashboardsTimeline()
+        try await keepsAPIKeysAndRevokesThemOnce()
         // Last: it finds nothing in everything the checks above wrote, then breaks rows on purpose.
         try await checksItsOwnIntegrity()
     }

@@ -1,6 +1,6 @@
--- Every statement of the postgres ledger store at 0093285 (2026-11-26),
--- printed by scripts/release-statements.py 0093285 postgres.
--- schema: sqlite 12, postgres 12
+-- Every statement of the postgres ledger store at 2453ce5 (2026-11-26),
+-- printed by scripts/release-statements.py 2453ce5 postgres.
+-- schema: sqlite 13, postgres 13
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -99,6 +99,21 @@ RETURNING 1;
 DELETE FROM leases WHERE name IN (
     SELECT name FROM leases WHERE expires_at < $1 ORDER BY expires_at LIMIT $2)
 RETURNING 1;
+
+-- LedgerTimeline.swift
+SELECT at / 3600000 AS hour, event, COUNT(*) AS n FROM audit_log
+WHERE at >= $1 AND subject = 'transaction'
+GROUP BY at / 3600000, event;
+
+-- LedgerTimeline.swift
+SELECT at, webhook_backlog, unbound FROM queue_samples WHERE at >= $1 ORDER BY at;
+
+-- LedgerTimeline.swift
+INSERT INTO queue_samples (at, webhook_backlog, unbound)
+VALUES ($1, $2, $3) ON CONFLICT (at) DO NOTHING;
+
+-- LedgerTimeline.swift
+DELETE FROM queue_samples WHERE at < $1;
 
 -- PostgresLedgerStore+AppleFollowUps.swift
 SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = $1

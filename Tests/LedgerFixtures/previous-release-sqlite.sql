@@ -1,6 +1,6 @@
--- Every statement of the sqlite ledger store at 0093285 (2026-11-26),
--- printed by scripts/release-statements.py 0093285 sqlite.
--- schema: sqlite 12, postgres 12
+-- Every statement of the sqlite ledger store at 2453ce5 (2026-11-26),
+-- printed by scripts/release-statements.py 2453ce5 sqlite.
+-- schema: sqlite 13, postgres 13
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -99,6 +99,21 @@ RETURNING 1;
 DELETE FROM leases WHERE name IN (
     SELECT name FROM leases WHERE expires_at < ? ORDER BY expires_at LIMIT ?)
 RETURNING 1;
+
+-- LedgerTimeline.swift
+SELECT at / 3600000 AS hour, event, COUNT(*) AS n FROM audit_log
+WHERE at >= ? AND subject = 'transaction'
+GROUP BY at / 3600000, event;
+
+-- LedgerTimeline.swift
+SELECT at, webhook_backlog, unbound FROM queue_samples WHERE at >= ? ORDER BY at;
+
+-- LedgerTimeline.swift
+INSERT INTO queue_samples (at, webhook_backlog, unbound)
+VALUES (?, ?, ?) ON CONFLICT (at) DO NOTHING;
+
+-- LedgerTimeline.swift
+DELETE FROM queue_samples WHERE at < ?;
 
 -- SQLiteLedgerStore+AppleFollowUps.swift
 SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = ?

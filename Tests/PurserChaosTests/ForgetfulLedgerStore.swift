@@ -93,6 +93,12 @@ extension ForwardingLedgerStore {
         try await inner.recordQueueSample(sample, forgettingBefore: cutoff)
     }
     func timeline(since: Date) async throws -> LedgerTimeline { try await inner.timeline(since: since) }
+    func createAPIKey(_ key: APIKey) async throws { try await inner.createAPIKey(key) }
+    func apiKeys() async throws -> [APIKey] { try await inner.apiKeys() }
+    func apiKey(secretHash: String) async throws -> APIKey? { try await inner.apiKey(secretHash: secretHash) }
+    func revokeAPIKey(named name: String, by actor: String, now: Date) async throws -> APIKey? {
+        try await inner.revokeAPIKey(named: name, by: actor, now: now)
+    }
     func transactionIDs(ownedBy user: UserID, limit: Int) async throws -> [String] {
         try await inner.transactionIDs(ownedBy: user, limit: limit)
     }

@@ -13,6 +13,8 @@ public struct AuditEvent: Hashable, Sendable, Codable {
         case hold
         /// A user (the pseudonym an erasure gave them): erased.
         case user
+        /// A key of the admin API (its name): created, revoked.
+        case apiKey = "api_key"
     }
 
     public var at: Date

@@ -8,22 +8,25 @@ extension AdminRoutes {
     /// - `POST /holds/{id}/capture` `{amounts?}` → all or part of it spent, the rest released
     /// - `POST /holds/{id}/void` → released
     func addHoldRoutes(to admin: RouterGroup<PurserRequestContext>, endpoints: inout EndpointTable) {
-        admin.on(.post, "wallets/{userId}/holds", under: "/admin/v1", recordingIn: &endpoints) { request, context in
+        on(admin, .post, "wallets/{userId}/holds", .walletWrite, endpoints: &endpoints) { request, context in
             let body = try await request.decodeJSON(WalletService.HoldBody.self, context: context)
             return try JSONResponse.make(
-                try await wallets.placeHold(body, for: try Self.user(context), cause: "admin"))
+                try await wallets.placeHold(
+                    body, for: try Self.user(context), cause: try Self.caller(context).walletCause))
         }
-        admin.on(.post, "holds/{id}/capture", under: "/admin/v1", recordingIn: &endpoints) { request, context in
+        on(admin, .post, "holds/{id}/capture", .walletWrite, endpoints: &endpoints) { request, context in
             // No body (or none declared as JSON) captures all of the hold.
             var amounts: [String: Int64]?
             if request.headers[.contentType] != nil, request.headers[.contentLength] != "0" {
                 amounts = try await request.decodeJSON(WalletService.CaptureBody.self, context: context).amounts
             }
             return try JSONResponse.make(
-                try await wallets.capture(try Self.holdID(context), amounts: amounts, cause: "admin"))
+                try await wallets.capture(
+                    try Self.holdID(context), amounts: amounts, cause: try Self.caller(context).walletCause))
         }
-        admin.on(.post, "holds/{id}/void", under: "/admin/v1", recordingIn: &endpoints) { _, context in
-            try JSONResponse.make(try await wallets.void(try Self.holdID(context), cause: "admin"))
+        on(admin, .post, "holds/{id}/void", .walletWrite, endpoints: &endpoints) { _, context in
+            try JSONResponse.make(
+                try await wallets.void(try Self.holdID(context), cause: try Self.caller(context).walletCause))
         }
     }
 

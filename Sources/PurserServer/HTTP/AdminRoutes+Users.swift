@@ -7,10 +7,10 @@ extension AdminRoutes {
     /// - `DELETE /users/{userId}` → the user erased: their id a keyed pseudonym everywhere, the money kept, audited,
     ///   a `user.erased` event
     func addUserRoutes(to admin: RouterGroup<PurserRequestContext>, endpoints: inout EndpointTable) {
-        admin.on(.get, "users/{userId}/export", under: "/admin/v1", recordingIn: &endpoints) { _, context in
+        on(admin, .get, "users/{userId}/export", .ledgerRead, endpoints: &endpoints) { _, context in
             try JSONResponse.make(try await users.export(try Self.user(context)))
         }
-        admin.on(.delete, "users/{userId}", under: "/admin/v1", recordingIn: &endpoints) { _, context in
+        on(admin, .delete, "users/{userId}", .supportWrite, endpoints: &endpoints) { _, context in
             try JSONResponse.make(
                 try await users.erase(
                     try Self.user(context), cause: "support by \(try context.requireUser().rawValue)"))

@@ -14,7 +14,7 @@ extension AdminRoutes {
     /// - `POST /webhooks/events/{id}/replay` → `{id, deliveries}`: sent again from the first attempt, audited
     /// - `POST /webhooks/endpoints/test` → `{results}`: a signed `webhook.test` event to each endpoint
     func addWebhookRoutes(to admin: RouterGroup<PurserRequestContext>, endpoints: inout EndpointTable) {
-        admin.on(.get, "webhooks/events", under: "/admin/v1", recordingIn: &endpoints) { request, _ in
+        on(admin, .get, "webhooks/events", .ledgerRead, endpoints: &endpoints) { request, _ in
             let query = request.uri.queryParameters
             var limit: Int?
             if let text = query.get("limit") {
@@ -25,12 +25,12 @@ extension AdminRoutes {
             }
             return try JSONResponse.make(["events": try await webhooks.list(status: query.get("status"), limit: limit)])
         }
-        admin.on(.post, "webhooks/events/{id}/replay", under: "/admin/v1", recordingIn: &endpoints) { _, context in
+        on(admin, .post, "webhooks/events/{id}/replay", .webhooksWrite, endpoints: &endpoints) { _, context in
             let id = try context.parameters.require("id")
             let deliveries = try await webhooks.replay(eventID: id, operator: try context.requireUser().rawValue)
             return try JSONResponse.make(ReplayResponse(id: id, deliveries: deliveries))
         }
-        admin.on(.post, "webhooks/endpoints/test", under: "/admin/v1", recordingIn: &endpoints) { _, _ in
+        on(admin, .post, "webhooks/endpoints/test", .webhooksWrite, endpoints: &endpoints) { _, _ in
             try JSONResponse.make(["results": try await webhooks.test()])
         }
     }

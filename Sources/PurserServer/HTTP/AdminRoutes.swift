@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import PurserCore
 
-/// The support console's API under `/admin/v1`, behind its own bearer token:
+/// The support console's and the game backend's API under `/admin/v1`, behind API keys (`AdminCaller`), each route
+/// with its scope:
 /// - `GET /orders/{appleOrderId}` → every transaction of the Apple order id, with ledger state and owner
 /// - `GET /app-transactions/{appTransactionId}` → every ledger transaction of that Apple account in this app
 /// - `GET /transactions/{id}` → one transaction
@@ -16,7 +17,11 @@ struct AdminRoutes {
     let webhooks: WebhookService
     let wallets: WalletService
     let users: UserDataService
-    let token: String
+    let keys: APIKeyService
+    /// The legacy `admin.token`, a key with every scope, when configured.
+    let legacyToken: String?
+    /// This deployment's app (its `bundleId`): a key limited to other apps finds nothing here.
+    let app: String
 
     struct GrantRequest: Decodable {
         var transactionId: String
@@ -30,23 +35,24 @@ struct AdminRoutes {
 
     /// Adds the routes under `/admin/v1` to `router`, each recorded in `endpoints`.
     func add(to router: Router<PurserRequestContext>, endpoints: inout EndpointTable) {
-        let admin = router.group("admin/v1").add(middleware: AdminAuthenticationMiddleware(token: token))
-        admin.on(.get, "orders/{appleOrderId}", under: "/admin/v1", recordingIn: &endpoints) { _, context in
+        let admin = router.group("admin/v1").add(
+            middleware: AdminAuthenticationMiddleware(legacyToken: legacyToken, keys: keys))
+        on(admin, .get, "orders/{appleOrderId}", .ledgerRead, endpoints: &endpoints) { _, context in
             try JSONResponse.make([
                 "transactions": try await support.lookUp(appleOrderID: try context.parameters.require("appleOrderId"))
             ])
         }
-        admin.on(.get, "app-transactions/{appTransactionId}", under: "/admin/v1", recordingIn: &endpoints) {
+        on(admin, .get, "app-transactions/{appTransactionId}", .ledgerRead, endpoints: &endpoints) {
             _, context in
             try JSONResponse.make([
                 "transactions": try await support.lookUp(
                     appTransactionID: try context.parameters.require("appTransactionId"))
             ])
         }
-        admin.on(.get, "transactions/{id}", under: "/admin/v1", recordingIn: &endpoints) { _, context in
+        on(admin, .get, "transactions/{id}", .ledgerRead, endpoints: &endpoints) { _, context in
             try JSONResponse.make(try await support.view(transactionID: try context.parameters.require("id")))
         }
-        admin.on(.post, "grants", under: "/admin/v1", recordingIn: &endpoints) { request, context in
+        on(admin, .post, "grants", .supportWrite, endpoints: &endpoints) { request, context in
             let body = try await request.decodeJSON(GrantRequest.self, context: context)
             let order = try body.orderId.map {
                 guard let id = OrderID($0) else { throw ServiceError(.invalidOrderID, "orderId is not a UUID") }
@@ -57,17 +63,22 @@ struct AdminRoutes {
                 operator: try context.requireUser().rawValue, order: order, override: body.override)
             return try JSONResponse.make(view)
         }
-        admin.on(.post, "wallets/{userId}/transactions", under: "/admin/v1", recordingIn: &endpoints) {
+        on(admin, .post, "wallets/{userId}/transactions", nil, endpoints: &endpoints) {
             request, context in
             let data = try await request.jsonBody(context: context)
             var body = try Request.decode(WalletService.Body.self, from: data)
+            // Making good (a deposit, every amount above zero) is support's too; a spend is the game backend's alone.
+            let caller = try Self.caller(context)
+            let deposit = !body.amounts.isEmpty && body.amounts.values.allSatisfy { $0 > 0 }
+            try caller.authorize(deposit && caller.holds(.supportWrite) ? .supportWrite : .walletWrite, app: app)
             body.metadata = try WalletService.metadata(in: data)
-            return try JSONResponse.make(try await wallets.apply(body, to: try Self.user(context), cause: "admin"))
+            return try JSONResponse.make(
+                try await wallets.apply(body, to: try Self.user(context), cause: try Self.caller(context).walletCause))
         }
-        admin.on(.get, "wallets/{userId}", under: "/admin/v1", recordingIn: &endpoints) { _, context in
+        on(admin, .get, "wallets/{userId}", .ledgerRead, endpoints: &endpoints) { _, context in
             try JSONResponse.make(try await wallets.view(of: try Self.user(context)))
         }
-        admin.on(.get, "wallets/{userId}/transactions", under: "/admin/v1", recordingIn: &endpoints) {
+        on(admin, .get, "wallets/{userId}/transactions", .ledgerRead, endpoints: &endpoints) {
             request, context in
             let query = request.uri.queryParameters
             return try JSONResponse.make(
@@ -77,6 +88,7 @@ struct AdminRoutes {
         addHoldRoutes(to: admin, endpoints: &endpoints)
         addWebhookRoutes(to: admin, endpoints: &endpoints)
         addUserRoutes(to: admin, endpoints: &endpoints)
+        addKeyRoutes(to: admin, endpoints: &endpoints)
     }
 
     /// The `userId` path parameter, percent-decoded (the router hands it over as sent).

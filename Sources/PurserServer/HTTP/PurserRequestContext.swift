@@ -8,6 +8,8 @@ public struct PurserRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AuthenticationMiddleware` on `/v1` routes.
     public var user: UserID?
+    /// Set by `AdminAuthenticationMiddleware` on `/admin/v1` routes: the key (or legacy token) and what it may do.
+    var admin: AdminCaller?
     /// The client's address (the console's sign-in throttle counts failures per address).
     public let remoteAddress: SocketAddress?
 

@@ -13,15 +13,17 @@ extension ServiceError.Code {
         switch self {
         case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired,
             .invalidTransactionID, .invalidUserID, .invalidStatus, .invalidLimit, .invalidEventID, .invalidOverride,
-            .invalidIdempotencyID, .invalidAmounts, .invalidMetadata, .invalidCursor, .invalidExpiry:
+            .invalidIdempotencyID, .invalidAmounts, .invalidMetadata, .invalidCursor, .invalidExpiry, .invalidKeyName,
+            .invalidScope:
             return .badRequest
         case .receiptRejected, .unknownProduct, .insufficientBalance, .captureExceedsHold: return .unprocessableContent
-        case .notFound: return .notFound
-        case .clientSpendDisabled: return .forbidden
+        case .notFound, .unknownApp: return .notFound
+        case .clientSpendDisabled, .forbiddenScope: return .forbidden
         case .eventPruned: return .gone
         // webhooks_not_configured: the deployment's state, not a passing outage, so no 503 that invites a retry.
         case .orderDelivered, .alreadyOwned, .alreadyCredited, .notGrantable, .idempotencyConflict,
-            .holdAlreadyCaptured, .holdAlreadyVoided, .holdExpired, .webhooksNotConfigured, .erasureNotConfigured:
+            .holdAlreadyCaptured, .holdAlreadyVoided, .holdExpired, .webhooksNotConfigured, .erasureNotConfigured,
+            .keyExists:
             return .conflict
         case .appleAnswerUnverified, .appleUnavailable: return .badGateway
         case .appStoreAPINotConfigured, .draining: return .serviceUnavailable

@@ -17,6 +17,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case invalidCursor, invalidExpiry, captureExceedsHold, holdAlreadyCaptured, holdAlreadyVoided, holdExpired
             case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured, clientSpendDisabled, draining
             case eventPruned, erasureNotConfigured
+            case invalidKeyName, invalidScope, unknownApp, keyExists, forbiddenScope
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
             /// A genuine transaction that can never be credited here, by its rejection code.
@@ -103,6 +104,16 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let eventPruned = Code(.eventPruned)
         /// An erasure while neither `erasure.key` nor `admin.token` gives the key of its pseudonyms.
         public static let erasureNotConfigured = Code(.erasureNotConfigured)
+        /// An API key's name that is not 1 to 64 letters, digits, `.`, `_` or `-`.
+        public static let invalidKeyName = Code(.invalidKeyName)
+        /// A scope no key can hold (the message names it), or none at all.
+        public static let invalidScope = Code(.invalidScope)
+        /// An app this Purser does not serve.
+        public static let unknownApp = Code(.unknownApp)
+        /// A new API key named as an existing one.
+        public static let keyExists = Code(.keyExists)
+        /// An admin API key without the route's scope, or one giving a new key more than it holds.
+        public static let forbiddenScope = Code(.forbiddenScope)
         /// A signed transaction or notification that did not verify.
         public static func unverified(_ code: VerificationError.Code) -> Code { Code(.unverified(code)) }
         /// A genuine transaction that is never creditable here (support tried to grant it).
@@ -149,6 +160,11 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .draining: "draining"
             case .eventPruned: "event_pruned"
             case .erasureNotConfigured: "erasure_not_configured"
+            case .invalidKeyName: "invalid_key_name"
+            case .invalidScope: "invalid_scope"
+            case .unknownApp: "unknown_app"
+            case .keyExists: "key_exists"
+            case .forbiddenScope: "forbidden_scope"
             case .unverified(let code): code.description
             case .rejected(let code): code
             }

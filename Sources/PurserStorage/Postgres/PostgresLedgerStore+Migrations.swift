@@ -179,5 +179,6 @@ extension PostgresLedgerStore {
         (11, WalletHoldRules.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
         (12, LedgerRetention.migration),
         (13, LedgerTimelineSQL.migration),
+        (14, APIKeySQL.migration),
     ]
 }

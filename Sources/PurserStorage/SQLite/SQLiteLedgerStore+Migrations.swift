@@ -132,5 +132,6 @@ extension SQLiteLedgerStore {
         (11, WalletHoldRules.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
         (12, LedgerRetention.migration),
         (13, LedgerTimelineSQL.migration),
+        (14, APIKeySQL.migration),
     ]
 }

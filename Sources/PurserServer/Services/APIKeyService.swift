@@ -1,0 +1,129 @@
+import Foundation
+import PurserStorage
+
+/// Makes, lists and revokes the admin API's keys, for `purser keys` and `/admin/v1/keys`. A key is shown once, when
+/// it is made; the ledger keeps only its secret's hash, so every replica knows a new or revoked key at once.
+public struct APIKeyService: Sendable {
+    let store: any LedgerStore
+    /// The apps a key may be limited to: the configured bundle ids.
+    let apps: [String]
+    let now: @Sendable () -> Date
+
+    /// A key as the API and `purser keys list` show it: everything but the secret and its hash.
+    public struct View: Hashable, Sendable, Encodable {
+        public var name: String
+        public var scopes: [String]
+        /// `nil`: every app.
+        public var apps: [String]?
+        public var createdAt: Date
+        public var createdBy: String
+        public var expiresAt: Date?
+        public var revokedAt: Date?
+        /// `active`, `expired` or `revoked`.
+        public var state: String
+
+        init(_ key: APIKey, now: Date) {
+            (name, scopes, apps, createdAt, createdBy) = (key.name, key.scopes, key.apps, key.createdAt, key.createdBy)
+            (expiresAt, revokedAt) = (key.expiresAt, key.revokedAt)
+            state = key.revokedAt != nil ? "revoked" : key.isUsable(at: now) ? "active" : "expired"
+        }
+    }
+
+    /// A new key and its secret, which nothing shows again.
+    public struct Created: Sendable, Encodable {
+        public var key: View
+        public var secret: String
+    }
+
+    /// The longest a key may be made to last, in days (ten years).
+    public static let maxDays = 3650
+
+    /// Makes the key `name` with `scopes`, limited to `apps` (`nil`: every app), expiring `expiresInDays` from now
+    /// (`nil`: never), made `by` whom the audit record names. Through the API the caller's key must itself hold every
+    /// scope and app it gives (`forbidden_scope`), so no key makes a stronger one.
+    public func create(
+        name: String, scopes: [String], apps: [String]?, expiresInDays: Int?, by actor: String
+    ) async throws -> Created {
+        try await create(name: name, scopes: scopes, apps: apps, expiresInDays: expiresInDays, by: actor, caller: nil)
+    }
+
+    func create(
+        name: String, scopes: [String], apps: [String]?, expiresInDays: Int?, by actor: String, caller: AdminCaller?
+    ) async throws -> Created {
+        try Self.check(name: name)
+        let scopes = try APIKeyScope.parse(scopes)
+        let apps = try apps.map { list throws(ServiceError) in try check(apps: list) }
+        if let expiresInDays, !(1...Self.maxDays).contains(expiresInDays) {
+            throw ServiceError(.invalidExpiry, "expiresInDays must be 1 to \(Self.maxDays)")
+        }
+        if let caller {
+            for scope in scopes where !caller.holds(scope) {
+                throw ServiceError(.forbiddenScope, "the key \(caller.key) cannot give the scope \(scope.rawValue)")
+            }
+            if let allowed = caller.apps, !(apps.map { $0.allSatisfy(allowed.contains) } ?? false) {
+                throw ServiceError(.forbiddenScope, "the key \(caller.key) cannot give apps it may not act on")
+            }
+        }
+        let secret = APIKeySecret()
+        let at = wholeMilliseconds(now())
+        let key = APIKey(
+            name: name, secretHash: APIKeySecret.hash(secret.value), scopes: scopes.map(\.rawValue), apps: apps,
+            createdAt: at, createdBy: actor, expiresAt: expiresInDays.map { at + Double($0) * 86_400 })
+        do {
+            try await store.createAPIKey(key)
+        } catch let error as StorageError where error.code == .duplicateKey {
+            throw ServiceError(.keyExists, "a key named \(name) exists (a revoked key keeps its name)")
+        }
+        return Created(key: View(key, now: at), secret: secret.value)
+    }
+
+    /// Every key, revoked and expired ones too, oldest first.
+    public func list() async throws -> [View] {
+        let now = now()
+        return try await store.apiKeys().map { View($0, now: now) }
+    }
+
+    /// Revokes the key `name` (once; a revoked key is answered as it is); `not_found` when there is none.
+    public func revoke(name: String, by actor: String) async throws -> View {
+        guard let key = try await store.revokeAPIKey(named: name, by: actor, now: wholeMilliseconds(now())) else {
+            throw ServiceError(.notFound, "no key is named \(name)")
+        }
+        return View(key, now: now())
+    }
+
+    /// The key whose secret this is, when it may be used now (not revoked, not expired).
+    func usableKey(secret: String) async throws -> APIKey? {
+        guard secret.hasPrefix("purser_"), secret.utf8.count < 128 else { return nil }
+        return try await store.apiKey(secretHash: APIKeySecret.hash(secret)).flatMap {
+            $0.isUsable(at: now()) ? $0 : nil
+        }
+    }
+
+    /// `date` as the ledger keeps it, to the millisecond, so what `create` answers is what `list` reads back.
+    private func wholeMilliseconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+
+    /// A name of 1 to 64 letters, digits, `.`, `_` or `-`, not `admin.token` (the legacy token's name in the log).
+    static func check(name: String) throws(ServiceError) {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        guard (1...64).contains(name.count), name.allSatisfy(allowed.contains), name != "admin.token" else {
+            throw ServiceError(
+                .invalidKeyName, "a key's name is 1 to 64 letters, digits, '.', '_' or '-' (and not admin.token)")
+        }
+    }
+
+    /// Each app a configured one (`unknown_app` otherwise), each once; at least one.
+    func check(apps list: [String]) throws(ServiceError) -> [String] {
+        var checked: [String] = []
+        for app in list.flatMap({ $0.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init) }) {
+            guard apps.contains(app) else {
+                throw ServiceError(
+                    .unknownApp, "\(app) is not an app of this Purser (\(apps.joined(separator: ", ")))")
+            }
+            if !checked.contains(app) { checked.append(app) }
+        }
+        guard !checked.isEmpty else { throw ServiceError(.unknownApp, "apps names no app") }
+        return checked
+    }
+}
