@@ -13,7 +13,7 @@ struct Purser: AsyncParsableCommand {
         subcommands: [
             Serve.self, AppStoreSim.self, Verify.self, Receipt.self, Reconcile.self, Lookup.self, Grant.self,
             Chaos.self, Bench.self, Webhooks.self, ConsoleCommand.self, ConfigCommand.self, LedgerCommand.self,
-            Backup.self, Restore.self, UsersCommand.self,
+            Backup.self, Restore.self, UsersCommand.self, KeysCommand.self,
         ]
     )
 

@@ -66,6 +66,7 @@ extension ServeCommandTests {
         process.terminate()
         let log = await process.outputAfterExit()
         #expect(log.contains("Starting service"), "the trace log lacks the service group's lines: \(log)")
+        #expect(log.contains("admin.token is the legacy form of an admin API key"), "no legacy token notice: \(log)")
         for (name, secret) in secrets {
             #expect(!log.contains(secret), "the \(name) appears in the trace log")
         }

@@ -12,13 +12,13 @@ extension AdminRoutes {
     }
 
     /// Under `/admin/v1`, with `keys:admin`:
-    /// - `GET /keys` → `{keys}`: every key, revoked and expired ones too, without secrets
+    /// - `GET /keys` → `{keys}`: every key the caller may see, revoked and expired ones too, without secrets
     /// - `POST /keys` `{name, scopes, apps?, expiresInDays?}` → 201 `{key, secret}`: the secret, shown this once; a
     ///   key gives no scope or app it does not hold itself
     /// - `DELETE /keys/{name}` → `{key}`: revoked, at once on every replica
     func addKeyRoutes(to admin: RouterGroup<PurserRequestContext>, endpoints: inout EndpointTable) {
-        on(admin, .get, "keys", .keysAdmin, ofApp: false, endpoints: &endpoints) { _, _ in
-            try JSONResponse.make(["keys": try await keys.list()])
+        on(admin, .get, "keys", .keysAdmin, ofApp: false, endpoints: &endpoints) { _, context in
+            try JSONResponse.make(["keys": try await keys.list(visibleTo: try Self.caller(context))])
         }
         on(admin, .post, "keys", .keysAdmin, ofApp: false, endpoints: &endpoints) { request, context in
             let body = try await request.decodeJSON(KeyRequest.self, context: context)

@@ -9,6 +9,13 @@ public struct APIKeyService: Sendable {
     let apps: [String]
     let now: @Sendable () -> Date
 
+    /// The keys of `store`, limited to `apps` (the configured bundle ids).
+    public init(store: any LedgerStore, apps: [String], now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.apps = apps
+        self.now = now
+    }
+
     /// A key as the API and `purser keys list` show it: everything but the secret and its hash.
     public struct View: Hashable, Sendable, Encodable {
         public var name: String
@@ -77,14 +84,26 @@ public struct APIKeyService: Sendable {
         return Created(key: View(key, now: at), secret: secret.value)
     }
 
-    /// Every key, revoked and expired ones too, oldest first.
-    public func list() async throws -> [View] {
+    /// Every key, revoked and expired ones too, oldest first; through the API, only those limited to apps the
+    /// caller's key may act on (a key of one game learns nothing of another's keys, nor of keys for every app).
+    public func list() async throws -> [View] { try await list(visibleTo: nil) }
+
+    func list(visibleTo caller: AdminCaller?) async throws -> [View] {
         let now = now()
-        return try await store.apiKeys().map { View($0, now: now) }
+        return try await store.apiKeys().filter { Self.isVisible($0, to: caller) }.map { View($0, now: now) }
     }
 
     /// Revokes the key `name` (once; a revoked key is answered as it is); `not_found` when there is none.
     public func revoke(name: String, by actor: String) async throws -> View {
+        try await revoke(name: name, by: actor, caller: nil)
+    }
+
+    func revoke(name: String, by actor: String, caller: AdminCaller?) async throws -> View {
+        if let caller, caller.apps != nil,
+            try await !store.apiKeys().contains(where: { $0.name == name && Self.isVisible($0, to: caller) })
+        {
+            throw ServiceError(.notFound, "no key is named \(name)")
+        }
         guard let key = try await store.revokeAPIKey(named: name, by: actor, now: wholeMilliseconds(now())) else {
             throw ServiceError(.notFound, "no key is named \(name)")
         }
@@ -97,6 +116,12 @@ public struct APIKeyService: Sendable {
         return try await store.apiKey(secretHash: APIKeySecret.hash(secret)).flatMap {
             $0.isUsable(at: now()) ? $0 : nil
         }
+    }
+
+    /// Whether `caller` may see `key`: any key for an unlimited caller, else keys limited to its own apps.
+    static func isVisible(_ key: APIKey, to caller: AdminCaller?) -> Bool {
+        guard let allowed = caller?.apps else { return true }
+        return key.apps.map { $0.allSatisfy(allowed.contains) } ?? false
     }
 
     /// `date` as the ledger keeps it, to the millisecond, so what `create` answers is what `list` reads back.
