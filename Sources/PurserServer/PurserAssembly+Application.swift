@@ -23,7 +23,8 @@ extension PurserAssembly {
         var endpoints = EndpointTable()
         PurserRoutes(
             orders: orders, submissions: submissions, wallets: wallets, authenticator: authenticator,
-            notifications: notifications, readiness: ReadinessProbe(store: store)
+            notifications: notifications, readiness: ReadinessProbe(store: store),
+            apps: [configuration.bundleId]
         ).add(to: router, endpoints: &endpoints)
         AdminRoutes(
             support: support, webhooks: webhooks, wallets: wallets, users: users, keys: apiKeys,

@@ -18,16 +18,29 @@ public final class PurserAPIClient: Sendable {
     ///   - baseURL: the server, e.g. `https://purser.example.com`.
     ///   - timeout: per request; a time-out is a network error (the transaction stays unfinished).
     ///   - headers: sent with every request (an app version, a device id for the server's logs).
-    public convenience init(baseURL: URL, timeout: TimeInterval = 15, headers: [String: String] = [:]) {
-        self.init(baseURL: baseURL, headers: headers, transport: URLSessionTransport(timeout: timeout))
+    ///   - app: the app's bundle id, sent as `X-Purser-App` so that a Purser serving several apps knows whose
+    ///     purchase this is; `nil` sends none.
+    public convenience init(
+        baseURL: URL, timeout: TimeInterval = 15, headers: [String: String] = [:],
+        app: String? = Bundle.main.bundleIdentifier
+    ) {
+        self.init(baseURL: baseURL, headers: headers, app: app, transport: URLSessionTransport(timeout: timeout))
     }
 
-    /// A client whose requests go through `transport` (which owns the time-out).
-    public init(baseURL: URL, headers: [String: String] = [:], transport: any PurserHTTPTransport) {
+    /// A client whose requests go through `transport` (which owns the time-out); `app` as above.
+    public init(
+        baseURL: URL, headers: [String: String] = [:], app: String? = Bundle.main.bundleIdentifier,
+        transport: any PurserHTTPTransport
+    ) {
         self.baseURL = baseURL
+        var headers = headers
+        if let app { headers[Self.appHeader] = app }
         self.headers = headers
         self.transport = transport
     }
+
+    /// The header that names the app.
+    public static let appHeader = "X-Purser-App"
 
     /// `POST /v1/orders`.
     public func createOrder(productID: String, quantity: Int, as user: PurserSession) async throws(PurserAPIError)

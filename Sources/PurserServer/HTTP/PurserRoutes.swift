@@ -11,6 +11,8 @@ struct PurserRoutes {
     let authenticator: any Authenticator
     let notifications: NotificationService
     let readiness: ReadinessProbe
+    /// The bundle ids this Purser serves, which `X-Purser-App` may name.
+    let apps: [String]
 
     /// `POST /v1/appstore/notifications` body, as Apple sends it.
     struct NotificationBody: Decodable {
@@ -40,7 +42,8 @@ struct PurserRoutes {
             let body = try await request.decodeJSON(NotificationBody.self, context: context)
             return try JSONResponse.make(try await notifications.receive(signedPayload: body.signedPayload))
         }
-        let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(authenticator: authenticator))
+        let v1 = router.group("v1").add(middleware: AppHeaderMiddleware(apps: apps))
+            .add(middleware: AuthenticationMiddleware(authenticator: authenticator))
         v1.on(.post, "orders", under: "/v1", recordingIn: &endpoints) { request, context in
             let body = try await request.decodeJSON(CreateOrderRequest.self, context: context)
             let order = try await orders.create(body, for: try context.requireUser())
