@@ -35,9 +35,11 @@ extension PurserAssembly {
                 support: support, orders: orders, wallets: wallets,
                 goodwillLimit: configuration.console.goodwillLimit,
                 unboundAlert: configuration.console.unboundAlertSeconds, webhooks: webhooks, store: store,
-                keys: .init(adminToken: adminToken), adminToken: adminToken,
-                operators: consoleOperators, secureCookies: configuration.console.secureCookies,
-                sessionLength: configuration.console.sessionMinutes * 60, throttle: SignInThrottle(),
+                keys: .init(adminToken: adminToken), adminToken: adminToken, app: configuration.bundleId,
+                grantLimits: GrantLimits(
+                    perGrant: configuration.console.grantLimit, perDay: configuration.console.grantLimitPerDay),
+                secureCookies: configuration.console.secureCookies,
+                sessionLength: configuration.console.sessionMinutes * 60, throttle: SignInThrottle(store: store),
                 proxies: trustedProxies, now: now
             ).add(to: router)
         }
@@ -59,9 +61,11 @@ extension PurserAssembly {
             logger: logger)
         let (store, logger, warnings, announcement) = (store, logger, startupWarnings, authenticator.announcement)
         let legacyToken = adminToken != nil
+        let (operators, bundleId, now) = (consoleOperators, configuration.bundleId, now)
         app.beforeServerStarts {
             do {
                 try await store.migrate()
+                try await ConsoleRoutes.seed(operators, app: bundleId, store: store, now: now())
             } catch let error as StorageError where error.code == .unavailable {
                 throw ConfigurationError("the ledger cannot be reached at start: \(error.message)")
             }

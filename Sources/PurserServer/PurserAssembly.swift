@@ -38,7 +38,7 @@ public struct PurserAssembly: Sendable {
     let now: @Sendable () -> Date
     let webhookJitter: WebhookJitter
     let webhookTransport: (any WebhookTransport)?
-    let consoleOperators: [String: PasswordHash]
+    let consoleOperators: [String: (hash: PasswordHash, role: ConsoleRole)]
     /// `http.trustedProxies`, checked: whose `X-Forwarded-For` names the client.
     let trustedProxies: TrustedProxies
     /// Xcode's StoreKit testing certificate, when `xcode.certificateFile` trusts it (development only).

@@ -4,7 +4,7 @@ import PurserCore
 /// The ledger: orders, Apple transactions (unique by `transactionID`), grants, the audit log and the outbox.
 /// One protocol, two implementations: the embedded `SQLiteLedgerStore` and `PostgresLedgerStore`, which several
 /// replicas share. Every implementation must pass `LedgerStoreConformance` and `SharedLedgerConformance`.
-public protocol LedgerStore: Sendable {
+public protocol LedgerStore: ConsoleLedger {
     /// Brings the schema up to date; safe to call at every start, and from several processes at once (each
     /// migration is applied once).
     func migrate() async throws

@@ -71,6 +71,9 @@ public struct LedgerStoreConformance: Sendable {
         try await erasesAUserEverywhereAndKeepsTheMoney()
         try await drawsTheDashboardsTimeline()
         try await keepsAPIKeysAndRevokesThemOnce()
+        try await keepsConsoleOperatorsAndBumpsTheirGeneration()
+        try await sharesFailedSignInsInTheLedger()
+        try await keepsGrantRequestsUntilASecondOperatorDecides()
         // Last: it finds nothing in everything the checks above wrote, then breaks rows on purpose.
         try await checksItsOwnIntegrity()
     }

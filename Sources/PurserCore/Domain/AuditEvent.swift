@@ -15,6 +15,8 @@ public struct AuditEvent: Hashable, Sendable, Codable {
         case user
         /// A key of the admin API (its name): created, revoked.
         case apiKey = "api_key"
+        /// A console operator (their name): added, a role changed, disabled or enabled, a new password.
+        case consoleOperator = "operator"
     }
 
     public var at: Date

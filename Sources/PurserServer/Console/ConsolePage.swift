@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Mustache
+import PurserStorage
 
 /// One rendered console page: the template's context with the words of the visitor's language, the session's
 /// operator and CSRF token, and the headers every console answer carries (no caching, no framing, no foreign forms).
@@ -26,6 +27,10 @@ struct ConsolePage {
             context["signedIn"] = true
             context["operator"] = signedIn.session.operatorName
             context["csrf"] = signedIn.csrf
+            context["role"] = signedIn.role.rawValue
+            // What the role may do: the forms a role may not post are not drawn (the server refuses them anyway).
+            if signedIn.role.includes(.support) { context["canSupport"] = true }
+            if signedIn.role.includes(.admin) { context["canAdmin"] = true }
         }
         let html = ConsoleTemplates.library.render(context, withTemplate: template) ?? ""
         return Response(

@@ -71,13 +71,17 @@ extension ConsoleRoutes {
         if request.uri.queryParameters.get("credited") != nil, let notice = text["goodwillCredited"] {
             values["notice"] = notice
         }
+        if request.uri.queryParameters.get("requested") != nil, let notice = text["grantWaits"] {
+            values["notice"] = notice
+        }
         if let error { values["error"] = error }
         return page("user", status: status, values).response(language: language, signedIn: signedIn, path: path)
     }
 
     /// A goodwill credit from a user's page, for what no transaction can make good: a deposit of one currency, at
     /// most `goodwillLimit`, with the operator's reason, audited as `support by <operator>` and sent as a
-    /// `wallet.changed` event. The form's key makes a second click replay the first credit, not add another.
+    /// `wallet.changed` event; above a support operator's `GrantLimits` it waits for a second operator instead
+    /// (`give`). The form's key makes a second click replay the first credit, not add another.
     func goodwill(_ request: Request, context: PurserRequestContext, _ signedIn: SignedIn) async throws -> Response {
         let form = try await Self.form(request, context: context)
         let text = ConsoleText.table(language(request))
@@ -93,14 +97,14 @@ extension ConsoleRoutes {
             let error = "\(text["goodwillInvalid"] ?? "") \(goodwillLimit)"
             return try await user(request, signedIn: signedIn, id: id, error: error, status: .badRequest)
         }
+        let asked = ConsoleGrant(
+            id: key.uuidString, app: app, userID: id, currency: currency, amount: amount, reason: reason,
+            requestedBy: signedIn.session.operatorName, requestedAt: now(), state: .granted)
         do {
-            _ = try await wallets.apply(
-                WalletService.Body(id: "goodwill-\(key)", amounts: [currency: amount], reason: reason, metadata: nil),
-                to: UserID(id), cause: "support by \(signedIn.session.operatorName)")
+            return try await give(asked, request: request, signedIn)
         } catch let error as ServiceError {
             return try await user(request, signedIn: signedIn, id: id, error: error.message, status: error.code.status)
         }
-        return ConsolePage.redirect(to: Self.userPath(id) + "&credited=1")
     }
 
     /// The user page's address: the id in the query, percent-encoded but for unreserved characters.

@@ -5,9 +5,11 @@ import PurserCore
 import PurserStorage
 
 /// The support console under `/console`: server-rendered pages (Mustache), no JavaScript, in English and Simplified
-/// Chinese. Sign-in takes an operator's name and password (scrypt hashes in `console.operators`) or the admin
-/// token; the session is a signed, `HttpOnly`, `SameSite=Strict` cookie (`Secure` with `console.secureCookies`);
-/// every form carries a CSRF token; failed sign-ins are throttled. Nothing but sign-in answers without a session.
+/// Chinese. Sign-in takes an operator's name and password (the ledger's operators, seeded from `console.operators`)
+/// or the admin token; the session is a signed, `HttpOnly`, `SameSite=Strict` cookie (`Secure` with
+/// `console.secureCookies`) checked against the ledger on every request; every form carries a CSRF token; failed
+/// sign-ins are throttled through the ledger. Nothing but sign-in answers without a session, and each page and form
+/// needs a role (`viewer` reads, `support` binds and credits, `admin` replays and manages operators).
 struct ConsoleRoutes: Sendable {
     let support: SupportService
     /// The wallet a user page shows, as `GET /v1/wallet` answers it.
@@ -21,7 +23,10 @@ struct ConsoleRoutes: Sendable {
     let store: any LedgerStore
     let keys: ConsoleSession.Keys
     let adminToken: String
-    let operators: [String: PasswordHash]
+    /// The app whose roles count: the configuration's `bundleId` (one app per deployment, for now).
+    let app: String
+    /// What a `support` operator may give alone (`console.grantLimit`, `console.grantLimitPerDay`).
+    let grantLimits: GrantLimits
     let secureCookies: Bool
     let sessionLength: TimeInterval
     let throttle: SignInThrottle
@@ -29,11 +34,15 @@ struct ConsoleRoutes: Sendable {
     let proxies: TrustedProxies
     let now: @Sendable () -> Date
 
-    /// A request's valid session, the cookie that carries it, and that cookie's CSRF token.
+    /// A request's valid session, the cookie that carries it, and that cookie's CSRF token; the operator's role in
+    /// `app` as the ledger has it now (`admin` for the admin token).
     struct SignedIn: Sendable {
         let session: ConsoleSession
         let csrf: String
         let cookie: String
+        let role: ConsoleRole
+        /// The operator's record; `nil` for a session of the admin token.
+        let person: ConsoleOperator?
     }
 
     func add(to router: Router<PurserRequestContext>) {
@@ -57,50 +66,55 @@ struct ConsoleRoutes: Sendable {
         console.post("sign-in") { request, context in try await signIn(request, context: context) }
         console.post("sign-out") { request, context in
             let form = try await Self.form(request, context: context)
-            guard let signedIn = signedIn(request), keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+            guard let signedIn = try await signedIn(request),
+                keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie)
+            else {
                 return ConsolePage.redirect(to: "/console/sign-in")
             }
             return ConsolePage.redirect(to: "/console/sign-in", setting: [cookie(value: "", maxAge: 0)])
         }
-        console.get("search") { request, _ in
-            guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
-            return try await search(request, signedIn: signedIn)
-        }
         console.get("transactions/:id") { request, context in
-            guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
-            return try await transaction(
-                context.parameters.get("id") ?? "", request: request, signedIn: signedIn,
-                notice: request.uri.queryParameters.get("granted") != nil ? "granted" : nil)
-        }
-        for (name, render) in [
-            ("unbound", unbound), ("webhooks", { try await webhookEvents($0, signedIn: $1) }),
-            ("dashboard", dashboard), ("users", { try await user($0, signedIn: $1) }),
-        ] as [(String, @Sendable (Request, SignedIn) async throws -> Response)] {
-            console.get(RouterPath(name)) { request, _ in
-                guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
-                return try await render(request, signedIn)
+            try await signedIn(request, as: .viewer) { signedIn in
+                try await transaction(
+                    context.parameters.get("id") ?? "", request: request, signedIn: signedIn,
+                    notice: request.uri.queryParameters.get("granted") != nil ? "granted" : nil)
             }
         }
-        console.post("webhooks/:id/replay") { request, context in
-            guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
-            return try await replay(context.parameters.get("id") ?? "", request: request, context: context, signedIn)
+        for (name, role, render) in [
+            ("search", .viewer, search), ("unbound", .viewer, unbound),
+            ("webhooks", .viewer, { @Sendable in try await webhookEvents($0, signedIn: $1) }),
+            ("dashboard", .viewer, dashboard),
+            ("users", .viewer, { @Sendable in try await user($0, signedIn: $1) }),
+            ("approvals", .support, { @Sendable in try await approvals($0, signedIn: $1) }),
+            ("operators", .admin, { @Sendable in try await operators($0, signedIn: $1) }),
+        ] as [(String, ConsoleRole, @Sendable (Request, SignedIn) async throws -> Response)] {
+            console.get(RouterPath(name)) { request, _ in
+                try await signedIn(request, as: role) { try await render(request, $0) }
+            }
         }
-        console.post("users/goodwill") { request, context in
-            guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
-            return try await goodwill(request, context: context, signedIn)
+        for (path, role, act) in [
+            ("webhooks/:id/replay", .admin, replay), ("transactions/:id/grant", .support, grant),
+            ("approvals/:id/decide", .support, decide),
+        ]
+            as [(
+                String, ConsoleRole,
+                @Sendable (String, Request, PurserRequestContext, SignedIn) async throws -> Response
+            )]
+        {
+            console.post(RouterPath(path)) { request, context in
+                try await signedIn(request, as: role) {
+                    try await act(context.parameters.get("id") ?? "", request, context, $0)
+                }
+            }
         }
-        console.post("transactions/:id/grant") { request, context in
-            guard let signedIn = signedIn(request) else { return ConsolePage.redirect(to: "/console/sign-in") }
-            return try await grant(context.parameters.get("id") ?? "", request: request, context: context, signedIn)
+        for (path, role, act) in [
+            ("users/goodwill", .support, goodwill), ("operators", .admin, addOperator),
+            ("operators/change", .admin, changeOperator),
+        ] as [(String, ConsoleRole, @Sendable (Request, PurserRequestContext, SignedIn) async throws -> Response)] {
+            console.post(RouterPath(path)) { request, context in
+                try await signedIn(request, as: role) { try await act(request, context, $0) }
+            }
         }
-    }
-
-    /// The valid session of `request`, if any.
-    func signedIn(_ request: Request) -> SignedIn? {
-        guard let value = request.cookies[ConsoleSession.cookieName]?.value,
-            let session = keys.session(fromCookie: value, now: now())
-        else { return nil }
-        return SignedIn(session: session, csrf: keys.csrfToken(forCookie: value), cookie: value)
     }
 
     func language(_ request: Request) -> String {
@@ -116,41 +130,6 @@ struct ConsoleRoutes: Sendable {
     func cookie(value: String, maxAge: Int) -> String {
         "\(ConsoleSession.cookieName)=\(value); Path=/console; Max-Age=\(maxAge); HttpOnly; SameSite=Strict"
             + (secureCookies ? "; Secure" : "")
-    }
-
-    func signIn(_ request: Request, context: PurserRequestContext) async throws -> Response {
-        let form = try await Self.form(request, context: context)
-        let name = (form["operator"] ?? "").trimmingCharacters(in: .whitespaces)
-        let client = proxies.client(
-            peer: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[Self.forwardedFor])
-        let text = ConsoleText.table(language(request))
-        // The admin token is checked before the throttle: the team's own key is never locked out.
-        if let token = form["token"], !token.isEmpty, ConstantTime.equal(token, adminToken) {
-            return signedIn(as: name.isEmpty ? "admin" : name)
-        }
-        guard throttle.allows(name: name, address: client, now: now()) else {
-            return page("sign-in", status: .tooManyRequests, ["error": text["tooManyAttempts"] ?? ""])
-                .response(language: language(request), signedIn: nil, path: "/console/sign-in")
-        }
-        guard form["token"]?.isEmpty ?? true, let hash = operators[name], let password = form["password"],
-            password.count <= 200, hash.matches(password)
-        else {
-            throttle.recordFailure(name: name, address: client, now: now())
-            return page("sign-in", status: .unauthorized, ["error": text["badCredentials"] ?? ""])
-                .response(language: language(request), signedIn: nil, path: "/console/sign-in")
-        }
-        throttle.recordSuccess(name: name)
-        return signedIn(as: name)
-    }
-
-    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
-
-    /// A new session for `operatorName`, set as the cookie, and off to the dashboard.
-    private func signedIn(as operatorName: String) -> Response {
-        let session = ConsoleSession(operatorName: operatorName, expires: now().addingTimeInterval(sessionLength))
-        return ConsolePage.redirect(
-            to: "/console/dashboard",
-            setting: [cookie(value: self.keys.cookieValue(for: session), maxAge: Int(sessionLength))])
     }
 
     /// A form body (`application/x-www-form-urlencoded`, Hummingbird's decoder) as a dictionary; anything else,

@@ -1,12 +1,16 @@
 import Crypto
 import Foundation
 
-/// A console session as a signed cookie: `<operator>.<expiry>.<HMAC-SHA256>`, keyed from the admin token, so every
-/// replica that shares the token accepts it without shared state, and nothing in it can be changed unnoticed. The
-/// CSRF token of each form is an HMAC of the session too: a page of another origin can neither read nor make it.
+/// A console session as a signed cookie: `<operator>.<generation>.<expiry>.<HMAC-SHA256>`, keyed from the admin
+/// token, so nothing in it can be changed unnoticed. The generation is the operator's in the ledger when they signed
+/// in (`t` for a sign-in with the admin token): every request compares it with the ledger's, so disabling an
+/// operator or changing their password (which bumps it) ends their sessions on every replica at once. The CSRF token
+/// of each form is an HMAC of the session too: a page of another origin can neither read nor make it.
 struct ConsoleSession: Sendable, Hashable {
     static let cookieName = "purser_console"
     let operatorName: String
+    /// The operator's generation at sign-in; `nil` for a session of the admin token (an admin, not in the ledger).
+    let generation: Int64?
     let expires: Date
 
     /// Signs and checks sessions and CSRF tokens with one key derived from the admin token.
@@ -16,23 +20,26 @@ struct ConsoleSession: Sendable, Hashable {
         init(adminToken: String) {
             key = HKDF<SHA256>.deriveKey(
                 inputKeyMaterial: SymmetricKey(data: Data(adminToken.utf8)),
-                info: Data("purser console session v1".utf8), outputByteCount: 32)
+                info: Data("purser console session v2".utf8), outputByteCount: 32)
         }
 
         func cookieValue(for session: ConsoleSession) -> String {
-            let body = "\(Self.encode(Data(session.operatorName.utf8))).\(Int(session.expires.timeIntervalSince1970))"
+            let body =
+                "\(Self.encode(Data(session.operatorName.utf8))).\(session.generation.map(String.init) ?? "t")."
+                + "\(Int(session.expires.timeIntervalSince1970))"
             return body + "." + mac(body)
         }
 
         /// The session in a cookie value, when it is signed by this key and not expired at `now`.
         func session(fromCookie value: String, now: Date) -> ConsoleSession? {
             let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 3, ConstantTime.equal(mac("\(parts[0]).\(parts[1])"), String(parts[2])),
-                let expiry = Int(parts[1]),
+            guard parts.count == 4, ConstantTime.equal(mac("\(parts[0]).\(parts[1]).\(parts[2])"), String(parts[3])),
+                let expiry = Int(parts[2]), parts[1] == "t" || Int64(parts[1]) != nil,
                 let name = Self.decode(parts[0]).flatMap({ String(data: $0, encoding: .utf8) })
             else { return nil }
             let expires = Date(timeIntervalSince1970: Double(expiry))
-            return expires > now ? ConsoleSession(operatorName: name, expires: expires) : nil
+            return expires > now
+                ? ConsoleSession(operatorName: name, generation: Int64(parts[1]), expires: expires) : nil
         }
 
         /// The CSRF token every form of this session carries.

@@ -5,7 +5,7 @@ import Mustache
 enum ConsoleTemplates {
     static let library: MustacheLibrary = {
         var templates: [String: MustacheTemplate] = [:]
-        for (name, text) in sources {
+        for (name, text) in sources.merging(roleSources, uniquingKeysWith: { first, _ in first }) {
             // The sources are ours and fixed: a template that does not parse is a defect caught by every test.
             templates[name] = try! MustacheTemplate(string: text)
         }
@@ -21,8 +21,11 @@ enum ConsoleTemplates {
         <body><header><strong>{{t.title}}</strong>
         {{#signedIn}}<a href="/console/dashboard">{{t.dashboard}}</a> <a href="/console/search">{{t.search}}</a>
         <a href="/console/unbound">{{t.unbound}}</a> <a href="/console/webhooks">{{t.webhooks}}</a>
+        {{#canSupport}}<a href="/console/approvals" id="approvals-link">{{t.approvals}}</a>{{/canSupport}}
+        {{#canAdmin}}<a href="/console/operators" id="operators-link">{{t.operators}}</a>{{/canAdmin}}
         <form method="post" action="/console/sign-out" class="inline">
-        <input type="hidden" name="csrf" value="{{csrf}}"><button id="sign-out">{{t.signOut}} ({{operator}})</button>
+        <input type="hidden" name="csrf" value="{{csrf}}"><button id="sign-out">{{t.signOut}} ({{operator}},
+        <span id="role">{{role}}</span>)</button>
         </form>{{/signedIn}}
         <span class="lang"><a href="/console/lang/en?back={{path}}">English</a> ·
         <a href="/console/lang/zh-Hans?back={{path}}">简体中文</a></span></header><main>
@@ -81,7 +84,7 @@ enum ConsoleTemplates {
         {{^hasDeliveries}}<p>—</p>{{/hasDeliveries}}
         <table id="deliveries">{{#deliveries}}<tr><td>{{id}}</td><td>{{endpoint}}</td><td>{{status}}</td>
         <td>{{attempts}}</td><td>{{lastResult}}</td></tr>{{/deliveries}}</table>
-        {{#grantable}}
+        {{#grantable}}{{#canSupport}}
         <h2>{{t.makeGood}}</h2><p>{{t.makeGoodHint}}</p>
         <form method="post" action="/console/transactions/{{view.transactionId}}/grant" id="make-good">
         <input type="hidden" name="csrf" value="{{csrf}}">
@@ -90,7 +93,7 @@ enum ConsoleTemplates {
         {{#overridable}}<label><input type="checkbox" name="override" value="{{overridable}}" id="override">
         {{t.overrideHint}} ({{overridable}})</label>{{/overridable}}
         <button type="submit">{{t.grant}}</button></form>
-        {{/grantable}}
+        {{/canSupport}}{{/grantable}}
         {{> foot}}
         """,
         "user": """
@@ -102,14 +105,14 @@ enum ConsoleTemplates {
         {{#held}}<p id="held">{{t.held}}: {{held}}</p>{{/held}}
         <h2>{{t.entitlements}}</h2><p id="entitlements">{{#hasEntitlements}}{{entitlements}}{{/hasEntitlements}}
         {{^hasEntitlements}}—{{/hasEntitlements}}</p>
-        {{#goodwill}}<h2>{{t.goodwill}}</h2><p>{{t.goodwillHint}} {{limit}}.</p>
+        {{#canSupport}}{{#goodwill}}<h2>{{t.goodwill}}</h2><p>{{t.goodwillHint}} {{limit}}.</p>
         <form method="post" action="/console/users/goodwill" id="goodwill">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{user}}">
         <input type="hidden" name="key" value="{{key}}">
         <label>{{t.currency}} <input name="currency" maxlength="64" required></label>
         <label>{{t.amount}} <input name="amount" type="number" min="1" max="{{limit}}" required></label>
         <label>{{t.reason}} <input name="reason" size="60" maxlength="500" required></label>
-        <button type="submit">{{t.credit}}</button></form>{{/goodwill}}
+        <button type="submit">{{t.credit}}</button></form>{{/goodwill}}{{/canSupport}}
         <h2>{{t.walletHistory}}</h2>
         {{^hasHistory}}<p>—</p>{{/hasHistory}}
         <table id="history">{{#history}}<tr><td>{{at}}</td><td>{{kind}}</td><td>{{amounts}}</td>
@@ -137,12 +140,13 @@ enum ConsoleTemplates {
         <table id="queue">{{#rows}}<tr><td><a href="/console/transactions/{{transactionId}}">{{transactionId}}</a>
         <br>{{productId}} · {{purchased}} · {{environment}}</td><td>
         {{^hasCandidates}}{{t.noCandidates}}{{/hasCandidates}}
-        {{#candidates}}<form method="post" action="/console/transactions/{{transactionId}}/grant" class="bind">
+        {{#candidates}}{{^canSupport}}{{t.orderOf}} <strong>{{user}}</strong> ({{created}}){{/canSupport}}
+        {{#canSupport}}<form method="post" action="/console/transactions/{{transactionId}}/grant" class="bind">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="user" value="{{user}}">
         <input type="hidden" name="order" value="{{orderId}}">
         {{t.orderOf}} <strong>{{user}}</strong> ({{created}})
         <input name="reason" placeholder="{{t.reason}}" maxlength="500" required>
-        <button type="submit">{{t.bindTo}} {{user}}</button></form>{{/candidates}}
+        <button type="submit">{{t.bindTo}} {{user}}</button></form>{{/canSupport}}{{/candidates}}
         </td></tr>{{/rows}}</table>
         {{> foot}}
         """,
@@ -154,8 +158,9 @@ enum ConsoleTemplates {
         <th>{{t.lastResult}}</th><th></th></tr>
         {{#rows}}<tr><td>{{id}}<br>{{type}}</td><td>{{userId}}</td><td>{{status}}</td><td>{{attempts}}</td>
         <td>{{lastResult}}<br>{{lastAttempt}}</td><td>
-        <form method="post" action="/console/webhooks/{{id}}/replay"><input type="hidden" name="csrf" value="{{csrf}}">
-        <button type="submit">{{t.replay}}</button></form></td></tr>{{/rows}}</table>
+        {{#canAdmin}}<form method="post" action="/console/webhooks/{{id}}/replay">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit">{{t.replay}}</button></form>{{/canAdmin}}</td></tr>{{/rows}}</table>
         {{> foot}}
         """,
         "dashboard": """

@@ -16,7 +16,10 @@ enum ConsoleText {
         return "en"
     }
 
-    static func table(_ language: String) -> [String: String] { language == "zh-Hans" ? chinese : english }
+    static func table(_ language: String) -> [String: String] { language == "zh-Hans" ? chineseTable : englishTable }
+
+    private static let englishTable = english.merging(roleEnglish, uniquingKeysWith: { first, _ in first })
+    private static let chineseTable = chinese.merging(roleChinese, uniquingKeysWith: { first, _ in first })
 
     static let english: [String: String] = [
         "lang": "en", "title": "Purser support", "signIn": "Sign in", "signOut": "Sign out",

@@ -1,45 +1,37 @@
 import Foundation
-import Synchronization
+import PurserStorage
 
 /// Limits failed sign-ins, per operator name and per client address separately: after `nameLimit` failures for one
 /// name within `window`, that name waits out the window; after `addressLimit` failures from one address, that
 /// address does. The address limit is higher, so one person's typos behind a shared proxy do not lock out the whole
-/// team. A correct admin token is never throttled (`ConsoleRoutes.signIn` checks it first). Kept per process (each
-/// replica counts its own).
-final class SignInThrottle: Sendable {
-    let nameLimit: Int
-    let addressLimit: Int
-    let window: TimeInterval
-    private let failures = Mutex<[String: [Date]]>([:])
-
-    init(nameLimit: Int = 5, addressLimit: Int = 50, window: TimeInterval = 300) {
-        self.nameLimit = nameLimit
-        self.addressLimit = addressLimit
-        self.window = window
-    }
+/// team. A correct admin token is never throttled (`ConsoleRoutes.signIn` checks it first). The failures are rows in
+/// the ledger, so every replica counts the same ones: a guesser spread over replicas meets the same limit.
+struct SignInThrottle: Sendable {
+    let store: any LedgerStore
+    var nameLimit = 5
+    var addressLimit = 50
+    var window: TimeInterval = 300
 
     /// Whether a sign-in as `name` from `address` may be tried now.
-    func allows(name: String, address: String, now: Date) -> Bool {
-        failures.withLock { table in
-            [(Self.key(name: name), nameLimit), (Self.key(address: address), addressLimit)].allSatisfy { key, limit in
-                let recent = (table[key] ?? []).filter { now.timeIntervalSince($0) < window }
-                table[key] = recent.isEmpty ? nil : recent
-                return recent.count < limit
-            }
-        }
+    func allows(name: String, address: String, now: Date) async throws -> Bool {
+        let (nameKey, addressKey) = (Self.key(name: name), Self.key(address: address))
+        let counts = try await store.signInFailures(
+            keys: [nameKey, addressKey], since: now.addingTimeInterval(-window))
+        return counts[nameKey, default: 0] < nameLimit && counts[addressKey, default: 0] < addressLimit
     }
 
-    func recordFailure(name: String, address: String, now: Date) {
-        failures.withLock { table in
-            for key in [Self.key(name: name), Self.key(address: address)] { table[key, default: []].append(now) }
-        }
+    /// Records a failure for the name and the address, and forgets the failures older than the window.
+    func recordFailure(name: String, address: String, now: Date) async throws {
+        try await store.recordSignInFailure(
+            keys: [Self.key(name: name), Self.key(address: address)], at: now,
+            forgettingBefore: now.addingTimeInterval(-window))
     }
 
     /// A successful sign-in clears the name's failures (the address keeps its count: others may be guessing).
-    func recordSuccess(name: String) {
-        _ = failures.withLock { $0.removeValue(forKey: Self.key(name: name)) }
+    func recordSuccess(name: String) async throws {
+        try await store.clearSignInFailures(key: Self.key(name: name))
     }
 
-    private static func key(name: String) -> String { "operator:" + name }
+    private static func key(name: String) -> String { "operator:" + String(name.prefix(100)) }
     private static func key(address: String) -> String { "address:" + address }
 }

@@ -180,5 +180,6 @@ extension PostgresLedgerStore {
         (12, LedgerRetention.migration),
         (13, LedgerTimelineSQL.migration),
         (14, APIKeySQL.migration),
+        (15, ConsoleLedgerSQL.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
     ]
 }

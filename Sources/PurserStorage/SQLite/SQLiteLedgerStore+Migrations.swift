@@ -133,5 +133,6 @@ extension SQLiteLedgerStore {
         (12, LedgerRetention.migration),
         (13, LedgerTimelineSQL.migration),
         (14, APIKeySQL.migration),
+        (15, ConsoleLedgerSQL.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
     ]
 }

@@ -1,0 +1,106 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PurserCore
+import PurserStorage
+
+extension ConsoleRoutes {
+    /// An admin's page of operators: each with their role in this app, whether disabled, and their own grant limits;
+    /// forms to add one, change a role, disable or enable, set a new password, set limits. Every change is an audit
+    /// record (subject `operator`) with the cause `console by <admin>`.
+    func operators(
+        _ request: Request, signedIn: SignedIn, notice: String? = nil, error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        let people = try await store.consoleOperators()
+        var values: [String: Any] = [
+            "operators": people.map { person in
+                [
+                    "name": person.name, "role": person.roles[app]?.rawValue ?? "—",
+                    "disabled": person.disabled, "perGrant": person.grantLimit.map(String.init) ?? "",
+                    "perDay": person.grantLimitPerDay.map(String.init) ?? "",
+                    "roles": ConsoleRole.allCases.map {
+                        ["value": $0.rawValue, "selected": person.roles[app] == $0] as [String: Any]
+                    },
+                ] as [String: Any]
+            },
+            "defaultPerGrant": grantLimits.perGrant, "defaultPerDay": grantLimits.perDay,
+        ]
+        if let notice { values["notice"] = notice }
+        if let error { values["error"] = error }
+        return page("operators", status: status, values).response(
+            language: language(request), signedIn: signedIn, path: "/console/operators")
+    }
+
+    /// Adds an operator with a name, a password (hashed with scrypt here; only the hash is kept) and a role.
+    func addOperator(_ request: Request, context: PurserRequestContext, _ signedIn: SignedIn) async throws
+        -> Response
+    {
+        let form = try await Self.form(request, context: context)
+        let text = ConsoleText.table(language(request))
+        guard keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+            return try await operators(request, signedIn: signedIn, error: text["formExpired"], status: .forbidden)
+        }
+        let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard (1...100).contains(name.count), let role = form["role"].flatMap(ConsoleRole.init(rawValue:)),
+            let password = Self.newPassword(form["password"])
+        else {
+            return try await operators(request, signedIn: signedIn, error: text["operatorInvalid"], status: .badRequest)
+        }
+        let person = ConsoleOperator(
+            name: name, passwordHash: try PasswordHash.make(password).encoded, roles: [app: role], updatedAt: now())
+        guard try await store.addConsoleOperator(person, cause: cause(signedIn), now: now()) else {
+            return try await operators(request, signedIn: signedIn, error: text["operatorExists"], status: .conflict)
+        }
+        return try await operators(request, signedIn: signedIn, notice: text["operatorSaved"])
+    }
+
+    /// One change to an operator (`change`: `role`, `disable`, `enable`, `password` or `limits`). Disabling and a
+    /// new password bump the operator's generation: their sessions end with their next request, on every replica.
+    func changeOperator(_ request: Request, context: PurserRequestContext, _ signedIn: SignedIn) async throws
+        -> Response
+    {
+        let form = try await Self.form(request, context: context)
+        let text = ConsoleText.table(language(request))
+        guard keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+            return try await operators(request, signedIn: signedIn, error: text["formExpired"], status: .forbidden)
+        }
+        guard let change = try Self.change(form, app: app) else {
+            return try await operators(request, signedIn: signedIn, error: text["operatorInvalid"], status: .badRequest)
+        }
+        guard
+            try await store.changeConsoleOperator(form["name"] ?? "", change, cause: cause(signedIn), now: now())
+                != nil
+        else {
+            return try await operators(request, signedIn: signedIn, error: text["operatorUnknown"], status: .notFound)
+        }
+        return try await operators(request, signedIn: signedIn, notice: text["operatorSaved"])
+    }
+
+    /// The change a form asks for; `nil` when a field is missing or malformed.
+    static func change(_ form: [String: String], app: String) throws -> ConsoleOperator.Change? {
+        func limit(_ key: String) -> Int64?? {
+            let value = (form[key] ?? "").trimmingCharacters(in: .whitespaces)
+            if value.isEmpty { return .some(nil) }
+            return Int64(value).flatMap { $0 >= 0 ? .some($0) : nil }
+        }
+        switch form["change"] {
+        case "role": return form["role"].flatMap(ConsoleRole.init(rawValue:)).map { .role(app: app, $0) }
+        case "disable": return .disabled(true)
+        case "enable": return .disabled(false)
+        case "password": return try newPassword(form["password"]).map { .password(try PasswordHash.make($0).encoded) }
+        case "limits":
+            guard let perGrant = limit("perGrant"), let perDay = limit("perDay") else { return nil }
+            return .limits(perGrant: perGrant, perDay: perDay)
+        default: return nil
+        }
+    }
+
+    /// A new password of 10 to 200 characters.
+    static func newPassword(_ value: String?) -> String? {
+        guard let value, (10...200).contains(value.count) else { return nil }
+        return value
+    }
+
+    func cause(_ signedIn: SignedIn) -> String { "console by \(signedIn.session.operatorName)" }
+}
