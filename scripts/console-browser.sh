@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The support console in a real browser: installs Debian's Chromium and its driver if they are missing (apt) and
 # Selenium into the project's venv (scripts/python-venv.sh), starts `purser serve` with the App Store simulator, a
-# console operator (its hash made by `purser console hash-password`) and the admin token, makes a purchase that no
+# console operator of each role (one hash made by `purser console hash-password`) and the admin token, makes a purchase that no
 # order names (unbound: support's case), a purchase Apple signs with the wrong type (refused), and a second server whose
-# App Store (a simulator process) is stopped, and drives the console through scripts/console/drive_console.py.
+# App Store (a simulator process) is stopped, and drives the console through scripts/console/drive_roles.py (roles,
+# approvals, revocation) and scripts/console/drive_console.py.
 # Screenshots go to the server guide's Resources/console/ (PurserServer.docc). Exits non-zero on any failure.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/serve-port.sh"
@@ -40,7 +41,10 @@ cat >"$work/serve.json" <<JSON
 {
   "host": "127.0.0.1", "port": 0, "dataDirectory": "$work/data", "catalogFile": "$repo/examples/catalog.json",
   "appStore": "simulator", "auth": {"mode": "development"}, "reconciliation": {"intervalSeconds": 0},
-  "console": {"operators": [{"name": "li", "passwordHash": "$hash"}], "sampleIntervalSeconds": 0.5},
+  "console": {"operators": [{"name": "li", "passwordHash": "$hash"},
+                            {"name": "zhao", "passwordHash": "$hash", "role": "support"},
+                            {"name": "mei", "passwordHash": "$hash", "role": "viewer"}],
+              "grantLimit": 100, "sampleIntervalSeconds": 0.5},
   "webhooks": {"endpoints": [{"url": "http://127.0.0.1:9/nothing-listens", "secret": "$hook_secret"}],
                "retrySeconds": [], "pollIntervalSeconds": 0.2}
 }
@@ -108,6 +112,10 @@ nina="$(curl -sf -X POST "$down/v1/transactions" -H "X-Purser-User: nina" -H 'Co
   -d "{\"signedTransaction\": \"$jws\"}" | "$py" -c 'import json, sys; print(json.load(sys.stdin)["transactionId"])')"
 kill -STOP "$sim_pid"
 
+# Roles first, while both unbound transactions are still unbound (drive_console.py binds them).
+"$py" "$repo/scripts/console/drive_roles.py" --base "$base" --admin li --support zhao --viewer mei \
+  --password="$password" --unbound-transaction-id "$transaction" \
+  --screenshots "$repo/Sources/PurserServer/PurserServer.docc/Resources/console"
 "$py" "$repo/scripts/console/drive_console.py" --base "$base" --operator li --password="$password" \
   --apple-order-id "$apple_order" --transaction-id "$transaction" --queued-transaction-id "$queued" \
   --refused-transaction-id "$refused" --apple-down-base "$down" --apple-down-transaction-id "$nina" \
