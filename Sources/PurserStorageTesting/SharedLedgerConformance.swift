@@ -27,6 +27,7 @@ public struct SharedLedgerConformance: Sendable {
         try await numbersOneUsersWebhookEventsAcrossStores()
         try await claimsOneUsersEventsInSequenceAcrossStores()
         try await expiresEachHoldOnceAcrossStores()
+        try await sharesTheConsolesOperatorsAndFailuresAcrossStores()
     }
 
     /// Replicas sweeping expired holds at the same moment expire each once: one audit record each, no more.
