@@ -28,7 +28,8 @@ extension SharedLedgerConformance {
                 keys: ["operator:sh-li"], at: at + Double(index), forgettingBefore: at - 300)
         }
         for store in stores {
-            #expect(try await store.signInFailures(keys: ["operator:sh-li"], since: at) == ["operator:sh-li": stores.count])
+            #expect(
+                try await store.signInFailures(keys: ["operator:sh-li"], since: at) == ["operator:sh-li": stores.count])
         }
 
         let request = ConsoleGrant(
@@ -44,6 +45,7 @@ extension SharedLedgerConformance {
             return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
         }
         #expect(decided == 1)
-        #expect(try await stores[1].auditTrail(of: "goodwill-sh-g1").map(\.event) == ["grant_requested", "grant_approved"])
+        #expect(
+            try await stores[1].auditTrail(of: "goodwill-sh-g1").map(\.event) == ["grant_requested", "grant_approved"])
     }
 }

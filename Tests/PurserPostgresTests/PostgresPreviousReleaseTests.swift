@@ -11,8 +11,10 @@ import Testing
 @Suite(.enabled(if: PostgresTestDatabase.isConfigured, PostgresTestDatabase.howToRun))
 struct PostgresPreviousReleaseTests {
     static let fixtures = PostgresUpgradeTests.fixtures
-    /// The schema version the previous release ran on: the one before today's latest.
-    static let previous = PostgresLedgerStore.migrations.dropLast().last?.version ?? 0
+    /// The schema version the previous release ran on: the newest with a fixture ledger (`v<N>.sql`), since a
+    /// release adds the fixture of the schema before its own migrations (one release may add more than one, as
+    /// migrations 14 and 15 came together).
+    static let previous = (try? LedgerFixture.history(in: fixtures).compactMap { $0.versions[.postgres] }.max()) ?? 0
 
     /// Every statement of the previous release's store (`previous-release-postgres.sql`, printed from git history by
     /// `scripts/release-statements.py`) prepares against today's schema (PREPARE resolves every table, column,

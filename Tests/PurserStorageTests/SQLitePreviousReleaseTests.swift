@@ -10,8 +10,10 @@ import Testing
 /// it runs still compiles, and the rows it writes still go in and read back through today's store.
 @Suite struct SQLitePreviousReleaseTests {
     static let fixtures = SQLiteUpgradeTests.fixtures
-    /// The schema version the previous release ran on: the one before today's latest.
-    static let previous = SQLiteLedgerStore.migrations.dropLast().last?.version ?? 0
+    /// The schema version the previous release ran on: the newest with a fixture ledger (`v<N>.sql`), since a
+    /// release adds the fixture of the schema before its own migrations (one release may add more than one, as
+    /// migrations 14 and 15 came together).
+    static let previous = (try? LedgerFixture.history(in: fixtures).compactMap { $0.versions[.sqlite] }.max()) ?? 0
 
     /// A ledger migrated to today's latest version.
     static func todaysLedger(in directory: URL) async throws -> SQLiteLedgerStore {
