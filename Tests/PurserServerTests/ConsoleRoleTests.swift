@@ -127,11 +127,23 @@ import Testing
             #expect(entry.cause == "support by zhao, approved by wang")
             let trail = try await server.store.auditTrail(of: "goodwill-\(request.id)")
             #expect(trail.contains { $0.cause == "support by zhao, approved by wang" && $0.event == "grant_approved" })
+            // The same approval again (a second click) finishes nothing more: the credit replays by its id.
             let again = try await ConsoleTests.post(
                 client, "/console/approvals/\(request.id)/decide", form: ["csrf": wangCSRF, "decision": "approve"],
                 cookie: wang)
-            #expect(again.status == .conflict)
+            #expect(again.status == .ok)
             #expect(try await credited() == [200, 60, 60])
+            // Another operator (the admin token's session) finds it decided.
+            let token = try await ConsoleTests.post(
+                client, "/console/sign-in", form: ["operator": "", "token": TestServer.adminToken])
+            let tokenCookie = String(try #require(token.headers[.setCookie]).prefix { $0 != ";" })
+            let tokenCSRF = try ConsoleTests.csrf(
+                in: try await ConsoleTests.get(client, "/console/approvals", cookie: tokenCookie))
+            let decided = try await ConsoleTests.post(
+                client, "/console/approvals/\(request.id)/decide", form: ["csrf": tokenCSRF, "decision": "decline"],
+                cookie: tokenCookie)
+            #expect(decided.status == .conflict)
+            #expect(try await server.store.consoleGrant(request.id)?.state == .approved)
             let declined = try await ConsoleTests.post(
                 client, "/console/approvals/\(waiting[1].id)/decide", form: ["csrf": wangCSRF, "decision": "decline"],
                 cookie: wang)

@@ -77,7 +77,12 @@ extension ConsoleRoutes {
             return try await approvals(
                 request, signedIn: signedIn, notice: nil, error: text["formExpired"], status: .forbidden)
         }
-        guard let grant = try await store.consoleGrant(id), grant.app == app, grant.state == .pending else {
+        let approve = form["decision"] == "approve"
+        // An approval whose credit failed (the ledger was briefly out) is approved again by the same operator: the
+        // credit is idempotent by its id, so this finishes it and never credits twice.
+        guard let grant = try await store.consoleGrant(id), grant.app == app,
+            grant.state == .pending || (approve && grant.state == .approved && grant.decidedBy == decider)
+        else {
             return try await approvals(
                 request, signedIn: signedIn, notice: nil, error: text["grantDecided"], status: .conflict)
         }
@@ -85,21 +90,29 @@ extension ConsoleRoutes {
             return try await approvals(
                 request, signedIn: signedIn, notice: nil, error: text["grantSecondOperator"], status: .forbidden)
         }
-        let approve = form["decision"] == "approve"
         guard !approve || signedIn.role.includes(.admin) || grant.amount <= grantLimits.of(signedIn.person).perGrant
         else {
             return try await approvals(
                 request, signedIn: signedIn, notice: nil, error: text["grantAboveYourLimit"], status: .forbidden)
         }
+        // The decision first, atomically: of two operators deciding at once (an approval and a decline, on two
+        // replicas) exactly one wins, and only a won approval credits.
+        let decided =
+            grant.state == .pending
+            ? try await store.decideConsoleGrant(id, state: approve ? .approved : .declined, by: decider, now: now())
+            : grant
+        guard let decided else {
+            return try await approvals(
+                request, signedIn: signedIn, notice: nil, error: text["grantDecided"], status: .conflict)
+        }
         if approve {
             do {
-                try await credit(grant, cause: "support by \(grant.requestedBy), approved by \(decider)")
+                try await credit(decided, cause: "support by \(decided.requestedBy), approved by \(decider)")
             } catch let error as ServiceError {
                 return try await approvals(
                     request, signedIn: signedIn, notice: nil, error: error.message, status: error.code.status)
             }
         }
-        _ = try await store.decideConsoleGrant(id, state: approve ? .approved : .declined, by: decider, now: now())
         return try await approvals(
             request, signedIn: signedIn, notice: approve ? text["grantApproved"] : text["grantDeclined"])
     }
