@@ -219,6 +219,39 @@ import Testing
         }
     }
 
+    /// A configuration entry without a role is an admin (the power every operator had before roles); an unknown
+    /// role stops the server naming the entry; the two grant limits must make sense together.
+    @Test func aConfiguredOperatorWithoutARoleIsAnAdminAndAnUnknownRoleIsRefused() throws {
+        let hash = try PasswordHash.make(Self.password, logN: 10).encoded
+        var console = ServerConfiguration.Console()
+        console.operators = [
+            .init(name: "li", passwordHash: hash), .init(name: "zhao", passwordHash: hash, role: "support"),
+        ]
+        let checked = try console.checkedOperators()
+        #expect(checked["li"]?.role == .admin && checked["zhao"]?.role == .support)
+        console.operators.append(.init(name: "eve", passwordHash: hash, role: "root"))
+        #expect(throws: ConfigurationError.self) { try console.checkedOperators() }
+        console.operators.removeLast()
+        console.grantLimitPerDay = console.grantLimit - 1
+        #expect(throws: ConfigurationError.self) { try console.check() }
+    }
+
+    /// The generation is signed with the rest of the cookie: raising it by hand (to outlive a bump) breaks the
+    /// signature, and a cookie of the release before generations is not accepted.
+    @Test func theCookiesGenerationCannotBeChangedByHand() {
+        let keys = ConsoleSession.Keys(adminToken: "token")
+        let now = Date()
+        let value = keys.cookieValue(
+            for: ConsoleSession(operatorName: "zhao", generation: 3, expires: now.addingTimeInterval(60)))
+        #expect(keys.session(fromCookie: value, now: now)?.generation == 3)
+        var parts = value.split(separator: ".").map(String.init)
+        parts[1] = "4"
+        #expect(keys.session(fromCookie: parts.joined(separator: "."), now: now) == nil)
+        parts[1] = "t"  // posing as the admin token's session
+        #expect(keys.session(fromCookie: parts.joined(separator: "."), now: now) == nil)
+        #expect(keys.session(fromCookie: [parts[0], parts[2], parts[3]].joined(separator: "."), now: now) == nil)
+    }
+
     /// The throttle's failures are the ledger's: failures recorded by another replica count here.
     @Test func theThrottleCountsFailuresEveryReplicaRecorded() async throws {
         try await TestServer.run(configure: Self.configure) { server, client in
