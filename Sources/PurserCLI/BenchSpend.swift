@@ -10,7 +10,9 @@ import PurserStorage
 extension Purser {
     /// `purser bench spend`: wallet spends per second through the admin API over loopback HTTP, each with its own
     /// id, and in the same run through the same client the rate of `GET /health`, so the ratio says what a spend costs
-    /// on top of HTTP. It then checks that every spend was taken exactly once.
+    /// on top of HTTP; then as many spends again with an API key (`wallet:write`), which the server finds in the
+    /// ledger at every request, so the ratio of the two says what that lookup costs. It then checks that every spend
+    /// was taken exactly once.
     struct BenchSpend: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "spend",
@@ -61,20 +63,25 @@ extension Purser {
                                 id: "bench-opening-\(user)", userID: Self.user(user), amounts: ["gold": Self.opening],
                                 reason: "bench", cause: "admin"), now: Date())
                     }
+                    let key = try await APIKeyService(store: store, apps: [settings.bundleId], now: { Date() }).create(
+                        name: "bench-backend", scopes: ["wallet:write"], apps: nil, expiresInDays: nil, by: "bench")
                     try await BenchSubmit.withServers(
                         1, settings: settings, appStore: appStore, catalog: ProductCatalog([]), logger: logger
                     ) { ports, ledgers in
                         try await plan.measure(
                             BenchLoad(host: "127.0.0.1", ports: ports, clients: plan.clients, ledgers: ledgers),
-                            store: store)
+                            key: key.secret, store: store)
                     }
                 }
             }
         }
 
-        func measure(_ load: BenchLoad, store: any LedgerStore) async throws {
+        func measure(_ load: BenchLoad, key: String, store: any LedgerStore) async throws {
             let bodies = (0..<spends).map { index in
                 ByteBuffer(string: #"{"id": "bench-spend-\#(index)", "amounts": {"gold": -1}, "reason": "bench"}"#)
+            }
+            let keyBodies = (0..<spends).map { index in
+                ByteBuffer(string: #"{"id": "bench-key-\#(index)", "amounts": {"gold": -1}, "reason": "bench"}"#)
             }
             _ = try await load.run("warm-up", count: clients * 50) { connection, _ in
                 try await connection.get("/health")
@@ -93,6 +100,12 @@ extension Purser {
             let after = try await load.run("GET /health", count: healthRequests - healthRequests / 2) { connection, _ in
                 try await connection.get("/health")
             }
+            let spendWrites = load.writeCounts().since(written)
+            let keyed = try await load.run("the same with an API key", count: spends) { connection, index in
+                let answer: WalletService.Answer = try await connection.post(
+                    "/admin/v1/wallets/\(Self.user(index))/transactions", token: key, json: keyBodies[index])
+                return !answer.replayed
+            }
             let rate = Double(spent.results.filter { $0 }.count) / spent.seconds
             let health = Double(healthRequests) / (before.seconds + after.seconds)
             print(String(format: "spends per second: %.0f (%d spends in %.2f s)", rate, spends, spent.seconds))
@@ -105,20 +118,28 @@ extension Purser {
                     format: "ratio spends/health: %.3f; %d clients over loopback HTTP; CPU %.0f µs per spend",
                     rate / health, clients, spent.cpuMicrosecondsPerItem))
             print(
-                BenchSubmit.describe(
-                    load.writeCounts().since(written), perCredited: spent.results.count, noun: "spend"))
-            try await checkExactlyOnce(applied: spent.results.filter { $0 }.count, store: store)
+                BenchSubmit.describe(spendWrites, perCredited: spent.results.count, noun: "spend"))
+            let keyedRate = Double(keyed.results.filter { $0 }.count) / keyed.seconds
+            print(
+                String(
+                    format: "with an API key (found in the ledger per request): %.0f spends per second; "
+                        + "ratio key/admin.token: %.3f; CPU %.0f µs per spend",
+                    keyedRate, keyedRate / rate, keyed.cpuMicrosecondsPerItem))
+            try await checkExactlyOnce(
+                applied: (spent.results + keyed.results).filter { $0 }.count, rounds: 2, store: store)
         }
 
         /// Every spend applied once: each bench user's balance is the opening less their spends.
-        func checkExactlyOnce(applied: Int, store: any LedgerStore) async throws {
+        func checkExactlyOnce(applied: Int, rounds: Int, store: any LedgerStore) async throws {
             var wrong = 0
             for user in 0..<Self.users {
-                let count = Int64((spends - user + Self.users - 1) / Self.users)
+                let count = Int64(rounds * ((spends - user + Self.users - 1) / Self.users))
                 if try await store.balances(of: Self.user(user)) != ["gold": Self.opening - count] { wrong += 1 }
             }
-            print("exactly once: applied \(applied) of \(spends); wallets off \(wrong)")
-            guard applied == spends, wrong == 0 else { throw ValidationError("not every spend was taken exactly once") }
+            print("exactly once: applied \(applied) of \(rounds * spends); wallets off \(wrong)")
+            guard applied == rounds * spends, wrong == 0 else {
+                throw ValidationError("not every spend was taken exactly once")
+            }
         }
 
         static func user(_ index: Int) -> UserID { UserID("bench-user-\(index % users)") }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `purser bench spend` with small numbers: the spend rate, the `GET /health` rate and their ratio, and the check
-/// that every spend was taken once, on each ledger.
+/// `purser bench spend` with small numbers: the spend rate, the `GET /health` rate and their ratio, the rate with an
+/// API key and its ratio to the legacy token's, and the check that every spend was taken once, on each ledger.
 @Suite struct BenchSpendCommandTests {
     static func bench(_ extra: [String]) async throws -> PurserProcess.Run {
         let run = try await PurserProcess.run(
@@ -13,7 +13,15 @@ import Testing
         let ratio = try #require(run.stdout.firstMatch(of: /ratio spends\/health: ([0-9.]+)/).flatMap { Double($0.1) })
         #expect(spends > 0 && health > 0)
         #expect(abs(ratio - spends / health) <= 0.002 + 0.01 * ratio)
-        #expect(run.stdout.contains("exactly once: applied 300 of 300; wallets off 0"), "\(run.stdout)")
+        let keyed = try #require(
+            run.stdout.firstMatch(
+                of:
+                    /API key \(found in the ledger per request\): (\d+) spends per second; ratio key\/admin.token: ([0-9.]+)/
+            ))
+        let (keyRate, keyRatio) = (try #require(Double(keyed.1)), try #require(Double(keyed.2)))
+        #expect(keyRate > 0 && abs(keyRatio - keyRate / spends) <= 0.002 + 0.01 * keyRatio, "\(run.stdout)")
+        // Both rounds, the legacy token's and the key's, each spend once.
+        #expect(run.stdout.contains("exactly once: applied 600 of 600; wallets off 0"), "\(run.stdout)")
         return run
     }
 
