@@ -5,7 +5,8 @@
 #      Snippets/ are the guides' Swift samples); preview one with
 #      `swift package --disable-sandbox preview-documentation --target Purser`;
 #   1. build everything with warnings as errors in Purser's own targets, and run every Swift test (unit, SQLite
-#      ledger, live HTTP, the purser binary), the PostgreSQL ledger's against a private server (scripts/postgres.sh);
+#      ledger, live HTTP, the purser binary), the PostgreSQL ledger's against a private server (scripts/postgres.sh),
+#      under scripts/stall-watchdog.sh (five silent minutes fail the run with the tests in flight and a thread dump);
 #   1b. the StoreKit interface check (scripts/check-storekit-interface.sh): the SDK's Apple-only code compiled against
 #      hand-written interfaces of Apple's frameworks, and mutants it must reject; then an app package that depends on
 #      the SDK with `traits: []` resolves no package at all (scripts/check-sdk-dependencies.sh);
@@ -45,6 +46,11 @@ PURSER_POSTGRES_DIR="$(mktemp -d -t purser-postgres.XXXXXX)"
 trap 'bash scripts/postgres.sh stop "$PURSER_POSTGRES_DIR"' EXIT
 PURSER_TEST_DATABASE_URL="$(bash scripts/postgres.sh start "$PURSER_POSTGRES_DIR")"
 export PURSER_TEST_DATABASE_URL
+echo "== the stall watchdog fails a command silent for its limit and names the test in flight"
+if watched="$(bash scripts/stall-watchdog.sh 5 bash -c 'echo "◇ Test stalls() started."; sleep 60')"; then
+  echo "stall-watchdog.sh let a stalled command pass"; exit 1
+fi
+grep -qx '  stalls()' <<< "$watched" || { echo "stall-watchdog.sh did not name the test in flight: $watched"; exit 1; }
 echo "== swift test"
 # The suites whose checks are times (a connection closed within a bound, an answer by a deadline, a database back
 # within a wait, a failover's gap) run alone after the rest: their bounds are about Purser, and beside some 400
@@ -54,9 +60,11 @@ echo "== swift test"
 # 4 of about 20 runs, always with these two unfinished; alone they have not stalled.
 timed='ConnectionLimitTests|OperationDeadlineTests|PostgresOutageTests|PostgresFailoverTests'
 timed+='|PostgresServerOutageTests|PostgresRestartUnderLoadTests'
-swift test --skip-build --skip "$timed"
+# Both runs go through stall-watchdog.sh: five minutes without a line fails the run and prints the tests in flight,
+# every thread of the test process (gdb) and its sockets, instead of waiting for CI's time limit.
+bash scripts/stall-watchdog.sh 300 swift test --skip-build --skip "$timed"
 echo "== swift test: the timed suites alone"
-swift test --skip-build --filter "$timed"
+bash scripts/stall-watchdog.sh 300 swift test --skip-build --filter "$timed"
 echo "== StoreKit interface check (the SDK's Apple branch, no Mac needed)"
 bash scripts/check-storekit-interface.sh
 echo "== an app that depends on the SDK (traits: []) resolves no package: a throwaway app package built and run"
