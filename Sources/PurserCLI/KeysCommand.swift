@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PurserServer
+import PurserStorage
 
 extension Purser {
     /// `purser keys create|list|revoke`: the admin API's keys, in the ledger of `--config`, with `serve` running or
@@ -21,7 +23,7 @@ extension Purser {
                     Authorization: Bearer SECRET on /admin/v1.
                     """)
 
-            @OptionGroup var options: KeysCommandOptions
+            @OptionGroup var options: LedgerLocationOptions
             @Option(help: "The key's name (1 to 64 letters, digits, '.', '_' or '-'); audit records name it key:NAME.")
             var name: String
             @Option(help: "Comma-separated scopes, e.g. wallet:write,ledger:read.") var scopes: String
@@ -52,7 +54,7 @@ extension Purser {
             static let configuration = CommandConfiguration(
                 abstract: "List every key (active, expired and revoked) with its scopes and apps.")
 
-            @OptionGroup var options: KeysCommandOptions
+            @OptionGroup var options: LedgerLocationOptions
             @Flag(help: "Print JSON instead of a table.") var json = false
 
             func run() async throws {
@@ -74,7 +76,7 @@ extension Purser {
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke a key, at once on every replica.")
 
-            @OptionGroup var options: KeysCommandOptions
+            @OptionGroup var options: LedgerLocationOptions
             @Argument(help: "The key's name.") var name: String
             @OptionGroup var operatorOption: OperatorOption
 
@@ -84,6 +86,21 @@ extension Purser {
                 }
                 print("revoked: \(key.name) at \(key.revokedAt.map(Create.format) ?? "?")")
             }
+        }
+    }
+}
+
+extension LedgerLocationOptions {
+    /// Runs `body` on the keys of the ledger, migrated first (a key needs migration 14's table), and closes it. The
+    /// keys may be limited to the configuration's apps.
+    func withKeys<T: Sendable>(_ body: @Sendable @escaping (APIKeyService) async throws -> T) async throws -> T {
+        let settings = try await settings()
+        var logger = Logger(label: "purser.keys")
+        logger.logLevel = .warning
+        let store = try await settings.openLedger(logger: logger)
+        return try await store.whileRunning {
+            try await store.migrate()
+            return try await body(APIKeyService(store: store, apps: [settings.bundleId], now: { Date() }))
         }
     }
 }

@@ -28,18 +28,11 @@ extension Purser.LedgerCommand {
                 copy with its original.
                 """)
 
-        @Option(help: "The server's JSON configuration file.") var config: String?
-        @Option(name: .customLong("data-dir"), help: "The data directory holding the SQLite ledger.")
-        var dataDirectory: String?
-        @Option(name: .customLong("database-url"), help: "The PostgreSQL ledger (postgres://user@host:port/db).")
-        var databaseURL: String?
+        @OptionGroup var location: LedgerLocationOptions
         @Flag(help: "Print the report as JSON.") var json = false
 
         func run() async throws {
-            var flags: [AbsoluteConfigKey: ConfigContent] = [:]
-            flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
-            flags["database.url"] = databaseURL.map(ConfigContent.string)
-            let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags)
+            let settings = try await location.settings()
             if settings.database.url == nil, !FileManager.default.fileExists(atPath: settings.sqliteLedgerPath) {
                 throw ConfigurationError("no ledger at \(settings.sqliteLedgerPath) (dataDirectory)")
             }

@@ -40,10 +40,12 @@ struct AdminCaller: Sendable {
     /// Whether the caller may act on `app`.
     func mayAct(on app: String) -> Bool { apps.map { $0.contains(app) } ?? true }
 
-    /// Lets a route of `app` (`nil`: a route of no app, such as the keys') and `scope` go on: a key of other apps
-    /// gets 404 as if nothing were there, so it cannot learn what another app holds; a key without the scope, 403.
-    func authorize(_ scope: APIKeyScope, app: String?) throws(ServiceError) {
+    /// Lets a route of `app` (`nil`: a route of no app, such as the keys') and `scope` (`nil`: the app alone) go on:
+    /// a key of other apps gets 404 as if nothing were there, so it cannot learn what another app holds; a key
+    /// without the scope, 403.
+    func authorize(_ scope: APIKeyScope?, app: String?) throws(ServiceError) {
         if let app, !mayAct(on: app) { throw ServiceError(.notFound, "no such resource") }
+        guard let scope else { return }
         guard holds(scope) else {
             throw ServiceError(.forbiddenScope, "the key \(key) does not hold the scope \(scope.rawValue)")
         }

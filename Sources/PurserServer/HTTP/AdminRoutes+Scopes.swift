@@ -12,12 +12,7 @@ extension AdminRoutes {
     ) {
         let app = ofApp ? self.app : nil
         admin.on(method, path, under: "/admin/v1", recordingIn: &endpoints) { request, context in
-            let caller = try Self.caller(context)
-            if let scope {
-                try caller.authorize(scope, app: app)
-            } else if let app, !caller.mayAct(on: app) {
-                throw ServiceError(.notFound, "no such resource")
-            }
+            try Self.caller(context).authorize(scope, app: app)
             return try await handler(request, context)
         }
     }

@@ -10,7 +10,7 @@ extension PostgresLedgerStore {
             let inserted = try await self.rows(
                 connection,
                 """
-                INSERT INTO api_keys (name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at)
+                INSERT INTO api_keys (\(unescaped: APIKeySQL.columns))
                 VALUES (\(key.name), \(key.secretHash), \(scopes), \(apps), \(key.createdAt.millis), \(key.createdBy),
                     \(key.expiresAt?.millis), \(key.revokedAt?.millis))
                 ON CONFLICT DO NOTHING RETURNING name
@@ -35,7 +35,7 @@ extension PostgresLedgerStore {
             try await self.rows(
                 connection,
                 """
-                SELECT name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at FROM api_keys
+                SELECT \(unescaped: APIKeySQL.columns) FROM api_keys
                 WHERE secret_hash = \(secretHash)
                 """
             ).first.map(Self.apiKey)
@@ -48,7 +48,7 @@ extension PostgresLedgerStore {
                 connection,
                 """
                 UPDATE api_keys SET revoked_at = \(now.millis) WHERE name = \(name) AND revoked_at IS NULL
-                RETURNING name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at
+                RETURNING \(unescaped: APIKeySQL.columns)
                 """)
             if let row = revoked.first {
                 let key = try Self.apiKey(row)
@@ -58,7 +58,7 @@ extension PostgresLedgerStore {
             return try await self.rows(
                 connection,
                 """
-                SELECT name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at FROM api_keys
+                SELECT \(unescaped: APIKeySQL.columns) FROM api_keys
                 WHERE name = \(name)
                 """
             ).first.map(Self.apiKey)
