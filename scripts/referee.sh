@@ -253,7 +253,7 @@ metrics_parsed() {
     -H 'Content-Type: application/json' \
     -d '{"id": "auction-1", "amounts": {"gold": 10}, "expiresInSeconds": 600, "reason": "referee"}' >/dev/null || return 1
   "$py" "$repo/scripts/referee/check_metrics.py" --url "http://127.0.0.1:$metrics_port/metrics" \
-    --token="$metrics_token" --delivered 2
+    --token="$metrics_token" --delivered 2 --app "$bundle"
 }
 check "prometheus_client parses purser serve's /metrics and finds the alerting series; no token, 401" metrics_parsed
 kill "$serve_pid" 2>/dev/null; wait "$serve_pid" 2>/dev/null || true

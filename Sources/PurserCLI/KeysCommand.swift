@@ -100,7 +100,8 @@ extension LedgerLocationOptions {
         let store = try await settings.openLedger(logger: logger)
         return try await store.whileRunning {
             try await store.migrate()
-            return try await body(APIKeyService(store: store, apps: [settings.bundleId], now: { Date() }))
+            return try await body(
+                APIKeyService(store: store, apps: settings.servedApps.map(\.bundleId), now: { Date() }))
         }
     }
 }

@@ -18,6 +18,8 @@ struct LedgerCommandOptions: ParsableArguments {
             its App Store simulator there.
             """)
     var port: Int?
+    @Option(help: "The app (its bundle id) of a studio's configuration with apps (default: the first app).")
+    var app: String?
 
     /// Runs `body` on the server's parts (assembled as `serve` assembles them, with a simulator reached over HTTP at
     /// the running server) with the ledger migrated, and closes the ledger afterwards, also on errors. `catalog`
@@ -31,7 +33,14 @@ struct LedgerCommandOptions: ParsableArguments {
         flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
         flags["catalogFile"] = catalog.map(ConfigContent.string)
         flags["port"] = port.map(ConfigContent.int)
-        let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags)
+        let studio = try await ServerConfiguration.loadForCommand(file: config, flags: flags)
+        guard
+            let chosen = app.map({ name in studio.servedApps.first { $0.bundleId == name } }) ?? studio.servedApps.first
+        else {
+            let served = studio.servedApps.map(\.bundleId).joined(separator: ", ")
+            throw ConfigurationError("--app \(app ?? ""): the configuration serves \(served)")
+        }
+        let settings = studio.settings(for: chosen)
         let host = settings.host == "0.0.0.0" ? "127.0.0.1" : settings.host
         let server = URL(string: "http://\(host):\(settings.port)")!
         let assembly = try await PurserAssembly.open(

@@ -32,6 +32,40 @@ extension PurserAssembly {
     }
 }
 
+extension PurserStudio {
+    /// The studio a configuration describes, for `serve`: every app's catalog, App Store access and ledger (the
+    /// first app's where a single-app Purser kept it, each other app's its own). A configuration that cannot be
+    /// used throws its `ConfigurationError`, leaves no ledger open behind it, and no SQLite ledger file this call
+    /// created.
+    static func open(
+        _ settings: ServerConfiguration,
+        appStores: (ServerConfiguration, [ProductCatalog]) async throws -> [AppStoreAccess], logger: Logger
+    ) async throws -> PurserStudio {
+        try settings.checkApps()
+        let apps = settings.servedApps.map(settings.settings(for:))
+        let catalogs = try apps.map { try $0.loadCatalog() }
+        let accesses = try await appStores(settings, catalogs)
+        var ledgers: [any LedgerStore] = []
+        var created: [String] = []
+        do {
+            for app in apps {
+                if app.database.url == nil, !FileManager.default.fileExists(atPath: app.sqliteLedgerPath) {
+                    created.append(app.sqliteLedgerPath)
+                }
+                ledgers.append(try await app.openLedger(logger: logger))
+            }
+            return try PurserStudio.assemble(
+                settings, catalogs: catalogs, ledgers: ledgers, appStores: accesses, logger: logger)
+        } catch {
+            for ledger in ledgers { try? await ledger.close() }
+            for file in created {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+            }
+            throw error
+        }
+    }
+}
+
 extension ServerConfiguration {
     /// The settings a command runs with (`--config`, `PURSER_*`, its flags); an unusable configuration throws its
     /// `ConfigurationError`, naming the file or the key.

@@ -57,11 +57,11 @@ extension Purser {
             var logger = Logger(label: "purser")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
             let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags, logger: logger)
-            let assembly = try await PurserAssembly.open(
-                settings, appStore: { try await .configured($0, catalog: $1) },
+            let studio = try await PurserStudio.open(
+                settings, appStores: { try await AppStoreAccess.configured(apps: $0, catalogs: $1) },
                 logger: logger)
             do {
-                try await assembly.application().runService()
+                try await studio.application().runService()
             } catch {
                 throw PortClash.configurationError(for: error, settings: settings) ?? error
             }

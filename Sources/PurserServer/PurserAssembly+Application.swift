@@ -5,10 +5,8 @@ import PurserStorage
 import ServiceLifecycle
 
 extension PurserAssembly {
-    /// The HTTP application: Purser's routes, the admin API (the console too when `admin.token` is set), the hosted App Store's
-    /// routes, ledger migrations before the server starts, and every long-lived service in its group: periodic
-    /// reconciliation (`reconciliation.intervalSeconds` > 0), Apple follow-ups (`finishing.intervalSeconds` > 0),
-    /// webhook delivery (with `webhooks.endpoints`), the hosted App Store's services, the ledger closed on shutdown.
+    /// The HTTP application of this one app: a studio of one (`PurserStudio.application`), so a single-app server
+    /// and a studio are built by the same code.
     /// - Parameters:
     ///   - middleware: wraps Purser's routes, inside metrics and error handling (the chaos harness's network faults).
     ///   - onServerRunning: told the port once the server listens (`port` 0 in the configuration picks a free one).
@@ -16,20 +14,24 @@ extension PurserAssembly {
         middleware: [any MiddlewareProtocol<Request, Response, PurserRequestContext>] = [],
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<PurserRequestContext>> {
-        let router = Router(context: PurserRequestContext.self)
-        router.add(middleware: MetricsMiddleware())
-        router.add(middleware: ErrorMiddleware(outage: LedgerOutageLog()))
-        for item in middleware { router.add(middleware: item) }
-        var endpoints = EndpointTable()
+        PurserStudio(apps: [self]).application(middleware: middleware, onServerRunning: onServerRunning)
+    }
+
+    /// This app's routes: the client API and the admin API; the studio's first app (`home`) also serves the console
+    /// (when `admin.token` is set) and the hosted App Store's routes.
+    func addRoutes(
+        to router: Router<PurserRequestContext>, endpoints: inout EndpointTable, readiness: ReadinessProbe,
+        home: Bool
+    ) {
         PurserRoutes(
             orders: orders, submissions: submissions, wallets: wallets, authenticator: authenticator,
-            notifications: notifications, readiness: ReadinessProbe(store: store),
-            apps: [configuration.bundleId]
+            notifications: notifications, readiness: readiness
         ).add(to: router, endpoints: &endpoints)
         AdminRoutes(
             support: support, webhooks: webhooks, wallets: wallets, users: users, keys: apiKeys,
             legacyToken: adminToken, app: configuration.bundleId
         ).add(to: router, endpoints: &endpoints)
+        guard home else { return }
         if let adminToken {
             ConsoleRoutes(
                 support: support, orders: orders, wallets: wallets,
@@ -44,37 +46,6 @@ extension PurserAssembly {
             ).add(to: router)
         }
         appStore.hosted?.addRoutes(router)
-        router.add(middleware: MethodNotAllowedMiddleware(endpoints: endpoints))
-        let readiness = LedgerReadiness()
-        var app = Application(
-            router: router,
-            server: .http1(configuration: configuration.http.channelConfiguration),
-            configuration: .init(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "Purser",
-                availableConnectionsDelegate: configuration.http.connectionLimit(logger: logger)),
-            services: ledgerServices + workers.map { AfterMigration(readiness: readiness, worker: $0) },
-            onServerRunning: { [hosted = appStore.hosted] channel in
-                let port = channel.localAddress?.port ?? 0
-                await hosted?.serverStarted(port)
-                await onServerRunning(port)
-            },
-            logger: logger)
-        let (store, logger, warnings, announcement) = (store, logger, startupWarnings, authenticator.announcement)
-        let legacyToken = adminToken != nil
-        let (operators, bundleId, now) = (consoleOperators, configuration.bundleId, now)
-        app.beforeServerStarts {
-            do {
-                try await store.migrate()
-                try await ConsoleRoutes.seed(operators, app: bundleId, store: store, now: now())
-            } catch let error as StorageError where error.code == .unavailable {
-                throw ConfigurationError("the ledger cannot be reached at start: \(error.message)")
-            }
-            readiness.open()
-            for warning in warnings { logger.warning("\(warning)") }
-            if !warnings.contains(announcement) { logger.info("\(announcement)") }
-            if legacyToken { logger.notice("\(Self.legacyTokenNotice)") }
-        }
-        return app
     }
 
     /// The ledger's own service first (PostgreSQL's connection pool), so it closes last, after the server drained;
@@ -83,8 +54,8 @@ extension PurserAssembly {
         ((store as? any Service).map { [$0] } ?? []) + [LedgerLifecycle(store: store)]
     }
 
-    /// The long-lived workers besides the HTTP server, and the metrics listener (`metrics.port`); `application(…)`
-    /// starts each once the ledger is migrated.
+    /// This app's long-lived workers besides the HTTP server; `PurserStudio.application(…)` starts each once the
+    /// ledgers are migrated.
     var workers: [any Service] {
         var services = appStore.hosted?.services ?? []
         if !webhooks.endpoints.isEmpty {
@@ -106,13 +77,6 @@ extension PurserAssembly {
             HoldExpiryService(
                 store: store, interval: .seconds(5), lease: holdExpiryLease(holder: LeasedWork.holderName("serve")),
                 logger: logger, now: now))
-        if let port = configuration.metrics.port {
-            let listener = MetricsListener(
-                registry: PurserMetrics.registry,
-                gauges: LedgerGauges(store: store, webhooksConfigured: !webhooks.endpoints.isEmpty, now: now),
-                token: configuration.metrics.token.flatMap { $0.isEmpty ? nil : $0 }, logger: logger)
-            services.append(listener.application(host: configuration.host, port: port, onRunning: { _ in }))
-        }
         if configuration.retention.days > 0 {
             services.append(
                 RetentionService(
@@ -143,6 +107,40 @@ extension PurserAssembly {
                     lease: appleFollowUpLease(holder: LeasedWork.holderName("serve")), logger: logger))
         }
         return services
+    }
+
+    /// The gauges of this app's ledger, read at each scrape.
+    var gauges: LedgerGauges {
+        LedgerGauges(
+            app: configuration.bundleId, store: store, webhooksConfigured: !webhooks.endpoints.isEmpty, now: now)
+    }
+
+    /// The cursor that names the app a ledger belongs to, written at its first start.
+    static let ledgerAppCursor = "ledger.app"
+
+    /// Migrates this app's ledger and checks it is this app's: a ledger first started for another bundle id (apps
+    /// listed in another order, a changed `bundleId`) would mix two games' money, so the server refuses to start.
+    func prepareLedger() async throws {
+        do {
+            try await store.migrate()
+            let app = configuration.bundleId
+            if let owner = try await store.cursor(Self.ledgerAppCursor) {
+                guard owner == app else {
+                    let place =
+                        configuration.database.url == nil
+                        ? configuration.sqliteLedgerPath
+                        : configuration.ledgerApp.map { "schema \(ServerConfiguration.postgresSchema(forApp: $0))" }
+                            ?? "the database's default schema"
+                    throw ConfigurationError(
+                        "the ledger at \(place) belongs to the app \(owner), not \(app): the first app of apps keeps "
+                            + "the ledger a single-app Purser had, so list \(owner) first (or give bundleId \(owner))")
+                }
+            } else {
+                try await store.setCursor(Self.ledgerAppCursor, to: app, now: now())
+            }
+        } catch let error as StorageError where error.code == .unavailable {
+            throw ConfigurationError("the ledger cannot be reached at start: \(error.message)")
+        }
     }
 }
 

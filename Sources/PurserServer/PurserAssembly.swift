@@ -54,12 +54,13 @@ public struct PurserAssembly: Sendable {
     ///   - now: the clock of every decision, order and audit record.
     ///   - webhookSeed: seeds the webhook retries' jitter (a chaos run's seed); `nil`: the system's randomness.
     ///   - webhookTransport: how the delivery worker posts (tests count and break posts); `nil`: AsyncHTTPClient.
+    ///   - keys: the studio's API keys (`PurserStudio`: the first app's ledger holds them); `nil`: this ledger's.
     /// - Throws: `ConfigurationError` when the configuration cannot be used (for example JWT mode without a key, or
     ///   a webhook endpoint with a malformed URL or secret).
     public init(
         configuration: ServerConfiguration, catalog: ProductCatalog, store: any LedgerStore,
         appStore: AppStoreAccess, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
-        webhookSeed: UInt64? = nil, webhookTransport: (any WebhookTransport)? = nil
+        webhookSeed: UInt64? = nil, webhookTransport: (any WebhookTransport)? = nil, keys: APIKeyService? = nil
     )
         throws(ConfigurationError)
     {
@@ -126,7 +127,7 @@ public struct PurserAssembly: Sendable {
         wallets = WalletService(store: store, clientSpend: configuration.wallet.clientSpend, now: now)
         users = UserDataService(
             store: store, erasureKey: configuration.erasure.key, adminToken: configuration.admin.token, now: now)
-        apiKeys = APIKeyService(store: store, apps: [configuration.bundleId], now: now)
+        apiKeys = keys ?? APIKeyService(store: store, apps: configuration.servedApps.map(\.bundleId), now: now)
         support = SupportService(
             submissions: submissions, apple: appStore.serverAPI.map(SupportService.AppleLookup.init))
         reconciler = appStore.serverAPI.map { Reconciler(api: $0, notifications: notifications, now: now) }

@@ -87,3 +87,32 @@ import Testing
         }
     }
 }
+
+/// One App Store Connect key signs for every app of its team, as Apple's does: registered again for another app,
+/// the simulator admits tokens for both, acting for the token's `bid`, and still refuses an app it was never given.
+extension ServerAPIAuthorizationTests {
+    @Test func oneKeySignsForEveryAppItWasRegisteredFor() async throws {
+        let fixture = try await fixture()
+        await fixture.api.register(
+            .init(
+                issuerId: Fixture.issuerID, keyId: Fixture.keyID, bundleId: "com.example.racers",
+                publicKey: fixture.key.publicKey))
+        for bundle in [Fixture.bundleID, "com.example.racers"] {
+            let client = try AppStoreServerAPIToken(
+                issuerID: Fixture.issuerID, keyID: Fixture.keyID, bundleID: bundle, privateKey: fixture.key)
+            #expect(try await fixture.api.authorize("Bearer \(try await client.current())").bundleId == bundle)
+        }
+        let stranger = try AppStoreServerAPIToken(
+            issuerID: Fixture.issuerID, keyID: Fixture.keyID, bundleID: "com.example.other", privateKey: fixture.key)
+        #expect(await refusal(fixture.api, try await stranger.current()) == "bid does not match the key")
+        // Another key under the same id replaces the first, with its apps.
+        let replacement = P256.Signing.PrivateKey()
+        await fixture.api.register(
+            .init(
+                issuerId: Fixture.issuerID, keyId: Fixture.keyID, bundleId: "com.example.racers",
+                publicKey: replacement.publicKey))
+        let old = try AppStoreServerAPIToken(
+            issuerID: Fixture.issuerID, keyID: Fixture.keyID, bundleID: Fixture.bundleID, privateKey: replacement)
+        #expect(await refusal(fixture.api, try await old.current()) == "bid does not match the key")
+    }
+}

@@ -21,6 +21,7 @@ def main() -> None:
     parser.add_argument("--url", required=True)
     parser.add_argument("--token", required=True)
     parser.add_argument("--delivered", type=int, required=True, help="credits made before the scrape")
+    parser.add_argument("--app", required=True, help="the served app's bundle id: every purser_ sample's app label")
     args = parser.parse_args()
 
     try:
@@ -126,6 +127,11 @@ def main() -> None:
         fail("the simulator's notifications are not timed in purser_notifications_intake_lag_seconds")
     if value("purser_notifications_last_received_timestamp_seconds", "gauge") < time.time() - 300:
         fail("purser_notifications_last_received_timestamp_seconds is not recent")
+    # Every Purser series says which app it counts (a studio serves several).
+    unlabelled = [s for f in families.values() if f.name.startswith("purser_") for s in f.samples
+                  if s.labels.get("app") != args.app]
+    if unlabelled:
+        fail(f"purser_ samples without app={args.app}: {unlabelled[:5]}")
     print(f"check_metrics: {len(families)} families parsed by prometheus_client; the alerting series are there")
 
 

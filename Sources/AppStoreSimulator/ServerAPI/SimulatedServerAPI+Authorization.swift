@@ -4,7 +4,7 @@ import JWTKit
 
 extension SimulatedServerAPI {
     /// Admits one call: answers the next injected fault, if any, then checks the bearer token as Apple does.
-    /// Returns the key that signed it. Every Server API endpoint of the simulator starts here.
+    /// Returns the key that signed it, acting for the token's `bid`. Every Server API endpoint of the simulator starts here.
     /// - Parameter authorization: the request's `Authorization` header.
     /// - Throws: the fault, or `unauthorized` (HTTP 401) with the reason in the message.
     public func authorize(_ authorization: String?) async throws(AppStoreServerAPIError) -> Key {
@@ -57,7 +57,7 @@ extension SimulatedServerAPI {
             throw Refusal("the claims do not decode (iss, exp, aud and bid are required)")
         }
         guard claims.iss == key.issuerId else { throw Refusal("iss does not match the key") }
-        guard claims.bid == key.bundleId else { throw Refusal("bid does not match the key") }
+        guard key.bundleIds.contains(claims.bid) else { throw Refusal("bid does not match the key") }
         guard claims.aud == AppStoreServerAPIToken.audience else { throw Refusal("aud must be appstoreconnect-v1") }
         let now = now().timeIntervalSince1970
         let expires = TimeInterval(claims.exp)
@@ -70,6 +70,8 @@ extension SimulatedServerAPI {
                 throw Refusal("exp is more than 60 minutes away")
             }
         }
-        return key
+        var acting = key
+        acting.bundleId = claims.bid
+        return acting
     }
 }

@@ -20,17 +20,25 @@ import JWTKit
 /// - **Faults.** `injectFaults` makes the next calls answer 429 (with `Retry-After`) or a 5xx, before any check.
 /// - Keys, faults and consumption information live in memory only.
 public actor SimulatedServerAPI {
-    /// An App Store Connect in-app purchase key, as registered with the simulator.
+    /// An App Store Connect in-app purchase key, as registered with the simulator. As Apple's, one key signs for
+    /// every app of its team: a token's `bid` picks one of `bundleIds`.
     public struct Key: Sendable {
         public var issuerId: String
         public var keyId: String
+        /// The app a call acts for: after `authorize`, the token's `bid`; as registered, the first of `bundleIds`.
         public var bundleId: String
+        /// The apps the key may sign for.
+        public var bundleIds: Set<String>
         public var publicKey: P256.Signing.PublicKey
 
-        public init(issuerId: String, keyId: String, bundleId: String, publicKey: P256.Signing.PublicKey) {
+        public init(
+            issuerId: String, keyId: String, bundleId: String, otherBundleIds: [String] = [],
+            publicKey: P256.Signing.PublicKey
+        ) {
             self.issuerId = issuerId
             self.keyId = keyId
             self.bundleId = bundleId
+            self.bundleIds = Set([bundleId] + otherBundleIds)
             self.publicKey = publicKey
         }
     }
@@ -52,8 +60,15 @@ public actor SimulatedServerAPI {
         self.now = now
     }
 
-    /// Accepts tokens signed by `key` from now on (replacing a key with the same `keyId`).
+    /// Accepts tokens signed by `key` from now on (replacing a key with the same `keyId`; the same key registered
+    /// again for another app adds that app, as one App Store Connect key signs for every app of its team).
     public func register(_ key: Key) async {
+        var key = key
+        if let known = keys[key.keyId], known.issuerId == key.issuerId,
+            known.publicKey.rawRepresentation == key.publicKey.rawRepresentation
+        {
+            key.bundleIds.formUnion(known.bundleIds)
+        }
         guard let verifying = try? ES256PublicKey(backing: key.publicKey) else {
             preconditionFailure("a P-256 public key always converts to jwt-kit's")
         }

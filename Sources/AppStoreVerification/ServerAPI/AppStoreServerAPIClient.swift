@@ -22,6 +22,13 @@ public struct AppStoreServerAPIClient: Sendable {
             privateKey: configuration.privateKey, lifetime: configuration.tokenLifetime, now: configuration.now)
     }
 
+    /// The same key and transport acting for another app of the team: tokens carry `bundleID` as their `bid`.
+    public func acting(forBundle bundleID: String) throws(AppStoreServerAPIError) -> AppStoreServerAPIClient {
+        var configuration = configuration
+        configuration.bundleID = bundleID
+        return try AppStoreServerAPIClient(configuration: configuration, transport: transport)
+    }
+
     /// Sends one call, retrying as the policy allows; returns the 2xx answer.
     func perform(_ method: String, path: [String], query: [URLQueryItem] = [], body: Data? = nil) async throws
         -> AppStoreHTTPResponse

@@ -43,6 +43,13 @@ public struct VerifyReceiptClient: Sendable {
         self.transport = transport
     }
 
+    /// The same endpoints and transport with another app's shared secret.
+    public func withSharedSecret(_ sharedSecret: String?) -> VerifyReceiptClient {
+        var configuration = configuration
+        configuration.sharedSecret = sharedSecret
+        return VerifyReceiptClient(configuration: configuration, transport: transport)
+    }
+
     public func verify(receipt base64: String) async -> Outcome {
         let body: Data
         do {

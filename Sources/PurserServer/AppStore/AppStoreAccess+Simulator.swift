@@ -39,8 +39,9 @@ extension AppStoreAccess {
     ) async throws -> AppStoreAccess {
         await serverAPI.register(
             .init(
-                issuerId: simulatorIssuer, keyId: simulatorKeyID,
-                bundleId: configuration.bundleId, publicKey: apiKey.publicKey))
+                issuerId: simulatorIssuer, keyId: simulatorKeyID, bundleId: configuration.bundleId,
+                otherBundleIds: configuration.servedApps.map(\.bundleId).filter { $0 != configuration.bundleId },
+                publicKey: apiKey.publicKey))
         let loopback = LoopbackTransport()
         let base: URL
         let transport: any AppStoreHTTPTransport

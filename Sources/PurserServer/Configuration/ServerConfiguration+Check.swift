@@ -18,24 +18,18 @@ extension ServerConfiguration {
                 problems.append("\(error)")
             }
         }
-        check { _ = try loadCatalog() }
+        check { try checkApps() }
+        for (index, app) in servedApps.enumerated() {
+            let prefix = apps.isEmpty ? "" : "apps.\(index) (\(app.bundleId)): "
+            problems += settings(for: app).appProblems().map { prefix + $0 }
+        }
         check { _ = try console.checkedOperators() }
         check { try console.check() }
         check { _ = try TrustedProxies(http.trustedProxies) }
         check { _ = try xcodeCertificate() }
-        check { _ = try webhooks.checkedEndpoints() }
         check { _ = try checkedAuthenticator() }
         check { try retention.check() }
         check { try backup.check(postgres: database.url != nil) }
-        let credentials =
-            appStore == .simulator
-            || (appStoreServerAPI.issuerId != nil && appStoreServerAPI.keyId != nil
-                && appStoreServerAPI.privateKeyFile != nil)
-        check { _ = try receiptVerification(serverAPI: credentials) }
-        check { _ = try consumptionPolicy() }
-        if appStore == .apple {
-            check { _ = try AppStoreAccess.apple(self) }
-        }
         if let url = database.url {
             check {
                 do { _ = try PostgresLedgerStore.Configuration(url: url, password: database.password) } catch let error
@@ -44,6 +38,33 @@ extension ServerConfiguration {
                     throw ConfigurationError("database.url: \(error.message)")
                 }
             }
+        }
+        return problems
+    }
+
+    /// The problems of one app's settings (`settings(for:)`): its catalog, webhook endpoints, receipts, consumption
+    /// answers, Apple's roots and key.
+    func appProblems() -> [String] {
+        var problems: [String] = []
+        func check(_ part: () throws -> Void) {
+            do {
+                try part()
+            } catch let error as ConfigurationError {
+                problems.append(error.description)
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        check { _ = try loadCatalog() }
+        check { _ = try webhooks.checkedEndpoints() }
+        let credentials =
+            appStore == .simulator
+            || (appStoreServerAPI.issuerId != nil && appStoreServerAPI.keyId != nil
+                && appStoreServerAPI.privateKeyFile != nil)
+        check { _ = try receiptVerification(serverAPI: credentials) }
+        check { _ = try consumptionPolicy() }
+        if appStore == .apple {
+            check { _ = try AppStoreAccess.apple(self) }
         }
         return problems
     }

@@ -66,6 +66,10 @@ extension ServerConfiguration {
     ///   from `admin.token`.
     /// - `xcode.certificateFile` (string, optional): Xcode's StoreKit testing certificate (DER), for development:
     ///   payloads it signs for environment `Xcode` are trusted; needs `Xcode` in `environments`.
+    /// - `apps` (array of objects, default none: the top-level keys are the one app): a studio's apps, each
+    ///   `bundleId` (required), `appAppleId`, `environments`, `catalogFile`, `sharedSecret` (**secret**),
+    ///   `appStoreServerAPI.*`, `consumption.*`, `refunds.*` and `webhooks.endpoints`; a key an entry leaves out
+    ///   takes the top-level value (`ServerConfiguration.App`).
     ///
     /// ## Environment variables
     /// `load` reads every key from the environment as `PURSER_` followed by swift-configuration's
@@ -119,6 +123,7 @@ extension ServerConfiguration {
         backup = Backup(reader: reader.scoped(to: "backup"))
         erasure.key = reader.string(forKey: "erasure.key", isSecret: true)
         xcode = Xcode(reader: reader.scoped(to: "xcode"))
+        apps = Self.apps(reader: reader, base: self)
     }
 
     /// The keys whose values are secrets, for provider-level marking and redaction.
@@ -133,7 +138,7 @@ extension ServerConfiguration {
     /// `secret` or `secrets`, a console operator's `passwordHash`. The file's provider marks these secret, and
     /// `effectiveJSON()` redacts them.
     static func isSecretKey(_ key: String) -> Bool {
-        secretKeys.contains(key) || isWebhookSecretKey(key) || Console.isOperatorSecretKey(key)
+        secretKeys.contains(key) || isWebhookSecretKey(key) || Console.isOperatorSecretKey(key) || isAppSecretKey(key)
     }
 }
 
@@ -159,23 +164,25 @@ extension ServerConfiguration.JWT {
 }
 
 extension ServerConfiguration.ServerAPI {
-    /// `issuerId`, `keyId`, `privateKeyFile`, `environment`, `baseURL`, `legacyHost`, scoped to `appStoreServerAPI`.
-    public init(reader: ConfigReader) {
-        self.init()
-        issuerId = reader.string(forKey: "issuerId")
-        keyId = reader.string(forKey: "keyId")
-        privateKeyFile = reader.string(forKey: "privateKeyFile")
+    /// `issuerId`, `keyId`, `privateKeyFile`, `environment`, `baseURL`, `legacyHost`, scoped to `appStoreServerAPI`;
+    /// an absent key keeps `base`'s value (an app of `apps` shares the top-level issuer and key).
+    public init(reader: ConfigReader, base: Self = .init()) {
+        self = base
+        issuerId = reader.string(forKey: "issuerId") ?? issuerId
+        keyId = reader.string(forKey: "keyId") ?? keyId
+        privateKeyFile = reader.string(forKey: "privateKeyFile") ?? privateKeyFile
         environment = reader.string(forKey: "environment", as: AppStoreEnvironment.self, default: environment)
-        baseURL = reader.string(forKey: "baseURL")
+        baseURL = reader.string(forKey: "baseURL") ?? baseURL
         legacyHost = reader.bool(forKey: "legacyHost", default: legacyHost)
     }
 }
 
 extension ServerConfiguration.Consumption {
     /// `respond`, `customerConsented`, `version`, `sampleContentProvided`, `assumeSpent`, `undeliveredStatus` and
-    /// `refundPreference.*`, scoped to `consumption`. An empty refund preference sends none.
-    public init(reader: ConfigReader) {
-        self.init()
+    /// `refundPreference.*`, scoped to `consumption`. An empty refund preference sends none; an absent key keeps
+    /// `base`'s value.
+    public init(reader: ConfigReader, base: Self = .init()) {
+        self = base
         respond = reader.bool(forKey: "respond", default: respond)
         customerConsented = reader.bool(forKey: "customerConsented", default: customerConsented)
         version = reader.string(forKey: "version", as: ConsumptionResponder.Version.self, default: version)

@@ -11,6 +11,8 @@ extension ServerConfiguration {
         let oneOfEach = InMemoryProvider(values: [
             "webhooks.endpoints.0.url": ConfigValue(.string("https://game.example.com/purser"), isSecret: false),
             "console.operators.0.name": ConfigValue(.string("li"), isSecret: false),
+            "apps.0.bundleId": ConfigValue(.string("com.example.one"), isSecret: false),
+            "apps.0.webhooks.endpoints.0.url": ConfigValue(.string("https://one.example.com/purser"), isSecret: false),
         ])
         _ = ServerConfiguration(reader: ConfigReader(provider: oneOfEach, accessReporter: reads))
         let index = /\.[0-9]+\./

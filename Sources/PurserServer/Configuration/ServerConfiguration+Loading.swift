@@ -109,6 +109,7 @@ extension ServerConfiguration {
             path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
         }
         func fromFile(_ key: ConfigKey) -> Bool { overrides.string(forKey: key) == nil }
+        let (topCatalog, topKey) = (catalogFile, appStoreServerAPI.privateKeyFile)
         if fromFile("dataDirectory") { dataDirectory = resolve(dataDirectory) }
         if fromFile("catalogFile") { catalogFile = catalogFile.map(resolve) }
         if fromFile("backup.directory") { backup.directory = backup.directory.map(resolve) }
@@ -117,6 +118,19 @@ extension ServerConfiguration {
         if fromFile("auth.jwt.publicKeyFile") { auth.jwt.publicKeyFile = auth.jwt.publicKeyFile.map(resolve) }
         if fromFile("appStoreServerAPI.privateKeyFile") {
             appStoreServerAPI.privateKeyFile = appStoreServerAPI.privateKeyFile.map(resolve)
+        }
+        // An app's path is its own key's (resolved like the top-level ones) or the top-level value, as resolved.
+        for index in apps.indices {
+            if apps[index].catalogFile == topCatalog {
+                apps[index].catalogFile = catalogFile
+            } else if fromFile(ConfigKey(["apps", String(index), "catalogFile"])) {
+                apps[index].catalogFile = apps[index].catalogFile.map(resolve)
+            }
+            if apps[index].appStoreServerAPI.privateKeyFile == topKey {
+                apps[index].appStoreServerAPI.privateKeyFile = appStoreServerAPI.privateKeyFile
+            } else if fromFile(ConfigKey(["apps", String(index), "appStoreServerAPI", "privateKeyFile"])) {
+                apps[index].appStoreServerAPI.privateKeyFile = apps[index].appStoreServerAPI.privateKeyFile.map(resolve)
+            }
         }
     }
 }

@@ -23,26 +23,38 @@ extension ServerConfiguration {
     /// The ledger the configuration names: PostgreSQL at `database.url` (with `database.password`), shared by several
     /// replicas, or else the embedded SQLite ledger `purser.sqlite` in `dataDirectory`. A PostgreSQL store connects
     /// when it first runs: run it in the server's service group (`PurserAssembly` does), or with `whileRunning`.
+    /// A further app of `apps` (`ledgerApp`) has its own: the schema `postgresSchema(forApp:)` of that database, or
+    /// the SQLite file `sqliteLedgerPath(dataDirectory:app:)`.
     public func openLedger(logger: Logger) async throws -> any LedgerStore {
         if let url = database.url {
             do {
-                return PostgresLedgerStore(
-                    configuration: try .init(url: url, password: database.password), logger: logger)
+                var configuration = try PostgresLedgerStore.Configuration(url: url, password: database.password)
+                if let ledgerApp { configuration = try configuration.inSchema(Self.postgresSchema(forApp: ledgerApp)) }
+                return PostgresLedgerStore(configuration: configuration, logger: logger)
             } catch {
                 throw ConfigurationError("database.url: \(error.message)")
             }
         }
+        if ledgerApp != nil {
+            try FileManager.default.createDirectory(
+                atPath: URL(fileURLWithPath: sqliteLedgerPath).deletingLastPathComponent().path,
+                withIntermediateDirectories: true)
+        }
         return try await SQLiteLedgerStore.open(path: sqliteLedgerPath, logger: logger)
     }
 
-    /// Where `serve` puts its own backups: `backup.directory`, or `backups` in `dataDirectory`.
+    /// Where `serve` puts its own backups: `backup.directory`, or `backups` in `dataDirectory`; a further app's
+    /// (`ledgerApp`) in a folder named after its bundle id inside that.
     public var backupDirectory: String {
-        backup.directory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("backups").path
+        let directory = backup.directory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("backups").path
+        return ledgerApp.map { URL(fileURLWithPath: directory).appendingPathComponent($0).path } ?? directory
     }
 
-    /// Where the SQLite ledger lives: `purser.sqlite` in `dataDirectory` (without `database.url`).
+    /// Where the SQLite ledger lives: `purser.sqlite` in `dataDirectory` (without `database.url`); a further app's
+    /// (`ledgerApp`) is `apps/BUNDLE_ID.sqlite` there.
     public var sqliteLedgerPath: String {
-        URL(fileURLWithPath: dataDirectory).appendingPathComponent("purser.sqlite").path
+        if let ledgerApp { return Self.sqliteLedgerPath(dataDirectory: dataDirectory, app: ledgerApp) }
+        return URL(fileURLWithPath: dataDirectory).appendingPathComponent("purser.sqlite").path
     }
 }
 

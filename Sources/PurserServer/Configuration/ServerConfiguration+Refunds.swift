@@ -12,9 +12,9 @@ extension ServerConfiguration {
 }
 
 extension ServerConfiguration.Refunds {
-    /// `allowNegativeBalance` (bool, default `true`), scoped to `refunds`.
-    public init(reader: ConfigReader) {
-        self.init()
+    /// `allowNegativeBalance` (bool, default `true`), scoped to `refunds`; an absent key keeps `base`'s value.
+    public init(reader: ConfigReader, base: Self = .init()) {
+        self = base
         allowNegativeBalance = reader.bool(forKey: "allowNegativeBalance", default: allowNegativeBalance)
     }
 }

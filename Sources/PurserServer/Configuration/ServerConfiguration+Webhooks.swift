@@ -55,6 +55,19 @@ extension ServerConfiguration.Webhooks {
     /// `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET`.
     public init(reader: ConfigReader) {
         self.init()
+        endpoints = Self.endpoints(reader: reader)
+        retrySeconds = reader.doubleArray(forKey: "retrySeconds")
+        timeoutSeconds = reader.double(forKey: "timeoutSeconds", default: timeoutSeconds)
+        concurrency = reader.int(forKey: "concurrency", default: concurrency)
+        pollIntervalSeconds = reader.double(forKey: "pollIntervalSeconds", default: pollIntervalSeconds)
+        claimSeconds = reader.double(forKey: "claimSeconds", default: claimSeconds)
+    }
+}
+
+extension ServerConfiguration.Webhooks {
+    /// The `endpoints` array under `reader`, read by index up to `maxEndpoints`.
+    static func endpoints(reader: ConfigReader) -> [Endpoint] {
+        var endpoints: [Endpoint] = []
         for index in 0..<Self.maxEndpoints {
             let endpoint = reader.scoped(to: ConfigKey(["endpoints", String(index)]))
             guard let url = endpoint.string(forKey: "url") else { break }
@@ -66,17 +79,15 @@ extension ServerConfiguration.Webhooks {
                     url: url, secrets: secrets, events: endpoint.stringArray(forKey: "events"),
                     ordered: endpoint.bool(forKey: "ordered", default: false)))
         }
-        retrySeconds = reader.doubleArray(forKey: "retrySeconds")
-        timeoutSeconds = reader.double(forKey: "timeoutSeconds", default: timeoutSeconds)
-        concurrency = reader.int(forKey: "concurrency", default: concurrency)
-        pollIntervalSeconds = reader.double(forKey: "pollIntervalSeconds", default: pollIntervalSeconds)
-        claimSeconds = reader.double(forKey: "claimSeconds", default: claimSeconds)
+        return endpoints
     }
 }
 
 extension ServerConfiguration {
-    /// Whether a file key holds a webhook secret: `webhooks.endpoints.N.secret` or `.secrets`.
+    /// Whether a file key holds a webhook secret: `webhooks.endpoints.N.secret` or `.secrets`, also an app's
+    /// (`apps.N.webhooks.endpoints.M.secret`).
     static func isWebhookSecretKey(_ key: String) -> Bool {
-        key.hasPrefix("webhooks.endpoints.") && (key.hasSuffix(".secret") || key.hasSuffix(".secrets"))
+        (key.hasPrefix("webhooks.endpoints.") || (key.hasPrefix("apps.") && key.contains(".webhooks.endpoints.")))
+            && (key.hasSuffix(".secret") || key.hasSuffix(".secrets"))
     }
 }

@@ -49,7 +49,8 @@ import PurserCore
 ///   "retention": {"days": 90, "intervalSeconds": 3600},  // delivered events' payloads, old notifications; 0: keep
 ///   "backup": {"intervalSeconds": 0, "directory": null, "keep": 7},  // SQLite: serve's own backups (0: none)
 ///   "erasure": {"key": null},   // the key of erased users' pseudonyms (secret); none: derived from admin.token
-///   "xcode": {"certificateFile": null}     // development: trust Xcode's StoreKit testing (needs "Xcode" in environments)
+///   "xcode": {"certificateFile": null},    // development: trust Xcode's StoreKit testing (needs "Xcode" in environments)
+///   "apps": []   // a studio: [{"bundleId": "…", "catalogFile": "…", "webhooks": {"endpoints": […]}, …}, …]
 /// }
 /// ```
 /// Secrets: `auth.jwt.secret`, `sharedSecret`, `admin.token`, `metrics.token`, `database.url`, `database.password`,
@@ -247,6 +248,8 @@ public struct ServerConfiguration: Sendable, Encodable {
     public var backup = Backup()
     public var erasure = Erasure()
     public var xcode = Xcode()
+    /// A studio's apps; empty: the top-level keys describe the one app (`servedApps`).
+    public var apps: [App] = []
 
     public init() {}
 }

@@ -11,8 +11,6 @@ struct PurserRoutes {
     let authenticator: any Authenticator
     let notifications: NotificationService
     let readiness: ReadinessProbe
-    /// The bundle ids this Purser serves, which `X-Purser-App` may name.
-    let apps: [String]
 
     /// `POST /v1/appstore/notifications` body, as Apple sends it.
     struct NotificationBody: Decodable {
@@ -42,7 +40,7 @@ struct PurserRoutes {
             let body = try await request.decodeJSON(NotificationBody.self, context: context)
             return try JSONResponse.make(try await notifications.receive(signedPayload: body.signedPayload))
         }
-        let v1 = router.group("v1").add(middleware: AppHeaderMiddleware(apps: apps))
+        let v1 = router.group("v1")
             .add(middleware: AuthenticationMiddleware(authenticator: authenticator))
         v1.on(.post, "orders", under: "/v1", recordingIn: &endpoints) { request, context in
             let body = try await request.decodeJSON(CreateOrderRequest.self, context: context)

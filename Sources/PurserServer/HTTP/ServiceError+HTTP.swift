@@ -14,7 +14,7 @@ extension ServiceError.Code {
         case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired,
             .invalidTransactionID, .invalidUserID, .invalidStatus, .invalidLimit, .invalidEventID, .invalidOverride,
             .invalidIdempotencyID, .invalidAmounts, .invalidMetadata, .invalidCursor, .invalidExpiry, .invalidKeyName,
-            .invalidScope:
+            .invalidScope, .appRequired:
             return .badRequest
         case .receiptRejected, .unknownProduct, .insufficientBalance, .captureExceedsHold: return .unprocessableContent
         case .notFound, .unknownApp: return .notFound

@@ -5,11 +5,11 @@ import Prometheus
 import ServiceLifecycle
 
 /// The metrics listener: `GET /metrics` in Prometheus' text format on a port of its own (`metrics.port`), behind a
-/// bearer token when `metrics.token` is set. The ledger's gauges are read at each scrape; a ledger that cannot be
-/// read leaves them as they were and the scrape still answers.
+/// bearer token when `metrics.token` is set. Every app's ledger gauges are read at each scrape; a ledger that cannot
+/// be read leaves its gauges as they were and the scrape still answers.
 struct MetricsListener: Sendable {
     let registry: PrometheusCollectorRegistry
-    let gauges: LedgerGauges
+    let gauges: [LedgerGauges]
     let token: String?
     let logger: Logger
 
@@ -23,10 +23,14 @@ struct MetricsListener: Sendable {
                     return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer"])
                 }
             }
-            do {
-                try await gauges.refresh()
-            } catch {
-                logger.warning("metrics: the ledger's gauges could not be read", metadata: ["error": "\(error)"])
+            for app in gauges {
+                do {
+                    try await app.refresh()
+                } catch {
+                    logger.warning(
+                        "metrics: the ledger's gauges could not be read",
+                        metadata: ["error": "\(error)", "purser.app": "\(app.app)"])
+                }
             }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

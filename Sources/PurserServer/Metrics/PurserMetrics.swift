@@ -24,6 +24,15 @@ public enum PurserMetrics {
         return registry
     }()
 
+    /// The app (its bundle id) whose work the current task does: set for each request by the app it names, and for
+    /// each app's long-lived workers. Every Purser metric carries it as its `app` label.
+    @TaskLocal public static var app = ""
+
+    /// `dimensions` with the current `app` label first.
+    static func labelled(_ dimensions: [(String, String)] = []) -> [(String, String)] {
+        [("app", app)] + dimensions
+    }
+
     /// The labels Purser records, in one place.
     public enum Name {
         public static let decisions = "purser.decisions"

@@ -53,6 +53,8 @@ final class LedgerReadiness: Sendable {
 struct AfterMigration: Service, CustomStringConvertible {
     let readiness: LedgerReadiness
     let worker: any Service
+    /// The app whose worker this is: its metrics' `app` label.
+    let app: String
 
     /// Waits for the migrated ledger, then runs the worker; a shutdown (graceful or not) while it waits ends it
     /// quietly, so a SIGTERM during a long migration does not wait on workers that never started.
@@ -62,7 +64,7 @@ struct AfterMigration: Service, CustomStringConvertible {
         } catch is CancellationError {
             return
         }
-        try await worker.run()
+        try await PurserMetrics.$app.withValue(app) { try await worker.run() }
     }
 
     var description: String { "\(worker)" }

@@ -2,13 +2,17 @@ import PurserStorage
 import ServiceLifecycle
 
 /// Whether this replica should get traffic (`GET /ready`, for load balancers; `GET /health` stays liveness): not
-/// once it is shutting down, and not while its ledger does not answer. It can only be asked once the server listens,
-/// which is after the ledger was migrated.
+/// once it is shutting down, and not while one of its ledgers (a studio has one per app) does not answer. It can only
+/// be asked once the server listens, which is after the ledgers were migrated.
 public struct ReadinessProbe: Sendable {
-    let store: any LedgerStore
+    let stores: [any LedgerStore]
 
     public init(store: any LedgerStore) {
-        self.store = store
+        self.stores = [store]
+    }
+
+    public init(stores: [any LedgerStore]) {
+        self.stores = stores
     }
 
     /// Returns when ready. Errors: `draining` (503) once a graceful shutdown began; `storage_unavailable` (503) when
@@ -17,6 +21,6 @@ public struct ReadinessProbe: Sendable {
         guard !Task.isShuttingDownGracefully else {
             throw ServiceError(.draining, "this replica is shutting down; its requests in flight still get answers")
         }
-        _ = try await store.cursor("readiness")
+        for store in stores { _ = try await store.cursor("readiness") }
     }
 }

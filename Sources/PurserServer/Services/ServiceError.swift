@@ -17,7 +17,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case invalidCursor, invalidExpiry, captureExceedsHold, holdAlreadyCaptured, holdAlreadyVoided, holdExpired
             case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured, clientSpendDisabled, draining
             case eventPruned, erasureNotConfigured
-            case invalidKeyName, invalidScope, unknownApp, keyExists, forbiddenScope
+            case invalidKeyName, invalidScope, unknownApp, keyExists, forbiddenScope, appRequired
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
             /// A genuine transaction that can never be credited here, by its rejection code.
@@ -110,6 +110,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let invalidScope = Code(.invalidScope)
         /// An app this Purser does not serve.
         public static let unknownApp = Code(.unknownApp)
+        /// A request without `X-Purser-App` to a Purser that serves several apps.
+        public static let appRequired = Code(.appRequired)
         /// A new API key named as an existing one.
         public static let keyExists = Code(.keyExists)
         /// An admin API key without the route's scope, or one giving a new key more than it holds.
@@ -165,6 +167,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .unknownApp: "unknown_app"
             case .keyExists: "key_exists"
             case .forbiddenScope: "forbidden_scope"
+            case .appRequired: "app_required"
             case .unverified(let code): code.description
             case .rejected(let code): code
             }

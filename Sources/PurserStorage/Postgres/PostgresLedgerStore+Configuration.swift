@@ -27,6 +27,9 @@ extension PostgresLedgerStore {
         /// use is left after three unanswered checks in a row (a loaded server answers late; a lost one never does).
         public var serverCheckTimeout: Duration = .seconds(3)
         var sslMode = SSLMode.prefer
+        /// The schema holding this ledger's tables and functions (every connection's `search_path`); nil: the
+        /// database's default. A studio keeps each further app's ledger in a schema of its own (`inSchema(_:)`).
+        public private(set) var schema: String?
 
         public init(
             client: PostgresClient.Configuration, connectionWaitTimeout: Duration = .seconds(10),
@@ -104,6 +107,26 @@ extension PostgresLedgerStore {
         /// Whether the store chooses among servers (several hosts, or `read-write` asked for) rather than using
         /// `client` as it is.
         var choosesServer: Bool { servers.count > 1 || (servers.count == 1 && targetSessionAttributes == .readWrite) }
+
+        /// This configuration with its ledger in `schema` (lower-case letters, digits and `_`, at most 63, not
+        /// starting with a digit): migrations create the schema, and every connection sets it as its `search_path`.
+        public func inSchema(_ schema: String) throws(StorageError) -> Configuration {
+            guard Self.isSchemaName(schema) else {
+                throw StorageError(.unavailable, "\(schema) is not a schema name: a-z, 0-9 and _, at most 63")
+            }
+            var copy = self
+            copy.schema = schema
+            copy.client.options.additionalStartupParameters.append(("search_path", schema))
+            return copy
+        }
+
+        /// Whether `name` is a schema name `inSchema(_:)` takes.
+        public static func isSchemaName(_ name: String) -> Bool {
+            guard let first = name.utf8.first, name.utf8.count <= 63,
+                !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+            else { return false }
+            return name.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+        }
 
         /// `client` pointed at `server`: the same credentials, database, TLS and options.
         func client(for server: Server) -> PostgresClient.Configuration {

@@ -14,6 +14,10 @@ extension PostgresLedgerStore {
         for migration in Self.migrations where migration.version <= last && !skipped.contains(migration.version) {
             let applied = try await inTransaction { connection in
                 try await self.execute(connection, "SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
+                if let schema = self.schema {
+                    try await self.execute(
+                        connection, PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"))
+                }
                 try await self.execute(
                     connection,
                     """

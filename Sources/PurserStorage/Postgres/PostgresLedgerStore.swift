@@ -24,6 +24,8 @@ public final class PostgresLedgerStore: LedgerStore, Service {
     let servers: PostgresServerSwitch
     let logger: Logger
     let connectionWaitTimeout: Duration
+    /// The schema of this ledger (`Configuration.inSchema`), created by `migrate()`; nil: the database's default.
+    let schema: String?
     let tally = LedgerWriteTally()
     let settler: PostgresSettler
     let walletBatcher: PostgresWalletBatcher
@@ -37,6 +39,7 @@ public final class PostgresLedgerStore: LedgerStore, Service {
         self.servers = PostgresServerSwitch(configuration: configuration, logger: logger)
         self.logger = logger
         self.connectionWaitTimeout = configuration.connectionWaitTimeout
+        self.schema = configuration.schema
         self.settler = PostgresSettler(workers: configuration.settlementWorkers)
         self.walletBatcher = PostgresWalletBatcher(workers: configuration.settlementWorkers) { ["w:" + $0.id] }
         (closed, closing) = AsyncStream<Void>.makeStream()

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Sends each request to the app it belongs to, in a studio (`PurserStudio`): `/v1` and `/admin/v1` by the
+/// `X-Purser-App: <bundleId>` header (required with several apps: 400 `app_required`; an app this Purser does not
+/// serve: 404 `unknown_app`, before anything is read or written), Apple's notifications by the bundle their signed
+/// payload names (one URL for every app; the app's own checks then verify it). API keys, the console, health and the
+/// hosted App Store belong to the first app. Sets the request's metrics `app` label.
+struct AppDispatchMiddleware: RouterMiddleware {
+    typealias Context = PurserRequestContext
+    static var header: HTTPField.Name { HTTPField.Name("X-Purser-App")! }
+
+    /// The first app, whose routes are the router's own.
+    let home: String
+    /// Every other app's routes, by bundle id.
+    let others: [String: RouterResponder<Context>]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var request = request
+        let app = try await self.app(of: &request, context: context)
+        return try await PurserMetrics.$app.withValue(app) {
+            guard app != home, let responder = others[app] else { return try await next(request, context) }
+            return try await responder.respond(to: request, context: context)
+        }
+    }
+
+    /// The bundle id `request` belongs to (reading a notification's body into memory to find it).
+    func app(of request: inout Request, context: Context) async throws -> String {
+        let path = request.uri.path
+        if path == "/v1/appstore/notifications" {
+            guard !others.isEmpty else { return home }
+            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            return Self.notificationBundle(Data(body.readableBytesView)).flatMap { others[$0] == nil ? nil : $0 }
+                ?? home
+        }
+        guard path.hasPrefix("/v1/") || (path.hasPrefix("/admin/v1/") && !path.hasPrefix("/admin/v1/keys")) else {
+            return home
+        }
+        guard let named = request.headers[Self.header] else {
+            guard others.isEmpty else {
+                throw ServiceError(
+                    .appRequired,
+                    "this Purser serves several apps: name yours with X-Purser-App (one of \(served.joined(separator: ", ")))"
+                )
+            }
+            return home
+        }
+        guard named == home || others[named] != nil else {
+            throw ServiceError(.unknownApp, "this Purser does not serve the app \(named.prefix(255))")
+        }
+        return named
+    }
+
+    /// Every bundle id served, the first app's first.
+    var served: [String] { [home] + others.keys.sorted() }
+
+    /// The bundle id a notification's signed payload names (`data.bundleId`, or `summary.bundleId`), read without
+    /// checking the signature: it only picks the app whose verifier then checks everything.
+    static func notificationBundle(_ body: Data) -> String? {
+        struct Body: Decodable { var signedPayload: String }
+        struct Payload: Decodable {
+            struct Part: Decodable { var bundleId: String? }
+            var data: Part?
+            var summary: Part?
+        }
+        guard let jws = try? JSONDecoder().decode(Body.self, from: body) else { return nil }
+        let parts = jws.signedPayload.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        guard let data = Base64URL.decode(parts[1]), let payload = try? JSONDecoder().decode(Payload.self, from: data)
+        else { return nil }
+        return payload.data?.bundleId ?? payload.summary?.bundleId
+    }
+}

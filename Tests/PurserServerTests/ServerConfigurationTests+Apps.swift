@@ -1,0 +1,70 @@
+import Foundation
+import PurserCore
+import PurserServer
+import Testing
+
+/// `apps`: a studio's apps, each entry taking the top-level value of every key it leaves out, its paths resolved
+/// against the file, its secrets redacted, and each app's settings (`settings(for:)`) pointing at its own ledger.
+extension ServerConfigurationTests {
+    @Test func appsInheritTheTopLevelKeysAndEachOpensItsOwnLedger() async throws {
+        let file = try configFile(
+            """
+            {"dataDirectory": "data", "catalogFile": "shared.json", "environments": ["Sandbox"],
+             "appStoreServerAPI": {"issuerId": "team", "keyId": "K1", "privateKeyFile": "AuthKey.p8"},
+             "refunds": {"allowNegativeBalance": false},
+             "apps": [
+               {"bundleId": "com.example.dragons", "sharedSecret": "dragon-secret"},
+               {"bundleId": "com.example.racers", "catalogFile": "racers.json", "appAppleId": 42,
+                "consumption": {"respond": true},
+                "webhooks": {"endpoints": [{"url": "https://racers.example.com/purser", "secret": "whsec_x"}]}}
+             ]}
+            """)
+        defer { remove(file) }
+        let settings = try await ServerConfiguration.load(
+            file: file, environment: ["PURSER_APPS_1_SHARED_SECRET": "racer-secret"])
+        let directory = file.deletingLastPathComponent().path
+        #expect(settings.servedApps.map(\.bundleId) == ["com.example.dragons", "com.example.racers"])
+        let (dragons, racers) = (settings.apps[0], settings.apps[1])
+        #expect(dragons.catalogFile == directory + "/shared.json")
+        #expect(racers.catalogFile == directory + "/racers.json")
+        #expect(racers.appStoreServerAPI.privateKeyFile == directory + "/AuthKey.p8")
+        #expect(racers.appStoreServerAPI.issuerId == "team" && racers.appAppleId == 42 && dragons.appAppleId == nil)
+        #expect(racers.environments == [.sandbox] && !racers.refunds.allowNegativeBalance)
+        #expect(racers.consumption.respond && !dragons.consumption.respond)
+        #expect(dragons.sharedSecret == "dragon-secret" && racers.sharedSecret == "racer-secret")
+        #expect(
+            dragons.webhookEndpoints.isEmpty
+                && racers.webhookEndpoints.map(\.url) == ["https://racers.example.com/purser"])
+
+        let first = settings.settings(for: dragons)
+        let second = settings.settings(for: racers)
+        #expect(first.bundleId == "com.example.dragons" && first.ledgerApp == nil)
+        #expect(first.sqliteLedgerPath == directory + "/data/purser.sqlite")
+        #expect(second.ledgerApp == "com.example.racers")
+        #expect(second.sqliteLedgerPath == directory + "/data/apps/com.example.racers.sqlite")
+        #expect(second.backupDirectory == directory + "/data/backups/com.example.racers")
+        #expect(ServerConfiguration.postgresSchema(forApp: "com.example.racers") == "app_com_example_racers")
+        // The studio's own settings (keys, ledger check, backup) open the first app's ledger.
+        #expect(settings.ledgerApp == nil)
+
+        let printed = try settings.effectiveJSON()
+        #expect(!printed.contains("dragon-secret") && !printed.contains("racer-secret") && !printed.contains("whsec_x"))
+    }
+
+    @Test func appsThatCannotBeServedAreNamed() async throws {
+        for (apps, problem) in [
+            (#"[{"bundleId": "com.a"}, {"bundleId": "com.a"}]"#, "apps lists com.a twice"),
+            (#"[{"bundleId": "com.a-b"}, {"bundleId": "com.a.b"}]"#, "would share the ledger schema app_com_a_b"),
+            (#"[{"bundleId": "../evil"}]"#, "is not a bundle id"),
+        ] {
+            let file = try configFile(#"{"catalogFile": "none.json", "apps": \#(apps)}"#)
+            defer { remove(file) }
+            let settings = try await ServerConfiguration.load(file: file, environment: [:])
+            #expect(settings.problems().contains { $0.contains(problem) }, "\(settings.problems())")
+        }
+        let file = try configFile(#"{"apps": [{"bundleId": "com.a", "catalogFile": "missing.json"}]}"#)
+        defer { remove(file) }
+        let settings = try await ServerConfiguration.load(file: file, environment: [:])
+        #expect(settings.problems().contains { $0.hasPrefix("apps.0 (com.a): cannot read the catalog") })
+    }
+}
