@@ -31,32 +31,14 @@ extension ServeCommandTests {
         return config
     }
 
-    /// A request as `app`'s client (`X-Purser-App`), as `user` with development authentication, or with `bearer`.
-    func call(
-        _ method: String, _ url: String, app: String?, user: String? = nil, bearer: String? = nil, json: String? = nil
-    ) async throws -> (Int, [String: Any]) {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
-        if let app { request.setValue(app, forHTTPHeaderField: "X-Purser-App") }
-        if let user { request.setValue(user, forHTTPHeaderField: "X-Purser-User") }
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        if let json {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(json.utf8)
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
-    }
-
     /// `user` buys `product` in `app` at the hosted simulator with an order's token: the signed transaction and id.
     func buy(_ product: String, in app: String, as user: String, at base: String) async throws -> (String, String) {
-        let (created, order) = try await call(
+        let (created, order) = try await request(
             "POST", "\(base)/v1/orders", app: app, user: user, json: #"{"productId": "\#(product)"}"#)
         #expect(created == 201, "\(order)")
         let token = try #require(order["appAccountToken"] as? String)
-        let (_, purchase) = try await call(
-            "POST", "\(base)/simulator/v1/purchases", app: nil,
+        let (_, purchase) = try await request(
+            "POST", "\(base)/simulator/v1/purchases",
             json: #"{"productId": "\#(product)", "appAccountToken": "\#(token)", "bundleId": "\#(app)"}"#)
         return (
             try #require(purchase["signedTransaction"] as? String), try #require(purchase["transactionId"] as? String)
@@ -64,7 +46,7 @@ extension ServeCommandTests {
     }
 
     func balances(of user: String, in app: String, at base: String) async throws -> [String: Int] {
-        let (status, wallet) = try await call("GET", "\(base)/v1/wallet", app: app, user: user)
+        let (status, wallet) = try await request("GET", "\(base)/v1/wallet", app: app, user: user)
         #expect(status == 200, "\(wallet)")
         return wallet["balances"] as? [String: Int] ?? [:]
     }
@@ -79,58 +61,58 @@ extension ServeCommandTests {
         #expect(server.output.contains("serving 2 apps, each with its own ledger: \(Self.dragons), \(Self.racers)"))
 
         // Several apps: the client must name its own; an app this Purser does not serve is not found.
-        let (anonymous, required) = try await call(
-            "POST", "\(base)/v1/orders", app: nil, user: "kim", json: #"{"productId": "gold60"}"#)
+        let (anonymous, required) = try await request(
+            "POST", "\(base)/v1/orders", user: "kim", json: #"{"productId": "gold60"}"#)
         #expect(
             anonymous == 400 && (required["error"] as? [String: Any])?["code"] as? String == "app_required",
             "\(required)")
-        let (stranger, unknown) = try await call("GET", "\(base)/v1/wallet", app: "com.example.other", user: "kim")
+        let (stranger, unknown) = try await request("GET", "\(base)/v1/wallet", app: "com.example.other", user: "kim")
         #expect(
             stranger == 404 && (unknown["error"] as? [String: Any])?["code"] as? String == "unknown_app", "\(unknown)")
-        #expect(try await call("GET", "\(base)/health", app: nil).0 == 200)
+        #expect(try await request("GET", "\(base)/health").0 == 200)
 
         // The same user in two games has two wallets; each app knows only its own catalog.
         let (gold, goldID) = try await buy("gold60", in: Self.dragons, as: "kim", at: base)
-        let (credited, decision) = try await call(
+        let (credited, decision) = try await request(
             "POST", "\(base)/v1/transactions", app: Self.dragons, user: "kim",
             json: #"{"signedTransaction": "\#(gold)"}"#)
         #expect(credited == 200 && ["delivered", "alreadyDelivered"].contains(decision["decision"] as? String ?? ""))
         let (gems, gemsID) = try await buy("gems10", in: Self.racers, as: "kim", at: base)
         // A racers transaction submitted as dragons is rejected, and credits nothing anywhere it was sent.
-        let (wrong, refusal) = try await call(
+        let (wrong, refusal) = try await request(
             "POST", "\(base)/v1/transactions", app: Self.dragons, user: "kim",
             json: #"{"signedTransaction": "\#(gems)"}"#)
         #expect(wrong == 200 && refusal["decision"] as? String == "rejected", "\(refusal)")
         #expect((refusal["reason"] as? [String: Any])?["code"] as? String == "wrong_bundle", "\(refusal)")
-        let (right, accepted) = try await call(
+        let (right, accepted) = try await request(
             "POST", "\(base)/v1/transactions", app: Self.racers, user: "kim",
             json: #"{"signedTransaction": "\#(gems)"}"#)
         #expect(right == 200 && ["delivered", "alreadyDelivered"].contains(accepted["decision"] as? String ?? ""))
         #expect(try await balances(of: "kim", in: Self.dragons, at: base) == ["gold": 60])
         #expect(try await balances(of: "kim", in: Self.racers, at: base) == ["gems": 10])
-        let (otherCatalog, _) = try await call(
+        let (otherCatalog, _) = try await request(
             "POST", "\(base)/v1/orders", app: Self.racers, user: "kim", json: #"{"productId": "gold60"}"#)
         #expect(otherCatalog == 422)
 
         // Apple refunds the racers purchase; its notification (one URL for all apps) reaches racers' ledger only.
-        #expect(try await call("POST", "\(base)/simulator/v1/transactions/\(gemsID)/refund", app: nil).0 == 200)
+        #expect(try await request("POST", "\(base)/simulator/v1/transactions/\(gemsID)/refund").0 == 200)
         var revoked = false
         for _ in 0..<100 where !revoked {
-            let (_, view) = try await call(
+            let (_, view) = try await request(
                 "GET", "\(base)/admin/v1/transactions/\(gemsID)", app: Self.racers, bearer: "studio-admin-token")
             revoked = (view["ledger"] as? String) == "revoked"
             if !revoked { try await Task.sleep(for: .milliseconds(100)) }
         }
-        let (_, finalView) = try await call(
+        let (_, finalView) = try await request(
             "GET", "\(base)/admin/v1/transactions/\(gemsID)", app: Self.racers, bearer: "studio-admin-token")
         #expect(revoked, "\(finalView)")
         #expect(try await balances(of: "kim", in: Self.racers, at: base) == ["gems": 0])
         #expect(try await balances(of: "kim", in: Self.dragons, at: base) == ["gold": 60])
         // Each ledger holds only its own app's transactions.
-        let (missing, _) = try await call(
+        let (missing, _) = try await request(
             "GET", "\(base)/admin/v1/transactions/\(gemsID)", app: Self.dragons, bearer: "studio-admin-token")
         #expect(missing == 404)
-        let (found, _) = try await call(
+        let (found, _) = try await request(
             "GET", "\(base)/admin/v1/transactions/\(goldID)", app: Self.dragons, bearer: "studio-admin-token")
         #expect(found == 200)
 
@@ -141,8 +123,8 @@ extension ServeCommandTests {
         ])
         #expect(made.status == 0, "\(made.stderr)")
         let secret = try #require(made.stdout.firstMatch(of: /secret: (purser_\S+)/).map { String($0.1) })
-        #expect(try await call("GET", "\(base)/admin/v1/wallets/kim", app: Self.racers, bearer: secret).0 == 200)
-        #expect(try await call("GET", "\(base)/admin/v1/wallets/kim", app: Self.dragons, bearer: secret).0 == 404)
+        #expect(try await request("GET", "\(base)/admin/v1/wallets/kim", app: Self.racers, bearer: secret).0 == 200)
+        #expect(try await request("GET", "\(base)/admin/v1/wallets/kim", app: Self.dragons, bearer: secret).0 == 404)
 
         // Metrics carry the app.
         let metricsPort = try #require(server.output.firstMatch(of: /metrics at http:\/\/127\.0\.0\.1:(\d+)/)?.1)

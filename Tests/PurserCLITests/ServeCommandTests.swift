@@ -15,12 +15,16 @@ import Testing
         return directory
     }
 
-    func request(_ method: String, _ url: String, user: String? = nil, json: String? = nil) async throws -> (
-        Int, [String: Any]
-    ) {
+    /// A request as `user` with development authentication, as `app`'s client (`X-Purser-App`), or with `bearer`.
+    func request(
+        _ method: String, _ url: String, app: String? = nil, user: String? = nil, bearer: String? = nil,
+        json: String? = nil
+    ) async throws -> (Int, [String: Any]) {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
+        if let app { request.setValue(app, forHTTPHeaderField: "X-Purser-App") }
         if let user { request.setValue(user, forHTTPHeaderField: "X-Purser-User") }
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(json.utf8)

@@ -8,20 +8,12 @@ extension ServerConfiguration {
     /// roots and key, and the database URL. Empty when it would start (as far as a file can tell: ports and the
     /// database itself are tried only by `serve`).
     public func problems() -> [String] {
-        var problems: [String] = []
-        func check(_ part: () throws -> Void) {
-            do {
-                try part()
-            } catch let error as ConfigurationError {
-                problems.append(error.description)
-            } catch {
-                problems.append("\(error)")
-            }
-        }
+        var problems = ProblemList()
+        func check(_ part: () throws -> Void) { problems.check(part) }
         check { try checkApps() }
         for (index, app) in servedApps.enumerated() {
             let prefix = apps.isEmpty ? "" : "apps.\(index) (\(app.bundleId)): "
-            problems += settings(for: app).appProblems().map { prefix + $0 }
+            problems.items += settings(for: app).appProblems().map { prefix + $0 }
         }
         check { _ = try console.checkedOperators() }
         check { try console.check() }
@@ -39,22 +31,14 @@ extension ServerConfiguration {
                 }
             }
         }
-        return problems
+        return problems.items
     }
 
     /// The problems of one app's settings (`settings(for:)`): its catalog, webhook endpoints, receipts, consumption
     /// answers, Apple's roots and key.
     func appProblems() -> [String] {
-        var problems: [String] = []
-        func check(_ part: () throws -> Void) {
-            do {
-                try part()
-            } catch let error as ConfigurationError {
-                problems.append(error.description)
-            } catch {
-                problems.append("\(error)")
-            }
-        }
+        var problems = ProblemList()
+        func check(_ part: () throws -> Void) { problems.check(part) }
         check { _ = try loadCatalog() }
         check { _ = try webhooks.checkedEndpoints() }
         let credentials =
@@ -66,7 +50,7 @@ extension ServerConfiguration {
         if appStore == .apple {
             check { _ = try AppStoreAccess.apple(self) }
         }
-        return problems
+        return problems.items
     }
 
     /// The configuration in effect, as JSON with sorted keys: the defaults, the file, the environment and the flags
@@ -97,5 +81,21 @@ extension ServerConfiguration {
             return array.enumerated().map { redacting($0.element, path: path + [String($0.offset)]) }
         }
         return value
+    }
+}
+
+/// The problems several checks found, each naming its key or file.
+private struct ProblemList {
+    var items: [String] = []
+
+    /// Runs `part`, keeping what it throws as a problem.
+    mutating func check(_ part: () throws -> Void) {
+        do {
+            try part()
+        } catch let error as ConfigurationError {
+            items.append(error.description)
+        } catch {
+            items.append("\(error)")
+        }
     }
 }
