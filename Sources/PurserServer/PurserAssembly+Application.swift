@@ -17,11 +17,12 @@ extension PurserAssembly {
         PurserStudio(apps: [self]).application(middleware: middleware, onServerRunning: onServerRunning)
     }
 
-    /// This app's routes: the client API and the admin API; the studio's first app (`home`) also serves the console
-    /// (when `admin.token` is set) and the hosted App Store's routes.
+    /// This app's routes: the client API, the admin API and (when `admin.token` is set) the console of this app
+    /// (`studio`'s operators, sign-in and switcher); the studio's first app (`home`) also serves the hosted App
+    /// Store's routes.
     func addRoutes(
         to router: Router<PurserRequestContext>, endpoints: inout EndpointTable, readiness: ReadinessProbe,
-        home: Bool
+        studio: PurserStudio
     ) {
         PurserRoutes(
             orders: orders, submissions: submissions, wallets: wallets, authenticator: authenticator,
@@ -31,20 +32,25 @@ extension PurserAssembly {
             support: support, webhooks: webhooks, wallets: wallets, users: users, keys: apiKeys,
             legacyToken: adminToken, app: configuration.bundleId
         ).add(to: router, endpoints: &endpoints)
-        guard home else { return }
         if let adminToken {
             ConsoleRoutes(
                 support: support, orders: orders, wallets: wallets,
                 goodwillLimit: configuration.console.goodwillLimit,
                 unboundAlert: configuration.console.unboundAlertSeconds, webhooks: webhooks, store: store,
-                keys: .init(adminToken: adminToken), adminToken: adminToken, app: configuration.bundleId,
+                people: studio.home.store, keys: .init(adminToken: adminToken), adminToken: adminToken,
+                app: configuration.bundleId,
+                studio: ConsoleStudio(
+                    apps: studio.apps.map {
+                        .init(bundleId: $0.configuration.bundleId, store: $0.store, support: $0.support)
+                    }),
                 grantLimits: GrantLimits(
                     perGrant: configuration.console.grantLimit, perDay: configuration.console.grantLimitPerDay),
                 secureCookies: configuration.console.secureCookies,
-                sessionLength: configuration.console.sessionMinutes * 60, throttle: SignInThrottle(store: store),
-                proxies: trustedProxies, now: now
+                sessionLength: configuration.console.sessionMinutes * 60,
+                throttle: SignInThrottle(store: studio.home.store), proxies: trustedProxies, now: now
             ).add(to: router)
         }
+        guard studio.home.configuration.bundleId == configuration.bundleId else { return }
         appStore.hosted?.addRoutes(router)
     }
 

@@ -5,7 +5,7 @@ import PurserStorage
 import ServiceLifecycle
 
 extension PurserStudio {
-    /// The HTTP application: every app's routes behind `AppDispatchMiddleware`, the first app's console and hosted
+    /// The HTTP application: every app's routes and console behind `AppDispatchMiddleware`, the first app's hosted
     /// App Store, every ledger migrated (and checked to be its app's) before the server starts, and every long-lived
     /// service in one group: each app's workers (periodic reconciliation, Apple follow-ups, webhook delivery, hold
     /// expiry, retention, backups), the hosted App Store's services, the metrics listener (`metrics.port`), the
@@ -22,7 +22,7 @@ extension PurserStudio {
         for app in apps.dropFirst() {
             let router = Router(context: PurserRequestContext.self)
             var endpoints = EndpointTable()
-            app.addRoutes(to: router, endpoints: &endpoints, readiness: readiness, home: false)
+            app.addRoutes(to: router, endpoints: &endpoints, readiness: readiness, studio: self)
             router.add(middleware: MethodNotAllowedMiddleware(endpoints: endpoints))
             others[app.configuration.bundleId] = router.buildResponder()
         }
@@ -32,7 +32,7 @@ extension PurserStudio {
         for item in middleware { router.add(middleware: item) }
         router.add(middleware: AppDispatchMiddleware(home: home.configuration.bundleId, others: others))
         var endpoints = EndpointTable()
-        home.addRoutes(to: router, endpoints: &endpoints, readiness: readiness, home: true)
+        home.addRoutes(to: router, endpoints: &endpoints, readiness: readiness, studio: self)
         router.add(middleware: MethodNotAllowedMiddleware(endpoints: endpoints))
         let migrated = LedgerReadiness()
         let configuration = home.configuration
@@ -54,7 +54,8 @@ extension PurserStudio {
             for app in apps { try await app.prepareLedger() }
             do {
                 try await ConsoleRoutes.seed(
-                    home.consoleOperators, app: home.configuration.bundleId, store: home.store, now: home.now())
+                    home.consoleOperators, apps: apps.map(\.configuration.bundleId), store: home.store,
+                    now: home.now())
             } catch let error as StorageError where error.code == .unavailable {
                 throw ConfigurationError("the ledger cannot be reached at start: \(error.message)")
             }

@@ -211,7 +211,7 @@ import Testing
             // A restart seeds again from the same configuration: li keeps the role the admin gave.
             let other = try PasswordHash.make("a different one", logN: 10)
             try await ConsoleRoutes.seed(
-                ["li": (other, .viewer), "new": (other, .support)], app: TestServer.bundleID, store: server.store,
+                ["li": (other, .viewer), "new": (other, .support)], apps: [TestServer.bundleID], store: server.store,
                 now: Date())
             let li = try #require(try await server.store.consoleOperator("li"))
             #expect(li.roles == [TestServer.bundleID: .support] && li.passwordHash != other.encoded)

@@ -27,10 +27,17 @@ struct ConsolePage {
             context["signedIn"] = true
             context["operator"] = signedIn.session.operatorName
             context["csrf"] = signedIn.csrf
-            context["role"] = signedIn.role.rawValue
+            context["role"] = signedIn.role?.rawValue ?? "—"
+            if signedIn.studio {
+                // The switcher: the apps the operator may see, this page's marked.
+                context["studio"] = true
+                context["switcher"] = signedIn.apps.map {
+                    ["app": $0, "link": ConsoleStudio.switchPath($0), "current": $0 == signedIn.app] as [String: Any]
+                }
+            }
             // What the role may do: the forms a role may not post are not drawn (the server refuses them anyway).
-            if signedIn.role.includes(.support) { context["canSupport"] = true }
-            if signedIn.role.includes(.admin) { context["canAdmin"] = true }
+            if signedIn.may(.support) { context["canSupport"] = true }
+            if signedIn.may(.admin) { context["canAdmin"] = true }
         }
         let html = ConsoleTemplates.library.render(context, withTemplate: template) ?? ""
         return Response(

@@ -11,7 +11,7 @@ extension ConsoleRoutes {
     /// so a second click finds the first record and neither credits twice nor turns a request into a credit.
     func give(_ asked: ConsoleGrant, request: Request, _ signedIn: SignedIn) async throws -> Response {
         var grant = asked
-        if !signedIn.role.includes(.admin) {
+        if !signedIn.may(.admin) {
             let given = try await store.consoleGrantTotal(
                 app: app, requestedBy: grant.requestedBy, currency: grant.currency,
                 since: grant.requestedAt.addingTimeInterval(-86_400))
@@ -53,7 +53,7 @@ extension ConsoleRoutes {
                     "amount": $0.amount, "reason": $0.reason, "requestedBy": $0.requestedBy,
                     "requested": dates.string(from: $0.requestedAt),
                     "decidable": $0.requestedBy != signedIn.session.operatorName
-                        && (signedIn.role.includes(.admin) || $0.amount <= limit),
+                        && (signedIn.may(.admin) || $0.amount <= limit),
                 ] as [String: Any]
             },
             "hasRequests": !waiting.isEmpty,
@@ -73,7 +73,7 @@ extension ConsoleRoutes {
         let form = try await Self.form(request, context: context)
         let text = ConsoleText.table(language(request))
         let decider = signedIn.session.operatorName
-        guard keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+        guard signedIn.accepts(form["csrf"]) else {
             return try await approvals(
                 request, signedIn: signedIn, notice: nil, error: text["formExpired"], status: .forbidden)
         }
@@ -90,7 +90,7 @@ extension ConsoleRoutes {
             return try await approvals(
                 request, signedIn: signedIn, notice: nil, error: text["grantSecondOperator"], status: .forbidden)
         }
-        guard !approve || signedIn.role.includes(.admin) || grant.amount <= grantLimits.of(signedIn.person).perGrant
+        guard !approve || signedIn.may(.admin) || grant.amount <= grantLimits.of(signedIn.person).perGrant
         else {
             return try await approvals(
                 request, signedIn: signedIn, notice: nil, error: text["grantAboveYourLimit"], status: .forbidden)

@@ -5,23 +5,23 @@ import PurserCore
 import PurserStorage
 
 extension ConsoleRoutes {
-    /// An admin's page of operators: each with their role in this app, whether disabled, and their own grant limits;
-    /// forms to add one, change a role, disable or enable, set a new password, set limits. Every change is an audit
-    /// record (subject `operator`) with the cause `console by <admin>`.
+    /// An admin's page of operators: each with their role in every app the admin administers (this app alone in a
+    /// single-app Purser), whether disabled, and their own grant limits; forms to add one (with a role in this app),
+    /// change a role in an app (or, in a studio, take it away: `none`), disable or enable, set a new password, set
+    /// limits. Every change is an audit record (subject `operator`) with the cause `console by <admin>`.
     func operators(
         _ request: Request, signedIn: SignedIn, notice: String? = nil, error: String? = nil,
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        let people = try await store.consoleOperators()
+        let everyone = try await people.consoleOperators()
+        let administered = studio.bundleIds.filter { administers($0, signedIn) }
         var values: [String: Any] = [
-            "operators": people.map { person in
+            "operators": everyone.map { person in
                 [
-                    "name": person.name, "role": person.roles[app]?.rawValue ?? "—",
-                    "disabled": person.disabled, "perGrant": person.grantLimit.map(String.init) ?? "",
+                    "name": person.name, "disabled": person.disabled,
+                    "perGrant": person.grantLimit.map(String.init) ?? "",
                     "perDay": person.grantLimitPerDay.map(String.init) ?? "",
-                    "roles": ConsoleRole.allCases.map {
-                        ["value": $0.rawValue, "selected": person.roles[app] == $0] as [String: Any]
-                    },
+                    "appRoles": administered.map { roleForm(person, in: $0) },
                 ] as [String: Any]
             },
             "defaultPerGrant": grantLimits.perGrant, "defaultPerDay": grantLimits.perDay,
@@ -32,13 +32,22 @@ extension ConsoleRoutes {
             language: language(request), signedIn: signedIn, path: "/console/operators")
     }
 
+    /// The role form of `person` in `app`: the role held and the choices (in a studio also `none`, which takes the
+    /// role in that app away).
+    private func roleForm(_ person: ConsoleOperator, in app: String) -> [String: Any] {
+        let held = person.roles[app]
+        var options: [[String: Any]] = ConsoleRole.allCases.map { ["value": $0.rawValue, "selected": held == $0] }
+        if studio.several { options.append(["value": "none", "selected": held == nil]) }
+        return ["app": app, "role": held?.rawValue ?? "—", "roles": options]
+    }
+
     /// Adds an operator with a name, a password (hashed with scrypt here; only the hash is kept) and a role.
     func addOperator(_ request: Request, context: PurserRequestContext, _ signedIn: SignedIn) async throws
         -> Response
     {
         let form = try await Self.form(request, context: context)
         let text = ConsoleText.table(language(request))
-        guard keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+        guard signedIn.accepts(form["csrf"]) else {
             return try await operators(request, signedIn: signedIn, error: text["formExpired"], status: .forbidden)
         }
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -49,7 +58,7 @@ extension ConsoleRoutes {
         }
         let person = ConsoleOperator(
             name: name, passwordHash: try PasswordHash.make(password).encoded, roles: [app: role], updatedAt: now())
-        guard try await store.addConsoleOperator(person, cause: cause(signedIn), now: now()) else {
+        guard try await people.addConsoleOperator(person, cause: cause(signedIn), now: now()) else {
             return try await operators(request, signedIn: signedIn, error: text["operatorExists"], status: .conflict)
         }
         return try await operators(request, signedIn: signedIn, notice: text["operatorSaved"])
@@ -62,14 +71,21 @@ extension ConsoleRoutes {
     {
         let form = try await Self.form(request, context: context)
         let text = ConsoleText.table(language(request))
-        guard keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+        guard signedIn.accepts(form["csrf"]) else {
             return try await operators(request, signedIn: signedIn, error: text["formExpired"], status: .forbidden)
         }
-        guard let change = try Self.change(form, app: app) else {
+        // A role is given in one app of the studio (`app`, default this one): one the admin may not see is 404, one
+        // they see but do not administer 403.
+        let target = form["app"].flatMap { $0.isEmpty ? nil : $0 } ?? app
+        guard form["change"] != "role" || signedIn.apps.contains(target) else { return notFound(request, signedIn) }
+        guard form["change"] != "role" || administers(target, signedIn) else {
+            return try await operators(request, signedIn: signedIn, error: text["forbidden"], status: .forbidden)
+        }
+        guard let change = try Self.change(form, app: target, mayTakeAway: studio.several) else {
             return try await operators(request, signedIn: signedIn, error: text["operatorInvalid"], status: .badRequest)
         }
         guard
-            try await store.changeConsoleOperator(form["name"] ?? "", change, cause: cause(signedIn), now: now())
+            try await people.changeConsoleOperator(form["name"] ?? "", change, cause: cause(signedIn), now: now())
                 != nil
         else {
             return try await operators(request, signedIn: signedIn, error: text["operatorUnknown"], status: .notFound)
@@ -77,15 +93,27 @@ extension ConsoleRoutes {
         return try await operators(request, signedIn: signedIn, notice: text["operatorSaved"])
     }
 
-    /// The change a form asks for; `nil` when a field is missing or malformed.
-    static func change(_ form: [String: String], app: String) throws -> ConsoleOperator.Change? {
+    /// Whether the signed-in admin manages roles in `app`: the admin token everywhere, an operator where they are
+    /// `admin`.
+    func administers(_ app: String, _ signedIn: SignedIn) -> Bool {
+        guard let person = signedIn.person else { return true }
+        return person.roles[app] == .admin
+    }
+
+    /// The change a form asks for; `nil` when a field is missing or malformed. `mayTakeAway`: the role `none` takes
+    /// the operator's role in `app` away (a studio's; the one app of a single-app Purser is never taken away).
+    static func change(_ form: [String: String], app: String, mayTakeAway: Bool = false) throws
+        -> ConsoleOperator.Change?
+    {
         func limit(_ key: String) -> Int64?? {
             let value = (form[key] ?? "").trimmingCharacters(in: .whitespaces)
             if value.isEmpty { return .some(nil) }
             return Int64(value).flatMap { $0 >= 0 ? .some($0) : nil }
         }
         switch form["change"] {
-        case "role": return form["role"].flatMap(ConsoleRole.init(rawValue:)).map { .role(app: app, $0) }
+        case "role":
+            if mayTakeAway, form["role"] == "none" { return .role(app: app, nil) }
+            return form["role"].flatMap(ConsoleRole.init(rawValue:)).map { .role(app: app, $0) }
         case "disable": return .disabled(true)
         case "enable": return .disabled(false)
         case "password": return try newPassword(form["password"]).map { .password(try PasswordHash.make($0).encoded) }

@@ -70,7 +70,7 @@ extension ConsoleRoutes {
     {
         let form = try await Self.form(request, context: context)
         let text = ConsoleText.table(language(request))
-        guard keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+        guard signedIn.accepts(form["csrf"]) else {
             return try await transaction(
                 id, request: request, signedIn: signedIn, error: text["formExpired"], status: .forbidden)
         }

@@ -65,7 +65,7 @@ extension ConsoleRoutes {
     {
         let form = try await Self.form(request, context: context)
         let text = ConsoleText.table(language(request))
-        guard keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+        guard signedIn.accepts(form["csrf"]) else {
             var response = try await webhookEvents(request, signedIn: signedIn, error: text["formExpired"])
             response.status = .forbidden
             return response

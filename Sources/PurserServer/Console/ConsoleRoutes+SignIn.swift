@@ -6,24 +6,32 @@ import PurserStorage
 
 extension ConsoleRoutes {
     /// The valid session of `request`, if any: signed, unexpired, and (but for the admin token's) of an operator the
-    /// ledger holds now, enabled, with the session's generation and a role in `app`. One ledger read per request, so
-    /// a disabled operator's next request on any replica is signed out.
+    /// studio's ledger (`people`) holds now, enabled, with the session's generation and a role in some app. One
+    /// ledger read per request, so a disabled operator's next request on any replica is signed out.
     func signedIn(_ request: Request) async throws -> SignedIn? {
         guard let value = request.cookies[ConsoleSession.cookieName]?.value,
             let session = keys.session(fromCookie: value, now: now())
         else { return nil }
-        let csrf = keys.csrfToken(forCookie: value)
+        let csrf = keys.csrfToken(forCookie: value, app: studio.several ? app : nil)
         guard let generation = session.generation else {
-            return SignedIn(session: session, csrf: csrf, cookie: value, role: .admin, person: nil)
+            return SignedIn(
+                session: session, csrf: csrf, cookie: value, role: .admin, person: nil, apps: studio.bundleIds,
+                app: app, studio: studio.several)
         }
-        guard let person = try await store.consoleOperator(session.operatorName), !person.disabled,
-            person.generation == generation, let role = person.roles[app]
+        guard let person = try await people.consoleOperator(session.operatorName), !person.disabled,
+            person.generation == generation
         else { return nil }
-        return SignedIn(session: session, csrf: csrf, cookie: value, role: role, person: person)
+        let apps = studio.visible(to: person)
+        guard !apps.isEmpty else { return nil }
+        return SignedIn(
+            session: session, csrf: csrf, cookie: value, role: person.roles[app], person: person, apps: apps,
+            app: app, studio: studio.several)
     }
 
-    /// Runs `body` for a signed-in operator whose role includes `role`; without a session, off to sign-in (the stale
-    /// cookie cleared); with too small a role, 403 and a page that says so, whatever the request was.
+    /// Runs `body` for a signed-in operator whose role in this app includes `role`; without a session, off to
+    /// sign-in (the stale cookie cleared); in an app they may not see, 404 as if it did not exist (or, when no app
+    /// was chosen yet, off to the first they may see); with too small a role, 403 and a page that says so, whatever
+    /// the request was.
     func signedIn(
         _ request: Request, as role: ConsoleRole, _ body: (SignedIn) async throws -> Response
     ) async throws -> Response {
@@ -31,12 +39,49 @@ extension ConsoleRoutes {
             let stale = request.cookies[ConsoleSession.cookieName] != nil
             return ConsolePage.redirect(to: "/console/sign-in", setting: stale ? [cookie(value: "", maxAge: 0)] : [])
         }
-        guard signedIn.role.includes(role) else {
+        guard let held = signedIn.role else {
+            if request.cookies[ConsoleStudio.cookieName] == nil, request.method == .get,
+                let first = signedIn.apps.first
+            {
+                return ConsolePage.redirect(to: ConsoleStudio.switchPath(first, back: request.uri.description))
+            }
+            return notFound(request, signedIn)
+        }
+        guard held.includes(role) else {
             let text = ConsoleText.table(language(request))
             return page("forbidden", status: .forbidden, ["error": text["forbidden"] ?? "", "needed": role.rawValue])
                 .response(language: language(request), signedIn: signedIn, path: request.uri.path)
         }
         return try await body(signedIn)
+    }
+
+    /// 404: a page of an app the operator may not see, or of one the studio does not serve; nothing of it is shown.
+    func notFound(_ request: Request, _ signedIn: SignedIn) -> Response {
+        let text = ConsoleText.table(language(request))
+        // The language links lead back to the dashboard, so not even the asked address is repeated.
+        return page("not-found", status: .notFound, ["error": text["appNotFound"] ?? ""])
+            .response(language: language(request), signedIn: signedIn, path: "/console/dashboard")
+    }
+
+    /// `GET /console/apps/{bundleId}?back=PATH`: the switcher. Sets the `purser_console_app` cookie, so the
+    /// following pages are that app's, and goes back to `back` (a console page) or the dashboard; an app the
+    /// operator may not see (or that is not served) is 404.
+    func switchApp(to bundleId: String, request: Request) async throws -> Response {
+        guard let signedIn = try await signedIn(request) else {
+            return ConsolePage.redirect(to: "/console/sign-in")
+        }
+        guard signedIn.apps.contains(bundleId) else { return notFound(request, signedIn) }
+        let back = request.uri.queryParameters.get("back").flatMap {
+            ConsoleStudio.isConsolePath($0) ? $0 : nil
+        }
+        return ConsolePage.redirect(to: back ?? "/console/dashboard", setting: [appCookie(bundleId)])
+    }
+
+    /// The cookie that names the console's app (`ConsoleStudio.cookieName`): `HttpOnly`, `SameSite=Strict`,
+    /// scoped to `/console`, `Secure` when configured; it lasts as long as the browser session.
+    func appCookie(_ bundleId: String) -> String {
+        "\(ConsoleStudio.cookieName)=\(bundleId); Path=/console; HttpOnly; SameSite=Strict"
+            + (secureCookies ? "; Secure" : "")
     }
 
     func signIn(_ request: Request, context: PurserRequestContext) async throws -> Response {
@@ -47,14 +92,14 @@ extension ConsoleRoutes {
         let text = ConsoleText.table(language(request))
         // The admin token is checked before the throttle: the team's own key is never locked out.
         if let token = form["token"], !token.isEmpty, ConstantTime.equal(token, adminToken) {
-            return signedIn(as: name.isEmpty ? "admin" : name, generation: nil)
+            return signedIn(as: name.isEmpty ? "admin" : name, generation: nil, apps: studio.bundleIds)
         }
         guard try await throttle.allows(name: name, address: client, now: now()) else {
             return page("sign-in", status: .tooManyRequests, ["error": text["tooManyAttempts"] ?? ""])
                 .response(language: language(request), signedIn: nil, path: "/console/sign-in")
         }
-        let person = name.isEmpty || name.count > 100 ? nil : try await store.consoleOperator(name)
-        guard form["token"]?.isEmpty ?? true, let person, !person.disabled, person.roles[app] != nil,
+        let person = name.isEmpty || name.count > 100 ? nil : try await people.consoleOperator(name)
+        guard form["token"]?.isEmpty ?? true, let person, !person.disabled, !studio.visible(to: person).isEmpty,
             let hash = PasswordHash(encoded: person.passwordHash), let password = form["password"],
             password.count <= 200, hash.matches(password)
         else {
@@ -63,30 +108,33 @@ extension ConsoleRoutes {
                 .response(language: language(request), signedIn: nil, path: "/console/sign-in")
         }
         try await throttle.recordSuccess(name: name)
-        return signedIn(as: name, generation: person.generation)
+        return signedIn(as: name, generation: person.generation, apps: studio.visible(to: person))
     }
 
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
-    /// A new session for `operatorName` at `generation`, set as the cookie, and off to the dashboard.
-    private func signedIn(as operatorName: String, generation: Int64?) -> Response {
+    /// A new session for `operatorName` at `generation`, set as the cookie, and off to the dashboard; in a studio,
+    /// of this app when the operator may see it (`apps`), else of the first they may see.
+    private func signedIn(as operatorName: String, generation: Int64?, apps: [String]) -> Response {
         let session = ConsoleSession(
             operatorName: operatorName, generation: generation, expires: now().addingTimeInterval(sessionLength))
-        return ConsolePage.redirect(
-            to: "/console/dashboard",
-            setting: [cookie(value: self.keys.cookieValue(for: session), maxAge: Int(sessionLength))])
+        var cookies = [cookie(value: self.keys.cookieValue(for: session), maxAge: Int(sessionLength))]
+        if studio.several, let first = apps.first { cookies.append(appCookie(apps.contains(app) ? app : first)) }
+        return ConsolePage.redirect(to: "/console/dashboard", setting: cookies)
     }
 
     /// Puts the configuration's operators into the ledger at start, each only when the ledger has no operator of
-    /// that name (what an admin changed in the console stays), with their role in `app`.
+    /// that name (what an admin changed in the console stays), with their configured role in every app of `apps`
+    /// (a studio's served apps: the configuration names one role per operator).
     static func seed(
-        _ operators: [String: (hash: PasswordHash, role: ConsoleRole)], app: String, store: any LedgerStore,
+        _ operators: [String: (hash: PasswordHash, role: ConsoleRole)], apps: [String], store: any LedgerStore,
         now: Date
     ) async throws {
         for (name, entry) in operators.sorted(by: { $0.key < $1.key })
         where try await store.consoleOperator(name) == nil {
+            let roles = Dictionary(uniqueKeysWithValues: apps.map { ($0, entry.role) })
             let person = ConsoleOperator(
-                name: name, passwordHash: entry.hash.encoded, roles: [app: entry.role], updatedAt: now)
+                name: name, passwordHash: entry.hash.encoded, roles: roles, updatedAt: now)
             _ = try await store.addConsoleOperator(person, cause: "configuration", now: now)
         }
     }

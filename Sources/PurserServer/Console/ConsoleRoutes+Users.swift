@@ -86,7 +86,7 @@ extension ConsoleRoutes {
         let form = try await Self.form(request, context: context)
         let text = ConsoleText.table(language(request))
         let id = (form["id"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie) else {
+        guard signedIn.accepts(form["csrf"]) else {
             return try await user(request, signedIn: signedIn, id: id, error: text["formExpired"], status: .forbidden)
         }
         let currency = (form["currency"] ?? "").trimmingCharacters(in: .whitespaces)

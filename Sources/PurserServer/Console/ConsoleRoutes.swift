@@ -20,11 +20,18 @@ struct ConsoleRoutes: Sendable {
     /// The dashboard's gauge of the oldest unbound transaction is drawn against this age (`console.unboundAlertSeconds`).
     let unboundAlert: TimeInterval
     let webhooks: WebhookService
+    /// This app's ledger: its purchases, wallets, webhook events and goodwill requests.
     let store: any LedgerStore
+    /// The studio's first ledger, which holds the operators and the sign-in throttle's failures (`store` in a
+    /// single-app Purser): one sign-in for every app.
+    let people: any LedgerStore
     let keys: ConsoleSession.Keys
     let adminToken: String
-    /// The app whose roles count: the configuration's `bundleId` (one app per deployment, for now).
+    /// The app this console serves, whose roles count: its `bundleId`.
     let app: String
+    /// Every app of the studio in `servedApps`' order, this one included: the switcher and the search over every
+    /// app an operator may see (`ConsoleStudio`).
+    let studio: ConsoleStudio
     /// What a `support` operator may give alone (`console.grantLimit`, `console.grantLimitPerDay`).
     let grantLimits: GrantLimits
     let secureCookies: Bool
@@ -34,15 +41,30 @@ struct ConsoleRoutes: Sendable {
     let proxies: TrustedProxies
     let now: @Sendable () -> Date
 
-    /// A request's valid session, the cookie that carries it, and that cookie's CSRF token; the operator's role in
-    /// `app` as the ledger has it now (`admin` for the admin token).
+    /// A request's valid session, the cookie that carries it, and that cookie's CSRF token (bound to `app` in a
+    /// studio, so a form drawn for one app is refused by another); the operator's role in `app` as the ledger has it
+    /// now (`admin` for the admin token), `nil` when they may not see it.
     struct SignedIn: Sendable {
         let session: ConsoleSession
         let csrf: String
         let cookie: String
-        let role: ConsoleRole
+        let role: ConsoleRole?
         /// The operator's record; `nil` for a session of the admin token.
         let person: ConsoleOperator?
+        /// The apps the operator may see, in the studio's order, and the one this page is of.
+        let apps: [String]
+        let app: String
+        /// Whether the studio serves several apps (then every page draws the switcher).
+        let studio: Bool
+
+        /// Whether the operator's role in this app includes `role`.
+        func may(_ role: ConsoleRole) -> Bool { self.role?.includes(role) ?? false }
+
+        /// Whether `token` is this session's CSRF token for this app.
+        func accepts(_ token: String?) -> Bool {
+            guard let token else { return false }
+            return ConstantTime.equal(csrf, token)
+        }
     }
 
     func add(to router: Router<PurserRequestContext>) {
@@ -64,11 +86,12 @@ struct ConsoleRoutes: Sendable {
             page("sign-in").response(language: language(request), signedIn: nil, path: "/console/sign-in")
         }
         console.post("sign-in") { request, context in try await signIn(request, context: context) }
+        console.get("apps/:bundleId") { request, context in
+            try await switchApp(to: context.parameters.get("bundleId") ?? "", request: request)
+        }
         console.post("sign-out") { request, context in
             let form = try await Self.form(request, context: context)
-            guard let signedIn = try await signedIn(request),
-                keys.isValidCSRF(form["csrf"], forCookie: signedIn.cookie)
-            else {
+            guard let signedIn = try await signedIn(request), signedIn.accepts(form["csrf"]) else {
                 return ConsolePage.redirect(to: "/console/sign-in")
             }
             return ConsolePage.redirect(to: "/console/sign-in", setting: [cookie(value: "", maxAge: 0)])

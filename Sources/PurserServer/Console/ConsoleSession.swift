@@ -42,12 +42,10 @@ struct ConsoleSession: Sendable, Hashable {
                 ? ConsoleSession(operatorName: name, generation: Int64(parts[1]), expires: expires) : nil
         }
 
-        /// The CSRF token every form of this session carries.
-        func csrfToken(forCookie value: String) -> String { mac("csrf|" + value) }
-
-        func isValidCSRF(_ token: String?, forCookie value: String) -> Bool {
-            guard let token else { return false }
-            return ConstantTime.equal(csrfToken(forCookie: value), token)
+        /// The CSRF token every form of this session carries; in a studio, of one app (`app`), so a form drawn for
+        /// one app and posted after the browser switched to another is refused rather than applied to the other.
+        func csrfToken(forCookie value: String, app: String? = nil) -> String {
+            mac("csrf|" + (app.map { "\($0)|" } ?? "") + value)
         }
 
         private func mac(_ text: String) -> String {

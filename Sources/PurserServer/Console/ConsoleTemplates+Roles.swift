@@ -2,6 +2,11 @@ extension ConsoleTemplates {
     /// The pages of roles: the refusal a role too small meets, the grant requests that wait for a second operator,
     /// and an admin's operators.
     static let roleSources: [String: String] = [
+        "not-found": """
+        {{> head}}
+        <h1 id="not-found">404</h1>
+        {{> foot}}
+        """,
         "forbidden": """
         {{> head}}
         <h1 id="forbidden">403</h1><p>{{t.forbiddenNeeds}} <strong>{{needed}}</strong>.</p>
@@ -25,12 +30,15 @@ extension ConsoleTemplates {
         <h1>{{t.operators}}</h1><p>{{t.operatorsHint}} {{defaultPerGrant}} / {{defaultPerDay}}.</p>
         <table id="operators"><tr><th>{{t.operator}}</th><th>{{t.role}}</th><th>{{t.status}}</th>
         <th>{{t.limits}}</th><th></th></tr>
-        {{#operators}}<tr id="operator-{{name}}"><td>{{name}}</td><td class="role">{{role}}
+        {{#operators}}<tr id="operator-{{name}}"><td>{{name}}</td><td class="role">{{#appRoles}}
+        <span class="app-role" data-app="{{app}}">{{#studio}}{{app}}: {{/studio}}{{role}}
         <form method="post" action="/console/operators/change" class="inline">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}">
+        <input type="hidden" name="app" value="{{app}}">
         <input type="hidden" name="change" value="role"><select name="role">{{#roles}}
         <option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/roles}}</select>
-        <button type="submit" class="set-role">{{t.setRole}}</button></form></td>
+        <button type="submit" class="set-role">{{t.setRole}}</button></form></span>{{#studio}}<br>{{/studio}}
+        {{/appRoles}}</td>
         <td class="status">{{#disabled}}{{t.disabled}}{{/disabled}}{{^disabled}}{{t.enabled}}{{/disabled}}
         <form method="post" action="/console/operators/change" class="inline">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}">

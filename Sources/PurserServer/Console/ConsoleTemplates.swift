@@ -19,7 +19,9 @@ enum ConsoleTemplates {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>{{t.title}}</title><link rel="stylesheet" href="/console/assets/console.css"></head>
         <body><header><strong>{{t.title}}</strong>
-        {{#signedIn}}<a href="/console/dashboard">{{t.dashboard}}</a> <a href="/console/search">{{t.search}}</a>
+        {{#signedIn}}{{#studio}}<nav id="apps" aria-label="{{t.apps}}">{{#switcher}}<a href="{{link}}"
+        class="app{{#current}} current{{/current}}"{{#current}} aria-current="page"{{/current}}>{{app}}</a>
+        {{/switcher}}</nav>{{/studio}}<a href="/console/dashboard">{{t.dashboard}}</a> <a href="/console/search">{{t.search}}</a>
         <a href="/console/unbound">{{t.unbound}}</a> <a href="/console/webhooks">{{t.webhooks}}</a>
         {{#canSupport}}<a href="/console/approvals" id="approvals-link">{{t.approvals}}</a>{{/canSupport}}
         {{#canAdmin}}<a href="/console/operators" id="operators-link">{{t.operators}}</a>{{/canAdmin}}
@@ -54,10 +56,12 @@ enum ConsoleTemplates {
         {{#searched}}{{^hasResults}}<p id="nothing">{{t.nothingFound}}</p>{{/hasResults}}{{/searched}}
         {{#hasResults}}<h2>{{t.results}}</h2>{{/hasResults}}
         {{#order}}<p id="order">{{t.order}} {{id}} · {{userId}} · {{productId}} ×{{quantity}} · {{state}} · {{created}} ·
-          {{t.noTransactionYet}}</p>{{/order}}
+          {{t.noTransactionYet}}{{#app}} · <span class="app">{{app}}</span>{{/app}}</p>{{/order}}
         {{#userLink}}<p><a id="user-link" href="{{userLink}}">{{t.userPageOf}} {{query}}</a></p>{{/userLink}}
-        <ul id="results">{{#results}}<li><a href="/console/transactions/{{transactionId}}">{{transactionId}}</a>
-          {{productId}} · {{ledger}} · {{source}}</li>{{/results}}</ul>
+        {{#otherUsers}}<p><a class="user-link" href="{{link}}">{{t.userPageOf}} {{query}}</a> ·
+          <span class="app">{{app}}</span></p>{{/otherUsers}}
+        <ul id="results">{{#results}}<li><a href="{{link}}">{{transactionId}}</a>
+          {{#app}}<span class="app">{{app}}</span> · {{/app}}{{productId}} · {{ledger}} · {{source}}</li>{{/results}}</ul>
         {{> foot}}
         """,
         "transaction": """
@@ -198,6 +202,7 @@ enum ConsoleTemplates {
         .notice { background: #e8f5e9; padding: .5em; } .error { background: #ffebee; padding: .5em; }
         .why { font-weight: 600; } dl { display: grid; grid-template-columns: 10em 1fr; } dt { color: #6e6e73; }
         figure { margin: .4em 0 1.2em; } figure svg { max-width: 100%; height: auto; }
+        nav#apps a.current { font-weight: 700; text-decoration: none; }
         table { border-collapse: collapse; } td, th { border-bottom: 1px solid #ddd; padding: .2em .6em; }
         """
 }

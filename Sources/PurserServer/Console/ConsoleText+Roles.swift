@@ -19,6 +19,8 @@ extension ConsoleText {
         "addOperator": "Add operator", "operatorSaved": "Saved and recorded in the audit trail.",
         "operatorInvalid": "Fill in a name, a role and a password of 10 to 200 characters (limits: whole numbers).",
         "operatorExists": "An operator of this name exists.", "operatorUnknown": "No operator of this name.",
+        "appNotFound": "There is no such page in the apps you may see.", "apps": "Apps",
+        "foundById": "transaction id",
     ]
 
     static let roleChinese: [String: String] = [
@@ -37,5 +39,6 @@ extension ConsoleText {
         "addOperator": "添加客服账号", "operatorSaved": "已保存，并已记入审计记录。",
         "operatorInvalid": "请填写名称、角色以及 10 至 200 个字符的密码（上限须为整数）。",
         "operatorExists": "已有同名客服账号。", "operatorUnknown": "没有该客服账号。",
+        "appNotFound": "您可查看的应用中没有此页面。", "apps": "应用", "foundById": "交易 ID",
     ]
 }

@@ -5,7 +5,9 @@ import Hummingbird
 /// Sends each request to the app it belongs to, in a studio (`PurserStudio`): `/v1` and `/admin/v1` by the
 /// `X-Purser-App: <bundleId>` header (required with several apps: 400 `app_required`; an app this Purser does not
 /// serve: 404 `unknown_app`, before anything is read or written), Apple's notifications by the bundle their signed
-/// payload names (one URL for every app; the app's own checks then verify it). API keys, the console, health and the
+/// payload names (one URL for every app; the app's own checks then verify it), the console (`/console`) by the
+/// `purser_console_app` cookie its switcher sets (`ConsoleStudio`; without it, or naming an app not served: the first
+/// app, and each app's console then answers 404 for an operator without a role there). API keys, health and the
 /// hosted App Store belong to the first app. Sets the request's metrics `app` label.
 struct AppDispatchMiddleware: RouterMiddleware {
     typealias Context = PurserRequestContext
@@ -35,6 +37,12 @@ struct AppDispatchMiddleware: RouterMiddleware {
             let body = try await request.collectBody(upTo: context.maxUploadSize)
             return Self.notificationBundle(Data(body.readableBytesView)).flatMap { others[$0] == nil ? nil : $0 }
                 ?? home
+        }
+        if path == "/console" || path.hasPrefix("/console/") {
+            guard !others.isEmpty, let named = request.cookies[ConsoleStudio.cookieName]?.value,
+                others[named] != nil
+            else { return home }
+            return named
         }
         guard path.hasPrefix("/v1/") || (path.hasPrefix("/admin/v1/") && !path.hasPrefix("/admin/v1/keys")) else {
             return home
