@@ -3,8 +3,9 @@
 # Selenium into the project's venv (scripts/python-venv.sh), starts `purser serve` with the App Store simulator, a
 # console operator of each role (one hash made by `purser console hash-password`) and the admin token, makes a purchase that no
 # order names (unbound: support's case), a purchase Apple signs with the wrong type (refused), and a second server whose
-# App Store (a simulator process) is stopped, and drives the console through scripts/console/drive_roles.py (roles,
-# approvals, revocation) and scripts/console/drive_console.py.
+# App Store (a simulator process) is stopped, and a studio (one server for two apps, an unbound purchase in each),
+# and drives the console through scripts/console/drive_roles.py (roles, approvals, revocation),
+# scripts/console/drive_console.py and scripts/console/drive_studio.py (the app switcher, search and roles per app).
 # Screenshots go to the server guide's Resources/console/ (PurserServer.docc). Exits non-zero on any failure.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/serve-port.sh"
@@ -26,9 +27,10 @@ work="$(mktemp -d)"
 serve_pid=""
 sim_pid=""
 down_pid=""
+studio_pid=""
 cleanup() {
   [ -n "$sim_pid" ] && kill -CONT "$sim_pid" 2>/dev/null && kill "$sim_pid" 2>/dev/null
-  for pid in "$serve_pid" "$down_pid"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null; done
+  for pid in "$serve_pid" "$down_pid" "$studio_pid"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null; done
   wait 2>/dev/null; rm -rf "$work"
 }
 trap cleanup EXIT
@@ -112,6 +114,35 @@ nina="$(curl -sf -X POST "$down/v1/transactions" -H "X-Purser-User: nina" -H 'Co
   -d "{\"signedTransaction\": \"$jws\"}" | "$py" -c 'import json, sys; print(json.load(sys.stdin)["transactionId"])')"
 kill -STOP "$sim_pid"
 
+# A studio: one server for two games, li an admin in both (seeded), and a purchase without an order in each.
+cat >"$work/studio.json" <<JSON
+{
+  "host": "127.0.0.1", "port": 0, "dataDirectory": "$work/studio", "catalogFile": "$repo/examples/catalog.json",
+  "appStore": "simulator", "auth": {"mode": "development"}, "reconciliation": {"intervalSeconds": 0},
+  "console": {"operators": [{"name": "li", "passwordHash": "$hash"}]},
+  "apps": [{"bundleId": "com.example.dragons"}, {"bundleId": "com.example.racers"}]
+}
+JSON
+PURSER_ADMIN_TOKEN="$("$py" -c 'import secrets; print(secrets.token_urlsafe(24))')" \
+  "$purser" serve --config "$work/studio.json" >"$work/studio.log" 2>&1 &
+studio_pid=$!
+studio_port="$(wait_for_serve_port "$work/studio.log" "$studio_pid")" || { cat "$work/studio.log"; exit 1; }
+studio="http://127.0.0.1:$studio_port"
+studio_transactions=""
+for app in com.example.dragons com.example.racers; do
+  id="$(curl -sf -X POST "$studio/simulator/v1/purchases" -H 'Content-Type: application/json' \
+    -d "{\"productId\": \"com.example.purser.gold60\", \"bundleId\": \"$app\"}" \
+    | "$py" -c 'import json, sys; print(json.load(sys.stdin)["transactionId"])')"
+  studio_transactions="$studio_transactions${studio_transactions:+,}$id"
+done
+for id in ${studio_transactions//,/ }; do  # until both notifications are sent
+  for _ in $(seq 1 100); do
+    curl -sf "$studio/simulator/v1/notifications" | grep -q "$id" && break
+    sleep 0.1
+  done
+done
+sleep 0.5
+
 # Roles first, while both unbound transactions are still unbound (drive_console.py binds them).
 "$py" "$repo/scripts/console/drive_roles.py" --base "$base" --admin li --support zhao --viewer mei \
   --password="$password" --unbound-transaction-id "$transaction" \
@@ -119,4 +150,7 @@ kill -STOP "$sim_pid"
 "$py" "$repo/scripts/console/drive_console.py" --base "$base" --operator li --password="$password" \
   --apple-order-id "$apple_order" --transaction-id "$transaction" --queued-transaction-id "$queued" \
   --refused-transaction-id "$refused" --apple-down-base "$down" --apple-down-transaction-id "$nina" \
+  --screenshots "$repo/Sources/PurserServer/PurserServer.docc/Resources/console"
+"$py" "$repo/scripts/console/drive_studio.py" --base "$studio" --admin li --password="$password" \
+  --apps com.example.dragons,com.example.racers --transactions "$studio_transactions" \
   --screenshots "$repo/Sources/PurserServer/PurserServer.docc/Resources/console"

@@ -196,12 +196,14 @@ enum ConsoleTemplates {
 
     static let stylesheet = """
         body { font: 15px/1.5 system-ui, "PingFang SC", "Noto Sans CJK SC", sans-serif; margin: 0; color: #1d1d1f; }
-        header { display: flex; gap: 1em; align-items: center; padding: .6em 1.2em; background: #f2f2f7; }
+        header { display: flex; flex-wrap: wrap; gap: 1em; align-items: center; padding: .6em 1.2em; }
+        header { background: #f2f2f7; }
         header .lang { margin-left: auto; } main { padding: 1em 1.2em; max-width: 60em; }
         form.inline { display: inline; } label { display: block; margin: .4em 0; }
         .notice { background: #e8f5e9; padding: .5em; } .error { background: #ffebee; padding: .5em; }
         .why { font-weight: 600; } dl { display: grid; grid-template-columns: 10em 1fr; } dt { color: #6e6e73; }
         figure { margin: .4em 0 1.2em; } figure svg { max-width: 100%; height: auto; }
+        nav#apps { display: flex; gap: .6em; padding-right: 1em; border-right: 1px solid #c7c7cc; }
         nav#apps a.current { font-weight: 700; text-decoration: none; }
         table { border-collapse: collapse; } td, th { border-bottom: 1px solid #ddd; padding: .2em .6em; }
         """
