@@ -212,6 +212,17 @@ import Testing
             let byID = try await ConsoleTests.get(client, "/console/search?q=\(ofRacers)", cookie: bo)
             #expect(byID.status == .seeOther && byID.headers[.location] == "/console/transactions/\(ofRacers)")
 
+            // Sign-in is one for every app: a failure counts in the studio's ledger of operators, whichever app the
+            // browser was on.
+            let failed = try await ConsoleTests.post(
+                client, "/console/sign-in", form: ["operator": "bo", "password": "not the password"],
+                cookie: "\(ConsoleStudio.cookieName)=\(Self.racers)")
+            #expect(failed.status == .unauthorized)
+            let since = Date().addingTimeInterval(-60)
+            #expect(
+                try await studio.stores[0].signInFailures(keys: ["operator:bo"], since: since) == ["operator:bo": 1])
+            #expect(try await studio.stores[1].signInFailures(keys: ["operator:bo"], since: since).isEmpty)
+
             // An operator of racers alone is sent to racers at sign-in, and the first app is not found for them.
             try await Self.add("cy", roles: [Self.racers: .viewer], to: studio)
             let cy = try await Self.signIn(client, as: "cy")

@@ -9,7 +9,9 @@ import PurserStorage
 /// or the admin token; the session is a signed, `HttpOnly`, `SameSite=Strict` cookie (`Secure` with
 /// `console.secureCookies`) checked against the ledger on every request; every form carries a CSRF token; failed
 /// sign-ins are throttled through the ledger. Nothing but sign-in answers without a session, and each page and form
-/// needs a role (`viewer` reads, `support` binds and credits, `admin` replays and manages operators).
+/// needs a role (`viewer` reads, `support` binds and credits, `admin` replays and manages operators). In a studio
+/// every app's router has its own `ConsoleRoutes` over its ledger, sharing the first app's operators, sessions and
+/// throttle (`people`) and the switcher (`ConsoleStudio`); a page of an app the operator has no role in is 404.
 struct ConsoleRoutes: Sendable {
     let support: SupportService
     /// The wallet a user page shows, as `GET /v1/wallet` answers it.
