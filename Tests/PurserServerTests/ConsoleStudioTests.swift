@@ -246,6 +246,22 @@ import Testing
             #expect(followed.status == .seeOther)
             #expect(followed.headers[.location] == "/console/transactions/\(ofRacers)")
             #expect(followed.headers[.setCookie]?.hasPrefix("\(ConsoleStudio.cookieName)=\(Self.racers);") == true)
+            // A user of racers only: the user page's link names racers and goes back to that user's page there.
+            let ordered = try await client.execute(
+                uri: "/v1/orders", method: .post, headers: Self.headers(app: Self.racers, user: "zoe"),
+                body: ByteBuffer(bytes: try JSONEncoder().encode(CreateOrderRequest(productId: "gold60"))))
+            let token = try ordered.decode(OrderResponse.self).appAccountToken
+            _ = try await studio.buy(in: Self.racers, as: "zoe", order: token, client: client)
+            let byUser = try await ConsoleTests.get(client, "/console/search?q=zoe", cookie: ana)
+            let userLink = try #require(
+                Self.html(byUser).firstMatch(of: /class="user-link" href="([^"]+)"/).map { String($0.1) })
+            #expect(Self.html(byUser).contains("<span class=\"app\">\(Self.racers)</span>"))
+            let toUser = try await ConsoleTests.get(client, userLink, cookie: ana)
+            #expect(toUser.headers[.location] == "/console/users?id=zoe", "\(userLink)")
+            let userPage = try await ConsoleTests.get(
+                client, "/console/users?id=zoe", cookie: Self.inApp(Self.racers, ana))
+            #expect(userPage.status == .ok && Self.html(userPage).contains("gold60"))
+
             // A transaction of this app opens at once, as in a single-app Purser.
             let ofHome = try await studio.buy(in: Self.home, as: "mei", client: client)
             let here = try await ConsoleTests.get(client, "/console/search?q=\(ofHome)", cookie: ana)
