@@ -14,7 +14,8 @@
 #      Python library against Purser, in both directions, standardwebhooks and prometheus_client; schemathesis
 #      against a running `purser serve` (openapi.yaml is the contract); the support console in Chromium driven by
 #      Selenium; each fuzz target in Fuzz/ for 30 seconds;
-#   3. short chaos runs (every fault family): a fixed seed in process; random seeds (printed) against a real
+#   3. short chaos runs (every fault family): a fixed seed in process; a random seed for a studio of two apps in
+#      process (--apps 2, with the cross-app invariant); random seeds (printed) against a real
 #      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted, whose own
 #      primary is killed and standby promoted (database-failover); then a SQLite backup taken mid-chaos, restored and
 #      checked (scripts/backup-during-chaos.sh); a PostgreSQL ledger dumped, restored into a new database and checked
@@ -83,8 +84,10 @@ PURSER_BIN="$PURSER_BIN" bash scripts/fuzz.sh 30
 echo "== chaos (every fault family): seed 1 with the server in process; a random seed with the server as a real"
 echo "   purser serve process on SQLite, killed with SIGKILL and restarted (server-kill); a random seed with two"
 echo "   replicas on PostgreSQL, each killed and restarted, on a primary and synchronous standby the run starts itself,"
-echo "   the primary killed with SIGKILL and the standby promoted at least once (database-failover)"
+echo "   the primary killed with SIGKILL and the standby promoted at least once (database-failover); a random seed"
+echo "   for a studio of two apps in process, each running the plan (--apps 2: nothing may land in the other app)"
 "$PURSER_BIN" chaos --purchases 2000 --devices 40 --users 80 --concurrency 16 --baseline-purchases 500 --seed 1
+"$PURSER_BIN" chaos --apps 2 --purchases 1000 --devices 20 --users 40 --concurrency 8 --baselines none --seed random
 "$PURSER_BIN" chaos --purchases 2000 --devices 40 --users 80 --concurrency 16 --baselines none --seed random \
   --storage sqlite --replicas 1
 # PURSER_DATABASE_URL names another database, as a shell that followed the README may: the replicas must not use it.

@@ -13,6 +13,8 @@ public struct SentNotification: Codable, Sendable, Hashable {
     public var delivered: Bool
     /// When the next retry is due; `nil` once delivered or given up.
     public var nextAttemptAt: Date?
+    /// The app it is about: Get Notification History answers each app (the token's `bid`) only its own.
+    public var bundleId: String? = nil
 }
 
 /// Apple retries an undelivered notification 1, 12, 24, 48 and 72 hours after the previous attempt; the simulator

@@ -54,7 +54,7 @@ extension SimulatedAppStore {
             SentNotification(
                 notificationUUID: uuid, notificationType: type, subtype: subtype,
                 transactionId: transaction.transactionId, signedPayload: signed, createdAt: now(), attempts: [],
-                delivered: false, nextAttemptAt: now()))
+                delivered: false, nextAttemptAt: now(), bundleId: transaction.bundleId))
         return signed
     }
 
@@ -72,7 +72,8 @@ extension SimulatedAppStore {
         notificationLog.append(
             SentNotification(
                 notificationUUID: payload.notificationUUID, notificationType: "TEST", subtype: nil, transactionId: nil,
-                signedPayload: signed, createdAt: now(), attempts: [], delivered: false, nextAttemptAt: now()))
+                signedPayload: signed, createdAt: now(), attempts: [], delivered: false, nextAttemptAt: now(),
+                bundleId: configuration.defaultBundleID))
         return payload.notificationUUID
     }
 

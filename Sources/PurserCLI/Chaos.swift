@@ -44,6 +44,12 @@ extension Purser {
         var directory: String?
         @Option(help: "Devices acting at the same time.") var concurrency = 8
         @Option(
+            help: ArgumentHelp(
+                "Apps of one studio behind the server, each with its own ledger, game backend and devices, all "
+                    + "running the plan at once; the run then also checks that nothing lands in another app's ledger "
+                    + "or backend (in-process server only)."))
+        var apps = 1
+        @Option(
             help:
                 "Baselines to run next to Purser: 'all', 'none', or a list of \(ChaosStrategy.baselines.map(\.rawValue).joined(separator: ", "))."
         )
@@ -125,12 +131,13 @@ extension Purser {
                     return strategy
                 }
             }
-            let configuration = ChaosConfiguration(
+            var configuration = ChaosConfiguration(
                 users: users, devices: devices, purchases: purchases, seed: seed, rates: rates, storage: storage,
                 directory: directory.map { URL(fileURLWithPath: $0) }, concurrency: concurrency, baselines: baselines,
                 baselinePurchases: baselinePurchases, replicas: replicas,
                 executable: replicas > 0 ? Purser.executable : nil,
                 databaseURL: databaseURL ?? ProcessInfo.processInfo.environment["PURSER_DATABASE_URL"])
+            configuration.apps = apps
             do {
                 try configuration.validate()
             } catch {

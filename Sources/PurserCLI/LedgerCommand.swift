@@ -29,10 +29,13 @@ extension Purser.LedgerCommand {
                 """)
 
         @OptionGroup var location: LedgerLocationOptions
+        @Option(
+            help: "The app (its bundle id) whose ledger to check, in a studio's configuration (default: the first).")
+        var app: String?
         @Flag(help: "Print the report as JSON.") var json = false
 
         func run() async throws {
-            let settings = try await location.settings()
+            let settings = try await location.settings().settings(forApp: app)
             if settings.database.url == nil, !FileManager.default.fileExists(atPath: settings.sqliteLedgerPath) {
                 throw ConfigurationError("no ledger at \(settings.sqliteLedgerPath) (dataDirectory)")
             }

@@ -33,14 +33,7 @@ struct LedgerCommandOptions: ParsableArguments {
         flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
         flags["catalogFile"] = catalog.map(ConfigContent.string)
         flags["port"] = port.map(ConfigContent.int)
-        let studio = try await ServerConfiguration.loadForCommand(file: config, flags: flags)
-        guard
-            let chosen = app.map({ name in studio.servedApps.first { $0.bundleId == name } }) ?? studio.servedApps.first
-        else {
-            let served = studio.servedApps.map(\.bundleId).joined(separator: ", ")
-            throw ConfigurationError("--app \(app ?? ""): the configuration serves \(served)")
-        }
-        let settings = studio.settings(for: chosen)
+        let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags).settings(forApp: app)
         let host = settings.host == "0.0.0.0" ? "127.0.0.1" : settings.host
         let server = URL(string: "http://\(host):\(settings.port)")!
         let assembly = try await PurserAssembly.open(

@@ -34,7 +34,7 @@ final class ChaosApp: Sendable {
             device: plan.makeDevice(store: server.appStore, directory: directory, runSeed: runSeed),
             generation: plan.generation,
             api: PurserAPIClient(
-                baseURL: server.url, headers: [NetworkFaults.deviceHeader.rawName: plan.id],
+                baseURL: server.url, headers: [NetworkFaults.deviceHeader.rawName: plan.id], app: server.app,
                 transport: transport),
             ledger: server.store, clock: server.clock,
             configuration: .init(

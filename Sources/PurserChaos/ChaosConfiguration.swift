@@ -27,6 +27,9 @@ public struct ChaosConfiguration: Sendable {
     /// The PostgreSQL server's URL with `storage` `.postgres`; the run uses a fresh database on it. Not used with
     /// `database-failover`, where the run starts its own primary and standby.
     public var databaseURL: String?
+    /// Apps of one studio behind the server (`PurserStudio`), each with its own ledger, game backend, devices and
+    /// the same plan; 1: today's single app. More than one runs the server inside this process.
+    public var apps = 1
 
     public init(
         users: Int = 40, devices: Int = 20, purchases: Int = 1_000, seed: UInt64 = 1,
@@ -103,6 +106,10 @@ public struct ChaosConfiguration: Sendable {
                 throw ChaosError(
                     .invalidConfiguration, "--storage postgres needs --database-url (or PURSER_DATABASE_URL)")
             }
+        }
+        guard (1...4).contains(apps) else { throw ChaosError(.invalidConfiguration, "--apps must be within 1...4") }
+        if apps > 1, replicas > 0 {
+            throw ChaosError(.invalidConfiguration, "--apps runs the studio inside this process (--replicas 0)")
         }
         if baselines.contains(.purser) {
             throw ChaosError(.invalidConfiguration, "purser is not a baseline")

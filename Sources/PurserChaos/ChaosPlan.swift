@@ -188,4 +188,15 @@ public struct ChaosPlan: Sendable {
         }
         return counts
     }
+
+    /// The plan of another app of a studio run (`--apps`): the same purchases on devices of its own (ids prefixed
+    /// with the bundle id, so no fault, receipt or queue is shared with another app's devices) that sell `bundleID`.
+    public func forApp(_ bundleID: String) -> ChaosPlan {
+        var plan = self
+        for index in plan.devices.indices {
+            plan.devices[index].id = bundleID + "/" + plan.devices[index].id
+            plan.devices[index].bundleID = bundleID
+        }
+        return plan
+    }
 }

@@ -57,6 +57,8 @@ public struct ChaosReport: Codable, Sendable {
     public var wallet: Wallet? = nil
     /// Families asked for that this storage skips (`database-failover` on SQLite); `nil` in older reports.
     public var skipped: [String]? = nil
+    /// Apps of one studio behind the server (`--apps`), each running the plan; `nil`: one app.
+    public var apps: Int? = nil
     /// Purser broke no invariant (and no database failover answered a write with a 500).
     public var passed: Bool
 
@@ -70,7 +72,8 @@ public struct ChaosReport: Codable, Sendable {
             "purser chaos: seed \(seed), \(purchases) purchases by \(users) users on \(devices) devices, "
                 + "storage \(storage.rawValue)"
                 + (replicas > 0
-                    ? ", \(replicas) purser serve replica\(replicas == 1 ? "" : "s")" : ", server in process"))
+                    ? ", \(replicas) purser serve replica\(replicas == 1 ? "" : "s")" : ", server in process")
+                + (apps.map { ", \($0) apps of one studio, each running the plan" } ?? ""))
         lines.append("")
         lines.append("Fault families (Purser)")
         let familyRows = families.map { row in
@@ -107,6 +110,11 @@ public struct ChaosReport: Codable, Sendable {
         if let purser {
             lines.append(
                 "Refunds: \(purser.refunded) by Apple, \(purser.partlyRefunded) of them partial (REFUND_PRORATED)")
+        }
+        if let apps, let purser {
+            lines.append(
+                "Apps: \(apps), each with its own ledger and game backend; \(purser.count(.crossApp)) of one app's "
+                    + "purchases found in another app's ledger or game backend (cross-app)")
         }
         lines.append("Reconciliation: \(reconciliation)")
         if let webhooks { lines.append(webhooks.line) }

@@ -41,16 +41,19 @@ public struct ChaosRun: Sendable {
         return ChaosReport(
             seed: configuration.seed, users: configuration.users, devices: configuration.devices,
             purchases: configuration.purchases, storage: configuration.storage, replicas: configuration.replicas,
-            families: familyRows(plan: plan, violations: purser.all, serverAPIFaults: healing.serverAPIFaults),
+            families: ChaosReport.FamilyRow.summed(
+                purser.lanes.map { familyRows(plan: plan, violations: $0, serverAPIFaults: 0) },
+                serverAPIFaults: healing.serverAPIFaults),
             strategies: results, reconciliation: healing.reconciliation, webhooks: healing.webhooks,
             wallet: healing.wallet.map(ChaosReport.Wallet.init),
             skipped: configuration.skippedFamilies.map(\.rawValue),
+            apps: configuration.apps > 1 ? configuration.apps : nil,
             passed: purser.result.violationCount == 0 && purser.result.failovers.allSatisfy { $0.wrongAnswers == 0 }
                 && (!configuration.startsOwnDatabase || !purser.result.failovers.isEmpty))
     }
 
     private func runPurser(_ plan: ChaosPlan, directory: URL) async throws
-        -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing)
+        -> ((result: ChaosReport.StrategyResult, all: [Violation], lanes: [[Violation]]), PurserDriver.Healing)
     {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard configuration.startsOwnDatabase else { return try await runPurser(plan, directory: directory, nil) }
@@ -71,12 +74,12 @@ public struct ChaosRun: Sendable {
     }
 
     private func runPurser(_ plan: ChaosPlan, directory: URL, _ failovers: DatabaseFailovers?) async throws
-        -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing)
+        -> ((result: ChaosReport.StrategyResult, all: [Violation], lanes: [[Violation]]), PurserDriver.Healing)
     {
         let clock = ChaosClock()
         let body:
             @Sendable (ChaosServer) async throws -> (
-                (result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing
+                (result: ChaosReport.StrategyResult, all: [Violation], lanes: [[Violation]]), PurserDriver.Healing
             ) = { server in
                 try await AsyncHTTPClientTransport.with(
                     connections: configuration.concurrency * 2, timeout: .seconds(10)
@@ -85,8 +88,19 @@ public struct ChaosRun: Sendable {
                 }
             }
         guard configuration.replicas > 0, let executable = configuration.executable else {
-            return try await ChaosServer.run(
-                directory: directory, clock: clock, sabotage: configuration.sabotage, seed: configuration.seed, body)
+            guard configuration.apps > 1 else {
+                return try await ChaosServer.run(
+                    directory: directory, clock: clock, sabotage: configuration.sabotage, seed: configuration.seed,
+                    body)
+            }
+            return try await ChaosServer.runStudio(
+                apps: configuration.apps, directory: directory, clock: clock, sabotage: configuration.sabotage,
+                seed: configuration.seed
+            ) { servers in
+                try await AsyncHTTPClientTransport.with(
+                    connections: configuration.concurrency * 2 * servers.count, timeout: .seconds(10)
+                ) { try await runApps(plan, on: servers, directory: directory, transport: $0) }
+            }
         }
         if let failovers {
             return try await ChaosServer.runReplicas(
@@ -118,16 +132,36 @@ public struct ChaosRun: Sendable {
         _ plan: ChaosPlan, on server: ChaosServer, directory: URL,
         transport: any PurserHTTPTransport, failovers: DatabaseFailovers?
     ) async throws
-        -> ((result: ChaosReport.StrategyResult, all: [Violation]), PurserDriver.Healing)
+        -> ((result: ChaosReport.StrategyResult, all: [Violation], lanes: [[Violation]]), PurserDriver.Healing)
     {
+        progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount)
+        let lane = try await runLane(plan, on: server, directory: directory, transport: transport, failovers: failovers)
+        return ((lane.result, lane.violations, [lane.violations]), lane.healing)
+    }
+
+    /// What Purser did for one app: its result, every violation, the heal phase, and the harness's record.
+    struct Lane: Sendable {
+        var result: ChaosReport.StrategyResult
+        var violations: [Violation]
+        var healing: PurserDriver.Healing
+        var record: ChaosRecord
+        var server: ChaosServer
+        var plan: ChaosPlan
+    }
+
+    /// One app's run through the fault and heal phases, and its invariants (progress already begun).
+    func runLane(
+        _ plan: ChaosPlan, on server: ChaosServer, directory: URL,
+        transport: any PurserHTTPTransport, failovers: DatabaseFailovers?
+    ) async throws -> Lane {
         let record = ChaosRecord()
         let driver = PurserDriver(
             server: server, plan: plan, configuration: configuration, record: record,
             progress: progress, directory: directory.appendingPathComponent("devices"),
             transport: transport,
-            spender: SpendingBackend(url: server.url, token: ChaosServer.adminToken, transport: transport),
+            spender: SpendingBackend(
+                url: server.url, token: ChaosServer.adminToken, app: server.app, transport: transport),
             failovers: failovers)
-        progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount)
         let started = Date()
         let apps = try await driver.faultPhase()
         let faultSeconds = Date().timeIntervalSince(started)
@@ -135,7 +169,7 @@ public struct ChaosRun: Sendable {
         progress.note("checking the invariants")
         let violations = try await InvariantChecker(
             appStore: server.appStore, ledger: PurserLedgerView(store: server.store), record: record,
-            users: userIDs, gameBackend: server.gameBackend, wallet: (server.store, driver.spender)
+            users: userIDs, gameBackend: server.gameBackend, wallet: (server.store, driver.spender), app: server.app
         ).violations()
         var result = await result(
             .purser, plan: plan, record: record, appStore: server.appStore,
@@ -144,7 +178,8 @@ public struct ChaosRun: Sendable {
         result.failovers = failovers?.failovers ?? []
         var healed = healing
         healed.wallet = driver.spender.tally
-        return ((result, violations), healed)
+        return Lane(
+            result: result, violations: violations, healing: healed, record: record, server: server, plan: plan)
     }
 
     private func runBaseline(_ strategy: ChaosStrategy, plan: ChaosPlan, directory: URL) async throws
@@ -168,9 +203,9 @@ public struct ChaosRun: Sendable {
             faultSeconds: elapsed, healSeconds: healSeconds)
     }
 
-    private var userIDs: [String] { (0..<configuration.users).map { "user-\($0 + 1)" } }
+    var userIDs: [String] { (0..<configuration.users).map { "user-\($0 + 1)" } }
 
-    private func result(
+    func result(
         _ strategy: ChaosStrategy, plan: ChaosPlan, record: ChaosRecord, appStore: SimulatedAppStore,
         violations: [Violation], faultSeconds: Double, healSeconds: Double
     ) async
@@ -195,7 +230,7 @@ public struct ChaosRun: Sendable {
             violations: Array(violations.prefix(50)))
     }
 
-    private func familyRows(plan: ChaosPlan, violations: [Violation], serverAPIFaults: Int) -> [ChaosReport.FamilyRow] {
+    func familyRows(plan: ChaosPlan, violations: [Violation], serverAPIFaults: Int) -> [ChaosReport.FamilyRow] {
         let injected = plan.injected
         var families: [Int: Set<FaultFamily>] = [:]
         for device in plan.devices {

@@ -9,12 +9,17 @@ public struct ChaosSabotage: Sendable {
     public var store: (@Sendable (any LedgerStore) -> any LedgerStore)?
     /// Wraps each app's StoreKit adapter (a `ForwardingStoreAdapter` implements only what it breaks).
     public var adapter: (@Sendable (any StoreAdapter) -> any StoreAdapter)?
+    /// A studio run's further apps write the store this makes of the first app's ledger instead of their own (no
+    /// partition between games).
+    public var furtherAppsLedger: (@Sendable (any LedgerStore) -> any LedgerStore)?
 
     public init(
         store: (@Sendable (any LedgerStore) -> any LedgerStore)? = nil,
-        adapter: (@Sendable (any StoreAdapter) -> any StoreAdapter)? = nil
+        adapter: (@Sendable (any StoreAdapter) -> any StoreAdapter)? = nil,
+        furtherAppsLedger: (@Sendable (any LedgerStore) -> any LedgerStore)? = nil
     ) {
         self.store = store
         self.adapter = adapter
+        self.furtherAppsLedger = furtherAppsLedger
     }
 }

@@ -42,6 +42,8 @@ public struct ChaosServer: Sendable {
     let replicas: ReplicaSet?
     /// The game's backend, which the server's webhooks reach.
     public let gameBackend: GameBackend
+    /// The app (bundle id) this view of the server is: a studio run (`runStudio`) has one view per app.
+    public var app: String = ChaosServer.bundleID
 
     /// Whether the heal phase may move the clock a day forward: only when the server runs on this clock.
     var sharesClock: Bool { replicas == nil }
@@ -83,42 +85,95 @@ public struct ChaosServer: Sendable {
         directory: URL, clock: ChaosClock, sabotage: ChaosSabotage = .init(), deliversNotifications: Bool = true,
         seed: UInt64? = nil, _ body: @Sendable (ChaosServer) async throws -> T
     ) async throws -> T {
+        try await runStudio(
+            apps: 1, directory: directory, clock: clock, sabotage: sabotage,
+            deliversNotifications: deliversNotifications, seed: seed
+        ) { try await body($0[0]) }
+    }
+
+    /// The bundle id of a studio run's app `index` (`--apps`): the chaos bundle first.
+    public static func appBundle(_ index: Int) -> String {
+        index == 0 ? bundleID : "\(bundleID).app\(index + 1)"
+    }
+
+    /// Like `run`, for a studio of `apps` apps behind one server (`PurserStudio`), each with its own ledger and game
+    /// backend, one simulator selling for all: `body` gets one view per app, sharing the URL, the simulator, the
+    /// network faults and the clock.
+    public static func runStudio<T: Sendable>(
+        apps: Int, directory: URL, clock: ChaosClock, sabotage: ChaosSabotage = .init(),
+        deliversNotifications: Bool = true, seed: UInt64? = nil, _ body: @Sendable ([ChaosServer]) async throws -> T
+    ) async throws -> T {
         var logger = Logger(label: "purser.chaos")
         logger.logLevel = .critical
-        return try await withGameBackend(clock: clock, logger: logger) { [logger] backend, backendURL in
-            try await run(
+        return try await withGameBackends(apps, clock: clock, logger: logger) { [logger] backends in
+            try await runStudio(
                 directory: directory, clock: clock, sabotage: sabotage, deliversNotifications: deliversNotifications,
-                seed: seed, backend: backend, backendURL: backendURL, logger: logger, body)
+                seed: seed, backends: backends, logger: logger, body)
         }
     }
 
-    private static func run<T: Sendable>(
+    /// `withGameBackend`, `count` times over.
+    static func withGameBackends<T: Sendable>(
+        _ count: Int, clock: ChaosClock, logger: Logger, started: [(GameBackend, URL)] = [],
+        _ body: @Sendable ([(GameBackend, URL)]) async throws -> T
+    ) async throws -> T {
+        guard started.count < count else { return try await body(started) }
+        return try await withGameBackend(clock: clock, logger: logger) { backend, url in
+            try await withGameBackends(count, clock: clock, logger: logger, started: started + [(backend, url)], body)
+        }
+    }
+
+    private static func runStudio<T: Sendable>(
         directory: URL, clock: ChaosClock, sabotage: ChaosSabotage, deliversNotifications: Bool, seed: UInt64?,
-        backend: GameBackend, backendURL: URL, logger: Logger, _ body: @Sendable (ChaosServer) async throws -> T
+        backends: [(GameBackend, URL)], logger: Logger, _ body: @Sendable ([ChaosServer]) async throws -> T
     ) async throws -> T {
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: clock.now()))
         let appStore = try SimulatedAppStore(
             signer: JWSSigner(authority: authority),
             configuration: .init(defaultBundleID: bundleID),
             now: { clock.now() })
-        let ledger = try await SQLiteLedgerStore.open(
-            path: directory.appendingPathComponent("purser.sqlite").path,
-            logger: logger)
-        let store: any LedgerStore = sabotage.store?(ledger) ?? ledger
-        let serverAPI = SimulatedServerAPI(store: appStore, pageSize: 200, now: { clock.now() })
         var configuration = Self.configuration
-        configuration.webhooks = webhookSettings(url: backendURL, secret: backend.secret)
-        let assembly = try PurserAssembly(
-            configuration: configuration, catalog: catalog, store: store,
-            appStore: try await .simulator(
-                appStore, serverAPI: serverAPI, configuration: configuration,
-                placement: .hosted(notifications: deliversNotifications ? .onDemand : .kept),
-                retryPolicy: .init(maximumAttempts: 6, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(100)),
-                now: { clock.now() }),
-            logger: logger, now: { clock.now() }, webhookSeed: seed)
+        configuration.webhooks = webhookSettings(url: backends[0].1, secret: backends[0].0.secret)
+        if backends.count > 1 {
+            configuration.apps = backends.indices.map { index in
+                var app = configuration.servedApps[0]
+                app.bundleId = appBundle(index)
+                app.webhookEndpoints =
+                    webhookSettings(url: backends[index].1, secret: backends[index].0.secret)
+                    .endpoints
+                return app
+            }
+        }
+        var ledgers: [any LedgerStore] = []
+        for index in backends.indices {
+            // Sabotage: every app writes the first app's ledger, as a studio without a partition would.
+            if index > 0, let shared = sabotage.furtherAppsLedger {
+                ledgers.append(shared(ledgers[0]))
+                continue
+            }
+            let ledger = try await SQLiteLedgerStore.open(
+                path: directory.appendingPathComponent(index == 0 ? "purser.sqlite" : "\(appBundle(index)).sqlite")
+                    .path,
+                logger: logger)
+            ledgers.append(sabotage.store?(ledger) ?? ledger)
+        }
+        let serverAPI = SimulatedServerAPI(store: appStore, pageSize: 200, now: { clock.now() })
+        let first = try await AppStoreAccess.simulator(
+            appStore, serverAPI: serverAPI, configuration: configuration.settings(for: configuration.servedApps[0]),
+            placement: .hosted(notifications: deliversNotifications ? .onDemand : .kept),
+            retryPolicy: .init(maximumAttempts: 6, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(100)),
+            now: { clock.now() })
+        let accesses =
+            try [first]
+            + configuration.servedApps.dropFirst().map {
+                try first.serving(configuration.settings(for: $0))
+            }
+        let studio = try PurserStudio.assemble(
+            configuration, catalogs: Array(repeating: catalog, count: backends.count), ledgers: ledgers,
+            appStores: accesses, logger: logger, now: { clock.now() }, webhookSeed: seed)
         let network = NetworkFaults()
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-        let app = assembly.application(middleware: [network.middleware]) { port in
+        let app = studio.application(middleware: [network.middleware]) { port in
             portSink.yield(port)
             portSink.finish()
         }
@@ -133,22 +188,26 @@ public struct ChaosServer: Sendable {
                 await group.triggerGracefulShutdown()
                 throw ChaosError(.setupFailed, "the server did not start listening")
             }
-            guard let reconciler = assembly.reconciler else {
-                await group.triggerGracefulShutdown()
-                throw ChaosError(.setupFailed, "the server has no App Store Server API to reconcile with")
+            var servers: [ChaosServer] = []
+            for (index, assembly) in studio.apps.enumerated() {
+                guard let reconciler = assembly.reconciler else {
+                    await group.triggerGracefulShutdown()
+                    throw ChaosError(.setupFailed, "the server has no App Store Server API to reconcile with")
+                }
+                servers.append(
+                    ChaosServer(
+                        appStore: appStore, serverAPI: serverAPI, store: ledgers[index], network: network,
+                        clock: clock, url: URL(string: "http://127.0.0.1:\(port)")!,
+                        reconcile: { [followUps = assembly.appleFollowUps] in
+                            let reconciled = try await reconciler.run().description
+                            guard let followUps else { return reconciled }
+                            let finishing = try await Self.finishAtApple(followUps)
+                            return reconciled + "; finishing at Apple: \(finishing)"
+                        },
+                        replicas: nil, gameBackend: backends[index].0, app: appBundle(index)))
             }
-            let server = ChaosServer(
-                appStore: appStore, serverAPI: serverAPI, store: store, network: network, clock: clock,
-                url: URL(string: "http://127.0.0.1:\(port)")!,
-                reconcile: { [followUps = assembly.appleFollowUps] in
-                    let reconciled = try await reconciler.run().description
-                    guard let followUps else { return reconciled }
-                    let finishing = try await Self.finishAtApple(followUps)
-                    return reconciled + "; finishing at Apple: \(finishing)"
-                },
-                replicas: nil, gameBackend: backend)
             do {
-                let result = try await body(server)
+                let result = try await body(servers)
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()
                 return result

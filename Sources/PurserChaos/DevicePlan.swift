@@ -12,6 +12,8 @@ public struct DevicePlan: Sendable {
     public var duplicateCallbacks: Bool
     public var returnsAfterFaults: Bool
     public var purchases: [PlannedPurchase]
+    /// The app on the device (`--apps`): its purchases are signed for this bundle; `nil`: the run's one app.
+    public var bundleID: String? = nil
 
     /// The phone, paying through `store`, with this plan's StoreKit behaviour; `runSeed` is the run's seed.
     func makeDevice(store: SimulatedAppStore, directory: URL, runSeed: UInt64) -> SimulatedDevice {
@@ -19,7 +21,7 @@ public struct DevicePlan: Sendable {
             id: id, store: store, products: ChaosServer.deviceProducts, directory: directory.appendingPathComponent(id),
             configuration: .init(
                 lostApplicationUsername: losesApplicationUsername ? .onCallback(rate: 0.5) : .never,
-                duplicateCallbacks: duplicateCallbacks, seed: runSeed &+ UInt64(index)))
+                duplicateCallbacks: duplicateCallbacks, seed: runSeed &+ UInt64(index), bundleID: bundleID))
     }
 
     /// Everyone who bought on the device, the last one signed in last (the heal phase signs each in once).

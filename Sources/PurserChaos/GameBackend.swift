@@ -40,6 +40,8 @@ public final class GameBackend: Sendable {
     private struct State {
         var balances: [String: Int64] = [:]
         var applied: Set<String> = []
+        /// The transactions the applied events were about.
+        var transactions: Set<String> = []
         var faults: [Fault.Kind] = []
         var counts = Counts()
     }
@@ -72,6 +74,8 @@ public final class GameBackend: Sendable {
     func balance(of user: String) -> Int64 { state.withLock { $0.balances[user] ?? 0 } }
 
     var counts: Counts { state.withLock { $0.counts } }
+    /// Every transaction an applied event was about.
+    var transactionIDs: Set<String> { state.withLock { $0.transactions } }
 
     /// The backend's HTTP application: `POST /purser/webhooks`.
     func application(onServerRunning: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
@@ -116,6 +120,7 @@ public final class GameBackend: Sendable {
             }
             state.counts.applied += 1
             if let transaction = webhook.event.transaction {
+                state.transactions.insert(transaction.transactionId)
                 state.balances[transaction.userId, default: 0] += transaction.grants["gold"] ?? 0
             }
             if let change = webhook.event.walletChange {

@@ -15,6 +15,8 @@ struct InvariantChecker {
     var gameBackend: GameBackend? = nil
     /// Purser only: the ledger's wallet history and the game backend that spent through the admin API.
     var wallet: (store: any LedgerStore, spender: SpendingBackend)? = nil
+    /// The app whose purchases these are (a studio run checks each app on its own); `nil`: every purchase.
+    var app: String? = nil
 
     func violations() async throws -> [Violation] {
         var found: [Violation] = []
@@ -99,9 +101,8 @@ struct InvariantChecker {
         // Finish is safe on the server's side too: it finishes at Apple only what the ledger credited.
         for transactionID in appStore.finishedByServer.snapshot.sorted()
         where try await ledger.credits(of: transactionID).isEmpty {
-            guard await appStore.purchase(transactionID: transactionID)?.transaction.revocationDate == nil else {
-                continue
-            }
+            let apple = await appStore.purchase(transactionID: transactionID)?.transaction
+            guard apple?.revocationDate == nil, app == nil || apple?.bundleId == app else { continue }
             found.append(
                 Violation(
                     kind: .finishedBeforeDecision, transactionID: transactionID,

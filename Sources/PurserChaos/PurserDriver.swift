@@ -36,7 +36,7 @@ struct PurserDriver {
         let forger = try JWSSigner(
             authority: SimulatorCertificateAuthority.generate(
                 validity: .standard(now: server.clock.now()), name: "Not Apple"))
-        let harness = PurserAPIClient(baseURL: server.url, transport: transport)
+        let harness = PurserAPIClient(baseURL: server.url, app: server.app, transport: transport)
         let apps = plan.devices.map { device in
             ChaosApp(
                 plan: device, server: server, directory: directory, record: record,
@@ -126,7 +126,7 @@ struct PurserDriver {
     ) async {
         let id = purchase.forgedTransactionID
         var transaction = JWSTransaction(
-            transactionId: id, bundleId: ChaosServer.bundleID, productId: purchase.productID)
+            transactionId: id, bundleId: server.app, productId: purchase.productID)
         transaction.originalTransactionId = id
         transaction.purchaseDate = server.clock.now().appStoreMilliseconds
         transaction.quantity = 1

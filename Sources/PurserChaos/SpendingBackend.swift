@@ -39,12 +39,15 @@ final class SpendingBackend: Sendable {
 
     let url: URL
     let token: String
+    /// The game's app, named in `X-Purser-App` (a studio run has a backend per app).
+    let app: String
     let transport: any PurserHTTPTransport
     private let state = Mutex(State())
 
-    init(url: URL, token: String, transport: any PurserHTTPTransport) {
+    init(url: URL, token: String, app: String, transport: any PurserHTTPTransport) {
         self.url = url
         self.token = token
+        self.app = app
         self.transport = transport
     }
 
@@ -113,6 +116,7 @@ final class SpendingBackend: Sendable {
         request.httpMethod = "POST"
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.setValue("chaos-game-backend", forHTTPHeaderField: "X-Purser-Operator")
+        request.setValue(app, forHTTPHeaderField: "X-Purser-App")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(body.utf8)
         for _ in 0..<400 {

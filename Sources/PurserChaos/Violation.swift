@@ -25,6 +25,9 @@ public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
         case walletUnanswered = "wallet-unanswered"
         /// `purser ledger check` found a rule between the ledger's tables broken (`LedgerIntegrity`).
         case ledgerCheck = "ledger-check"
+        /// A studio run (`--apps`): one app's purchase in another app's ledger, or its event at another app's game
+        /// backend.
+        case crossApp = "cross-app"
     }
 
     public var kind: Kind

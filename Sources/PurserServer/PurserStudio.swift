@@ -28,11 +28,12 @@ public struct PurserStudio: Sendable {
     }
 
     /// Builds every app of `configuration` (`servedApps`) on ledgers already opened (`ledgers[i]` for app `i`):
-    /// the first app's API keys serve every app.
+    /// the first app's API keys serve every app. `webhookSeed` seeds every app's webhook retries (a chaos run's seed).
     /// - Throws: `ConfigurationError` for a configuration that cannot be used (`checkApps`, or an app's own).
     public static func assemble(
         _ configuration: ServerConfiguration, catalogs: [ProductCatalog], ledgers: [any LedgerStore],
-        appStores: [AppStoreAccess], logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+        appStores: [AppStoreAccess], logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
+        webhookSeed: UInt64? = nil
     ) throws(ConfigurationError) -> PurserStudio {
         try configuration.checkApps()
         var apps: [PurserAssembly] = []
@@ -42,7 +43,8 @@ public struct PurserStudio: Sendable {
             apps.append(
                 try PurserAssembly(
                     configuration: configuration.settings(for: app), catalog: catalogs[index], store: ledgers[index],
-                    appStore: appStores[index], logger: appLogger, now: now, keys: apps.first?.apiKeys))
+                    appStore: appStores[index], logger: appLogger, now: now, webhookSeed: webhookSeed,
+                    keys: apps.first?.apiKeys))
         }
         return PurserStudio(apps: apps)
     }

@@ -116,3 +116,41 @@ extension ServerAPIAuthorizationTests {
         #expect(await refusal(fixture.api, try await old.current()) == "bid does not match the key")
     }
 }
+
+/// Get Notification History answers each app of a team's key (the token's `bid`) only its own notifications, as
+/// Apple's does (one app's reconciliation once replayed another app's refunds into its ledger).
+extension ServerAPIAuthorizationTests {
+    @Test func theNotificationHistoryOfOneAppHoldsOnlyItsNotifications() async throws {
+        let fixture = try await fixture()
+        let racers = "com.example.racers"
+        await fixture.api.register(
+            .init(issuerId: Fixture.issuerID, keyId: Fixture.keyID, bundleId: racers, publicKey: fixture.key.publicKey))
+        let own = try await fixture.store.purchase(.init(productId: "gold60")).transaction.transactionId
+        let other = try await fixture.store.purchase(.init(productId: "gems10", bundleId: racers)).transaction
+            .transactionId
+        let body = try JSONEncoder().encode(
+            AppStoreVerification.AppStoreServerAPI.NotificationHistoryRequest(
+                startDate: Date(timeIntervalSince1970: 0), endDate: Date().addingTimeInterval(3600)))
+        for (bundle, expected) in [(Fixture.bundleID, own), (racers, other)] {
+            let token = try AppStoreServerAPIToken(
+                issuerID: Fixture.issuerID, keyID: Fixture.keyID, bundleID: bundle, privateKey: fixture.key)
+            let history = try await fixture.api.notificationHistory(
+                body: body, paginationToken: nil, authorization: "Bearer \(try await token.current())")
+            let ids = history.notificationHistory.map { Self.transactionID(inNotification: $0.signedPayload) }
+            #expect(ids == [expected], "\(bundle)")
+        }
+    }
+
+    /// The transaction id inside a signed notification's signed transaction, read without checking signatures.
+    static func transactionID(inNotification jws: String) -> String? {
+        func payload(_ jws: String) -> [String: Any]? {
+            let parts = jws.split(separator: ".")
+            guard parts.count == 3 else { return nil }
+            return Base64URL.decode(parts[1].utf8).flatMap { try? JSONSerialization.jsonObject(with: $0) }
+                as? [String: Any]
+        }
+        guard let data = payload(jws)?["data"] as? [String: Any], let signed = data["signedTransactionInfo"] as? String
+        else { return nil }
+        return payload(signed)?["transactionId"] as? String
+    }
+}

@@ -141,6 +141,19 @@ extension ServeCommandTests {
         server.terminate()
         _ = await server.waitUntilExit()
 
+        // Each app's ledger is checked and backed up on its own.
+        let checked = try await PurserProcess.run(["ledger", "check", "--config", config.path, "--app", Self.racers])
+        #expect(checked.status == 0 && checked.stdout.contains("apps/\(Self.racers).sqlite"), "\(checked.stdout)")
+        let copy = directory.appendingPathComponent("racers-backup.sqlite").path
+        let backup = try await PurserProcess.run([
+            "backup", "--config", config.path, "--app", Self.racers, "--to", copy,
+        ])
+        #expect(backup.status == 0 && FileManager.default.fileExists(atPath: copy), "\(backup.stderr)")
+        let unserved = try await PurserProcess.run(["ledger", "check", "--config", config.path, "--app", "com.x"])
+        #expect(
+            unserved.status == 1
+                && unserved.stderr.contains("this configuration serves \(Self.dragons), \(Self.racers)"))
+
         // Listed the other way round, the first app would take the other's ledger: serve refuses to start.
         let swapped = try writeStudio(in: directory, apps: [Self.racers, Self.dragons])
         let refused = try await start(["serve", "--config", swapped.path])

@@ -11,7 +11,10 @@ extension SimulatedDevice {
         guard isRunning(process) else { throw .unknown }
         if let cached = state.withLock({ $0.appTransaction }) { return cached }
         guard !isOffline else { throw .network }
-        guard let signed = try? await store.appTransaction(deviceId: id, environment: configuration.environment).signed
+        guard
+            let signed = try? await store.appTransaction(
+                deviceId: id, bundleID: configuration.bundleID, environment: configuration.environment
+            ).signed
         else { throw .unknown }
         state.withLock { $0.appTransaction = signed }
         return signed

@@ -43,8 +43,9 @@ extension SimulatedDevice {
         let kind = catalog[productID]?.kind ?? .consumable
         let (transaction, signed) = try await store.purchase(
             .init(
-                productId: productID, quantity: quantity, appAccountToken: lost ? nil : tokenForApple,
-                environment: configuration.environment, type: kind.appleType, deviceId: id))
+                productId: productID, bundleId: configuration.bundleID, quantity: quantity,
+                appAccountToken: lost ? nil : tokenForApple, environment: configuration.environment,
+                type: kind.appleType, deviceId: id))
         let entry = DeviceTransaction(
             queueID: transaction.transactionId, state: .purchased, productID: productID, quantity: quantity,
             applicationUsername: lost ? nil : username, transactionID: transaction.transactionId,

@@ -19,7 +19,7 @@ extension SimulatedDevice {
     func writeReceipt() async {
         guard state.withLock({ $0.receiptPresent }),
             FileManager.default.fileExists(atPath: containerDirectory.path),
-            let receipt = try? await store.receipt(deviceId: id)
+            let receipt = try? await store.receipt(deviceId: id, bundleID: configuration.bundleID)
         else { return }
         let directory = receiptURL.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

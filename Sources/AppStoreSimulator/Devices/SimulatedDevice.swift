@@ -33,12 +33,16 @@ public final class SimulatedDevice: Sendable {
         /// is about, not from a shared sequence, so concurrent callbacks do not change it).
         public var seed: UInt64
         public var environment: AppStoreEnvironment
+        /// The app installed on the device, which its purchases, receipt and app transaction name; `nil`: the
+        /// simulator's default bundle.
+        public var bundleID: String?
 
         public init(
             lostApplicationUsername: TokenLoss = .never, applicationUsernameLostOnRedelivery: Double = 0.5,
             duplicateCallbacks: Bool = false, askToBuy: Bool = false, seed: UInt64 = 1,
-            environment: AppStoreEnvironment = .sandbox
+            environment: AppStoreEnvironment = .sandbox, bundleID: String? = nil
         ) {
+            self.bundleID = bundleID
             self.lostApplicationUsername = lostApplicationUsername
             self.applicationUsernameLostOnRedelivery = applicationUsernameLostOnRedelivery
             self.duplicateCallbacks = duplicateCallbacks

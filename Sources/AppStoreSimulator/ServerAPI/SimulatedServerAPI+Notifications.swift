@@ -8,7 +8,7 @@ extension SimulatedServerAPI {
         async
         throws(AppStoreServerAPIError) -> AppStoreServerAPI.NotificationHistoryResponse
     {
-        _ = try await authorize(authorization)
+        let key = try await authorize(authorization)
         guard let request = try? JSONDecoder().decode(AppStoreServerAPI.NotificationHistoryRequest.self, from: body)
         else {
             throw Self.badRequest(.generalBadRequest, "the notification history request does not decode")
@@ -17,7 +17,7 @@ extension SimulatedServerAPI {
         let end = Date(appStoreMilliseconds: request.endDate)
         let position = paginationToken.map { Int($0) } ?? 0
         let wanted = { (sent: SentNotification) in
-            sent.createdAt >= start
+            sent.createdAt >= start && (sent.bundleId ?? key.bundleId) == key.bundleId
                 && (request.notificationType == nil || request.notificationType == sent.notificationType)
                 && (request.transactionId == nil || request.transactionId == sent.transactionId)
                 && (request.onlyFailures != true || !sent.delivered)

@@ -26,7 +26,7 @@ extension AppStoreAccess {
 
     /// The hosted simulator's access as another app uses it: the same roots and App Store, its own `bid` and shared
     /// secret, and nothing hosted a second time.
-    func serving(_ app: ServerConfiguration) throws -> AppStoreAccess {
+    public func serving(_ app: ServerConfiguration) throws -> AppStoreAccess {
         var access = self
         access.serverAPI = try serverAPI?.acting(forBundle: app.bundleId)
         access.sandboxServerAPI = try sandboxServerAPI?.acting(forBundle: app.bundleId)

@@ -116,6 +116,17 @@ extension ServerConfiguration {
         return settings
     }
 
+    /// The settings of the app `bundleId` names (`--app` of the commands), or of the first app when it is `nil`.
+    /// - Throws: `ConfigurationError` naming the apps served, for an app this configuration does not serve.
+    public func settings(forApp bundleId: String?) throws(ConfigurationError) -> ServerConfiguration {
+        guard let bundleId else { return settings(for: servedApps[0]) }
+        guard let app = servedApps.first(where: { $0.bundleId == bundleId }) else {
+            let served = servedApps.map(\.bundleId).joined(separator: ", ")
+            throw ConfigurationError("--app \(bundleId): this configuration serves \(served)")
+        }
+        return settings(for: app)
+    }
+
     /// Throws for two apps with one bundle id, an entry whose bundle id is not one, or two apps whose PostgreSQL
     /// schemas would be one.
     public func checkApps() throws(ConfigurationError) {

@@ -52,8 +52,15 @@ struct ConsoleSession: Sendable, Hashable {
             Self.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key)))
         }
 
-        static func encode(_ data: Data) -> String { Base64URL.encode(data) }
+        static func encode(_ data: Data) -> String {
+            data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
 
-        static func decode(_ text: Substring) -> Data? { Base64URL.decode(text) }
+        static func decode(_ text: Substring) -> Data? {
+            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            return Data(base64Encoded: base64)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import AppStoreVerification
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -77,7 +78,8 @@ struct AppDispatchMiddleware: RouterMiddleware {
         guard let jws = try? JSONDecoder().decode(Body.self, from: body) else { return nil }
         let parts = jws.signedPayload.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        guard let data = Base64URL.decode(parts[1]), let payload = try? JSONDecoder().decode(Payload.self, from: data)
+        guard let data = Base64URL.decode(parts[1].utf8),
+            let payload = try? JSONDecoder().decode(Payload.self, from: data)
         else { return nil }
         return payload.data?.bundleId ?? payload.summary?.bundleId
     }
