@@ -26,7 +26,10 @@ import Testing
         let figures = try Figures(run.stdout)
         #expect(figures.credited > 0)
         #expect(figures.health > 0)
-        #expect(abs(figures.ratio - figures.credited / figures.health) <= 0.002 + 0.01 * figures.ratio)
+        // The rates are printed rounded to whole numbers: on a loaded machine they are small, and the ratio of the
+        // rounded figures may differ from the one measured by that rounding (half a unit of each) and no more.
+        let rounding = 0.5 / figures.health + figures.credited * 0.5 / (figures.health * (figures.health - 0.5))
+        #expect(abs(figures.ratio - figures.credited / figures.health) <= 0.002 + 0.01 * figures.ratio + rounding)
         return (run, figures)
     }
 
