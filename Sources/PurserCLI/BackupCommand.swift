@@ -60,8 +60,7 @@ struct LedgerFileOptions: ParsableArguments {
     @Option(help: "The server's JSON configuration file.") var config: String?
     @Option(name: .customLong("data-dir"), help: "The data directory holding the SQLite ledger.")
     var dataDirectory: String?
-    @Option(help: "The app (its bundle id) whose ledger it is, in a studio's configuration (default: the first).")
-    var app: String?
+    @OptionGroup var app: AppOption
 
     var logger: Logger {
         var logger = Logger(label: "purser.backup")
@@ -73,7 +72,7 @@ struct LedgerFileOptions: ParsableArguments {
     func sqlitePath(for command: String) async throws -> String {
         var flags: [AbsoluteConfigKey: ConfigContent] = [:]
         flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
-        let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags).settings(forApp: app)
+        let settings = try app.settings(await ServerConfiguration.loadForCommand(file: config, flags: flags))
         guard settings.database.url == nil else {
             throw ConfigurationError(
                 "\(command) copies a SQLite ledger; this configuration's ledger is PostgreSQL (database.url): use "

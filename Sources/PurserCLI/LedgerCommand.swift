@@ -29,13 +29,11 @@ extension Purser.LedgerCommand {
                 """)
 
         @OptionGroup var location: LedgerLocationOptions
-        @Option(
-            help: "The app (its bundle id) whose ledger to check, in a studio's configuration (default: the first).")
-        var app: String?
+        @OptionGroup var app: AppOption
         @Flag(help: "Print the report as JSON.") var json = false
 
         func run() async throws {
-            let settings = try await location.settings().settings(forApp: app)
+            let settings = try app.settings(await location.settings())
             if settings.database.url == nil, !FileManager.default.fileExists(atPath: settings.sqliteLedgerPath) {
                 throw ConfigurationError("no ledger at \(settings.sqliteLedgerPath) (dataDirectory)")
             }

@@ -18,8 +18,7 @@ struct LedgerCommandOptions: ParsableArguments {
             its App Store simulator there.
             """)
     var port: Int?
-    @Option(help: "The app (its bundle id) of a studio's configuration with apps (default: the first app).")
-    var app: String?
+    @OptionGroup var app: AppOption
 
     /// Runs `body` on the server's parts (assembled as `serve` assembles them, with a simulator reached over HTTP at
     /// the running server) with the ledger migrated, and closes the ledger afterwards, also on errors. `catalog`
@@ -33,7 +32,7 @@ struct LedgerCommandOptions: ParsableArguments {
         flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
         flags["catalogFile"] = catalog.map(ConfigContent.string)
         flags["port"] = port.map(ConfigContent.int)
-        let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags).settings(forApp: app)
+        let settings = try app.settings(await ServerConfiguration.loadForCommand(file: config, flags: flags))
         let host = settings.host == "0.0.0.0" ? "127.0.0.1" : settings.host
         let server = URL(string: "http://\(host):\(settings.port)")!
         let assembly = try await PurserAssembly.open(

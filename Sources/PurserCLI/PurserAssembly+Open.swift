@@ -16,18 +16,9 @@ extension PurserAssembly {
     ) async throws -> PurserAssembly {
         let catalog = try settings.loadCatalog()
         let access = try await appStore(settings, catalog)
-        let ledgerFile = settings.database.url == nil ? settings.sqliteLedgerPath : nil
-        let existed = ledgerFile.map { FileManager.default.fileExists(atPath: $0) } ?? true
-        let store = try await settings.openLedger(logger: logger)
-        do {
-            return try PurserAssembly(
-                configuration: settings, catalog: catalog, store: store, appStore: access, logger: logger)
-        } catch {
-            try? await store.close()
-            if let ledgerFile, !existed {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: ledgerFile + suffix) }
-            }
-            throw error
+        return try await openingLedgers(of: [settings], logger: logger) { ledgers in
+            try PurserAssembly(
+                configuration: settings, catalog: catalog, store: ledgers[0], appStore: access, logger: logger)
         }
     }
 }
@@ -45,24 +36,35 @@ extension PurserStudio {
         let apps = settings.servedApps.map(settings.settings(for:))
         let catalogs = try apps.map { try $0.loadCatalog() }
         let accesses = try await appStores(settings, catalogs)
-        var ledgers: [any LedgerStore] = []
-        var created: [String] = []
-        do {
-            for app in apps {
-                if app.database.url == nil, !FileManager.default.fileExists(atPath: app.sqliteLedgerPath) {
-                    created.append(app.sqliteLedgerPath)
-                }
-                ledgers.append(try await app.openLedger(logger: logger))
-            }
-            return try PurserStudio.assemble(
+        return try await openingLedgers(of: apps, logger: logger) { ledgers in
+            try PurserStudio.assemble(
                 settings, catalogs: catalogs, ledgers: ledgers, appStores: accesses, logger: logger)
-        } catch {
-            for ledger in ledgers { try? await ledger.close() }
-            for file in created {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
-            }
-            throw error
         }
+    }
+}
+
+/// Opens the ledger of each of `apps` and builds from them with `build`; when opening or building throws, the
+/// ledgers are closed and every SQLite ledger file this call created is removed, so an unusable configuration leaves
+/// nothing behind.
+private func openingLedgers<T>(
+    of apps: [ServerConfiguration], logger: Logger, _ build: ([any LedgerStore]) throws -> T
+) async throws -> T {
+    var ledgers: [any LedgerStore] = []
+    var created: [String] = []
+    do {
+        for app in apps {
+            if app.database.url == nil, !FileManager.default.fileExists(atPath: app.sqliteLedgerPath) {
+                created.append(app.sqliteLedgerPath)
+            }
+            ledgers.append(try await app.openLedger(logger: logger))
+        }
+        return try build(ledgers)
+    } catch {
+        for ledger in ledgers { try? await ledger.close() }
+        for file in created {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+        }
+        throw error
     }
 }
 

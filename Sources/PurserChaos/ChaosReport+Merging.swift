@@ -21,26 +21,6 @@ extension ChaosReport.StrategyResult {
     }
 }
 
-extension ChaosReport.FamilyRow {
-    /// Each family's rows of every app added up; the App Store Server API's faults are the run's own count.
-    static func summed(_ lanes: [[Self]], serverAPIFaults: Int) -> [Self] {
-        guard var rows = lanes.first else { return [] }
-        for lane in lanes.dropFirst() {
-            for (index, row) in lane.enumerated() where index < rows.count {
-                rows[index].injected += row.injected
-                rows[index].healed += row.healed
-                rows[index].violations += row.violations
-            }
-        }
-        for index in rows.indices where rows[index].family == .serverAPIErrors {
-            // Each app's row counted 0 injected and − its broken purchases as healed.
-            rows[index].healed += serverAPIFaults
-            rows[index].injected = serverAPIFaults
-        }
-        return rows
-    }
-}
-
 extension ChaosReport.Webhooks {
     /// Every app's outbox and game backend added up; the longest drain.
     static func summed(_ all: [Self]) -> Self {

@@ -10,7 +10,7 @@ extension ChaosRun {
     func runApps(
         _ plan: ChaosPlan, on servers: [ChaosServer], directory: URL, transport: any PurserHTTPTransport
     ) async throws -> (
-        (result: ChaosReport.StrategyResult, all: [Violation], lanes: [[Violation]]), PurserDriver.Healing
+        (result: ChaosReport.StrategyResult, lanes: [[Violation]]), PurserDriver.Healing
     ) {
         progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount * servers.count)
         let lanes = try await withThrowingTaskGroup(of: (Int, Lane).self) { group in
@@ -43,7 +43,7 @@ extension ChaosRun {
         healing.serverAPIFaults = lanes.map(\.healing.serverAPIFaults).reduce(0, +)
         healing.webhooks = .summed(lanes.map(\.healing.webhooks))
         healing.wallet = lanes.compactMap(\.healing.wallet).reduce(into: SpendingBackend.Tally()) { $0.add($1) }
-        return ((result, Array(perLane.joined()), perLane), healing)
+        return ((result, perLane), healing)
     }
 
     /// What of the other apps' purchases `lane`'s app holds: a transaction in its ledger, or an event about one in

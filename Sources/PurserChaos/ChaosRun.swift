@@ -41,9 +41,7 @@ public struct ChaosRun: Sendable {
         return ChaosReport(
             seed: configuration.seed, users: configuration.users, devices: configuration.devices,
             purchases: configuration.purchases, storage: configuration.storage, replicas: configuration.replicas,
-            families: ChaosReport.FamilyRow.summed(
-                purser.lanes.map { familyRows(plan: plan, violations: $0, serverAPIFaults: 0) },
-                serverAPIFaults: healing.serverAPIFaults),
+            families: familyRows(plan: plan, lanes: purser.lanes, serverAPIFaults: healing.serverAPIFaults),
             strategies: results, reconciliation: healing.reconciliation, webhooks: healing.webhooks,
             wallet: healing.wallet.map(ChaosReport.Wallet.init),
             skipped: configuration.skippedFamilies.map(\.rawValue),
@@ -53,7 +51,7 @@ public struct ChaosRun: Sendable {
     }
 
     private func runPurser(_ plan: ChaosPlan, directory: URL) async throws
-        -> ((result: ChaosReport.StrategyResult, all: [Violation], lanes: [[Violation]]), PurserDriver.Healing)
+        -> ((result: ChaosReport.StrategyResult, lanes: [[Violation]]), PurserDriver.Healing)
     {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard configuration.startsOwnDatabase else { return try await runPurser(plan, directory: directory, nil) }
@@ -74,12 +72,12 @@ public struct ChaosRun: Sendable {
     }
 
     private func runPurser(_ plan: ChaosPlan, directory: URL, _ failovers: DatabaseFailovers?) async throws
-        -> ((result: ChaosReport.StrategyResult, all: [Violation], lanes: [[Violation]]), PurserDriver.Healing)
+        -> ((result: ChaosReport.StrategyResult, lanes: [[Violation]]), PurserDriver.Healing)
     {
         let clock = ChaosClock()
         let body:
             @Sendable (ChaosServer) async throws -> (
-                (result: ChaosReport.StrategyResult, all: [Violation], lanes: [[Violation]]), PurserDriver.Healing
+                (result: ChaosReport.StrategyResult, lanes: [[Violation]]), PurserDriver.Healing
             ) = { server in
                 try await AsyncHTTPClientTransport.with(
                     connections: configuration.concurrency * 2, timeout: .seconds(10)
@@ -132,11 +130,11 @@ public struct ChaosRun: Sendable {
         _ plan: ChaosPlan, on server: ChaosServer, directory: URL,
         transport: any PurserHTTPTransport, failovers: DatabaseFailovers?
     ) async throws
-        -> ((result: ChaosReport.StrategyResult, all: [Violation], lanes: [[Violation]]), PurserDriver.Healing)
+        -> ((result: ChaosReport.StrategyResult, lanes: [[Violation]]), PurserDriver.Healing)
     {
         progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount)
         let lane = try await runLane(plan, on: server, directory: directory, transport: transport, failovers: failovers)
-        return ((lane.result, lane.violations, [lane.violations]), lane.healing)
+        return ((lane.result, [lane.violations]), lane.healing)
     }
 
     /// What Purser did for one app: its result, every violation, the heal phase, and the harness's record.
@@ -146,7 +144,6 @@ public struct ChaosRun: Sendable {
         var healing: PurserDriver.Healing
         var record: ChaosRecord
         var server: ChaosServer
-        var plan: ChaosPlan
     }
 
     /// One app's run through the fault and heal phases, and its invariants (progress already begun).
@@ -179,7 +176,7 @@ public struct ChaosRun: Sendable {
         var healed = healing
         healed.wallet = driver.spender.tally
         return Lane(
-            result: result, violations: violations, healing: healed, record: record, server: server, plan: plan)
+            result: result, violations: violations, healing: healed, record: record, server: server)
     }
 
     private func runBaseline(_ strategy: ChaosStrategy, plan: ChaosPlan, directory: URL) async throws
@@ -230,26 +227,33 @@ public struct ChaosRun: Sendable {
             violations: Array(violations.prefix(50)))
     }
 
-    func familyRows(plan: ChaosPlan, violations: [Violation], serverAPIFaults: Int) -> [ChaosReport.FamilyRow] {
+    /// Each family's row: how often the plan met it (once per app that ran the plan, `lanes`), how many of those
+    /// purchases healed, and the violations among them; App Store Server API faults are the run's own count.
+    func familyRows(plan: ChaosPlan, lanes: [[Violation]], serverAPIFaults: Int) -> [ChaosReport.FamilyRow] {
         let injected = plan.injected
         var families: [Int: Set<FaultFamily>] = [:]
         for device in plan.devices {
             for purchase in device.purchases { families[purchase.index] = purchase.families }
         }
-        var broken: [FaultFamily: Set<Int>] = [:]
+        var broken: [FaultFamily: Int] = [:]
         var counted: [FaultFamily: Int] = [:]
-        for violation in violations {
-            guard let index = violation.purchase else { continue }
-            for family in families[index] ?? [] {
-                broken[family, default: []].insert(index)
-                counted[family, default: 0] += 1
+        for violations in lanes {
+            var brokenHere: [FaultFamily: Set<Int>] = [:]
+            for violation in violations {
+                guard let index = violation.purchase else { continue }
+                for family in families[index] ?? [] {
+                    brokenHere[family, default: []].insert(index)
+                    counted[family, default: 0] += 1
+                }
             }
+            broken.merge(brokenHere.mapValues(\.count), uniquingKeysWith: +)
         }
         return FaultFamily.allCases.filter { configuration.rate($0) > 0 }.map { family in
-            let count = family == .serverAPIErrors ? serverAPIFaults : injected[family, default: 0]
+            let count =
+                family == .serverAPIErrors ? serverAPIFaults : injected[family, default: 0] * lanes.count
             return ChaosReport.FamilyRow(
                 family: family, unit: family.unit, rate: configuration.rate(family), injected: count,
-                healed: count - (broken[family]?.count ?? 0), violations: counted[family, default: 0])
+                healed: count - broken[family, default: 0], violations: counted[family, default: 0])
         }
     }
 }

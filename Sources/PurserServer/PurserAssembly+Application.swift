@@ -37,7 +37,7 @@ extension PurserAssembly {
                 support: support, orders: orders, wallets: wallets,
                 goodwillLimit: configuration.console.goodwillLimit,
                 unboundAlert: configuration.console.unboundAlertSeconds, webhooks: webhooks, store: store,
-                people: studio.home.store, keys: .init(adminToken: adminToken), adminToken: adminToken,
+                keys: .init(adminToken: adminToken), adminToken: adminToken,
                 app: configuration.bundleId,
                 studio: ConsoleStudio(
                     apps: studio.apps.map {

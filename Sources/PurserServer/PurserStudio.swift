@@ -22,11 +22,6 @@ public struct PurserStudio: Sendable {
     /// The first app: its ledger holds the API keys and the console's operators.
     public var home: PurserAssembly { apps[0] }
 
-    /// The app with this bundle id.
-    public func app(_ bundleId: String) -> PurserAssembly? {
-        apps.first { $0.configuration.bundleId == bundleId }
-    }
-
     /// Builds every app of `configuration` (`servedApps`) on ledgers already opened (`ledgers[i]` for app `i`):
     /// the first app's API keys serve every app. `webhookSeed` seeds every app's webhook retries (a chaos run's seed).
     /// - Throws: `ConfigurationError` for a configuration that cannot be used (`checkApps`, or an app's own).

@@ -21,7 +21,11 @@ extension ServerConfigurationTests {
             """)
         defer { remove(file) }
         let settings = try await ServerConfiguration.load(
-            file: file, environment: ["PURSER_APPS_1_SHARED_SECRET": "racer-secret"])
+            file: file,
+            environment: [
+                "PURSER_APPS_1_SHARED_SECRET": "racer-secret",
+                "PURSER_APPS_1_WEBHOOKS_ENDPOINTS_0_SECRET": "whsec_from_the_environment",
+            ])
         let directory = file.deletingLastPathComponent().path
         #expect(settings.servedApps.map(\.bundleId) == ["com.example.dragons", "com.example.racers"])
         let (dragons, racers) = (settings.apps[0], settings.apps[1])
@@ -35,6 +39,8 @@ extension ServerConfigurationTests {
         #expect(
             dragons.webhookEndpoints.isEmpty
                 && racers.webhookEndpoints.map(\.url) == ["https://racers.example.com/purser"])
+        // The guide's way to give an app's endpoint its secret: the environment, by the app's and endpoint's index.
+        #expect(racers.webhookEndpoints.first?.secrets.contains("whsec_from_the_environment") == true)
 
         let first = settings.settings(for: dragons)
         let second = settings.settings(for: racers)
@@ -48,7 +54,7 @@ extension ServerConfigurationTests {
         #expect(settings.ledgerApp == nil)
 
         let printed = try settings.effectiveJSON()
-        #expect(!printed.contains("dragon-secret") && !printed.contains("racer-secret") && !printed.contains("whsec_x"))
+        #expect(!printed.contains("dragon-secret") && !printed.contains("racer-secret") && !printed.contains("whsec_"))
     }
 
     @Test func appsThatCannotBeServedAreNamed() async throws {

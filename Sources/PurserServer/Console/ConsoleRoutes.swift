@@ -24,9 +24,6 @@ struct ConsoleRoutes: Sendable {
     let webhooks: WebhookService
     /// This app's ledger: its purchases, wallets, webhook events and goodwill requests.
     let store: any LedgerStore
-    /// The studio's first ledger, which holds the operators and the sign-in throttle's failures (`store` in a
-    /// single-app Purser): one sign-in for every app.
-    let people: any LedgerStore
     let keys: ConsoleSession.Keys
     let adminToken: String
     /// The app this console serves, whose roles count: its `bundleId`.
@@ -34,6 +31,10 @@ struct ConsoleRoutes: Sendable {
     /// Every app of the studio in `servedApps`' order, this one included: the switcher and the search over every
     /// app an operator may see (`ConsoleStudio`).
     let studio: ConsoleStudio
+
+    /// The studio's first ledger, which holds the operators and the sign-in throttle's failures (`store` in a
+    /// single-app Purser): one sign-in for every app.
+    var people: any LedgerStore { studio.apps[0].store }
     /// What a `support` operator may give alone (`console.grantLimit`, `console.grantLimitPerDay`).
     let grantLimits: GrantLimits
     let secureCookies: Bool

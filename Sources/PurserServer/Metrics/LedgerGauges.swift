@@ -16,19 +16,18 @@ struct LedgerGauges: Sendable {
     func refresh() async throws {
         let health = try await store.health()
         let at = now()
-        func gauge(_ label: String) -> Gauge { Gauge(label: label, dimensions: [("app", app)]) }
-        gauge("purser.transactions.unbound").record(health.unbound.count)
-        gauge("purser.transactions.unbound.oldest.age.seconds").record(health.unbound.oldestAge(at: at))
-        gauge("purser.orders.waiting").record(health.waitingOrders.count)
-        gauge("purser.orders.waiting.oldest.age.seconds").record(health.waitingOrders.oldestAge(at: at))
+        Gauge(label: "purser.transactions.unbound").record(health.unbound.count)
+        Gauge(label: "purser.transactions.unbound.oldest.age.seconds").record(health.unbound.oldestAge(at: at))
+        Gauge(label: "purser.orders.waiting").record(health.waitingOrders.count)
+        Gauge(label: "purser.orders.waiting.oldest.age.seconds").record(health.waitingOrders.oldestAge(at: at))
         let undispatched = webhooksConfigured ? health.undispatchedEvents : .init(count: 0, oldest: nil)
         let backlog = LedgerHealth.Backlog(
             count: undispatched.count + health.undeliveredEvents.count,
             oldest: [undispatched.oldest, health.undeliveredEvents.oldest].compactMap { $0 }.min())
-        gauge("purser.webhooks.backlog.events").record(backlog.count)
-        gauge("purser.webhooks.backlog.oldest.age.seconds").record(backlog.oldestAge(at: at))
-        gauge("purser.webhooks.dead.events").record(health.deadEvents)
-        gauge("purser.wallet.holds.open").record(health.openHolds.count)
-        gauge("purser.wallet.holds.open.oldest.age.seconds").record(health.openHolds.oldestAge(at: at))
+        Gauge(label: "purser.webhooks.backlog.events").record(backlog.count)
+        Gauge(label: "purser.webhooks.backlog.oldest.age.seconds").record(backlog.oldestAge(at: at))
+        Gauge(label: "purser.webhooks.dead.events").record(health.deadEvents)
+        Gauge(label: "purser.wallet.holds.open").record(health.openHolds.count)
+        Gauge(label: "purser.wallet.holds.open.oldest.age.seconds").record(health.openHolds.oldestAge(at: at))
     }
 }

@@ -25,7 +25,7 @@ struct MetricsListener: Sendable {
             }
             for app in gauges {
                 do {
-                    try await app.refresh()
+                    try await PurserMetrics.$app.withValue(app.app) { try await app.refresh() }
                 } catch {
                     logger.warning(
                         "metrics: the ledger's gauges could not be read",

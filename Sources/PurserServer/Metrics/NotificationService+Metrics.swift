@@ -7,13 +7,9 @@ extension NotificationService {
     /// (notifications that stop arriving are money stuck at Apple).
     static func recordIntake(_ record: NotificationRecord) {
         if let signed = record.signedDate {
-            Timer(
-                label: PurserMetrics.Name.notificationIntakeLag, dimensions: PurserMetrics.labelled(),
-                preferredDisplayUnit: .seconds
-            )
-            .recordNanoseconds(Int64(max(0, record.receivedAt.timeIntervalSince(signed)) * 1_000_000_000))
+            Timer(label: PurserMetrics.Name.notificationIntakeLag, preferredDisplayUnit: .seconds)
+                .recordNanoseconds(Int64(max(0, record.receivedAt.timeIntervalSince(signed)) * 1_000_000_000))
         }
-        Gauge(label: PurserMetrics.Name.notificationLastReceived, dimensions: PurserMetrics.labelled()).record(
-            record.receivedAt.timeIntervalSince1970)
+        Gauge(label: PurserMetrics.Name.notificationLastReceived).record(record.receivedAt.timeIntervalSince1970)
     }
 }

@@ -13,7 +13,7 @@ public enum PurserMetrics {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.nameAndLabelSanitizer = { name, labels in
-            (prometheusName(name), labels.map { (prometheusName($0.0), $0.1) })
+            (prometheusName(name), (appLabel(of: name) + labels).map { (prometheusName($0.0), $0.1) })
         }
         // swift-prometheus looks the buckets up by the name after `nameAndLabelSanitizer`.
         factory.durationHistogramBuckets[prometheusName(Name.notificationIntakeLag)] = [
@@ -24,13 +24,15 @@ public enum PurserMetrics {
         return registry
     }()
 
-    /// The app (its bundle id) whose work the current task does: set for each request by the app it names, and for
-    /// each app's long-lived workers. Every Purser metric carries it as its `app` label.
+    /// The app (its bundle id) whose work the current task does: set for each request by the app it names, for
+    /// each app's long-lived workers, and for each app's ledger gauges at a scrape. Every Purser metric carries it as
+    /// its `app` label, added where every metric is made (`nameAndLabelSanitizer`, called in the recording task), so
+    /// no call site can forget it.
     @TaskLocal public static var app = ""
 
-    /// `dimensions` with the current `app` label first.
-    static func labelled(_ dimensions: [(String, String)] = []) -> [(String, String)] {
-        [("app", app)] + dimensions
+    /// The `app` label a metric named `name` gets: Purser's own (`purser.…`), not Hummingbird's HTTP series.
+    static func appLabel(of name: String) -> [(String, String)] {
+        name.hasPrefix("purser.") ? [("app", app)] : []
     }
 
     /// The labels Purser records, in one place.

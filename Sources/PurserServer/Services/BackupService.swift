@@ -43,23 +43,20 @@ public struct BackupService: Service, CustomStringConvertible {
             try await take(at: now())
         } finished: { taken in
             let outcome = taken.report.isSound ? "sound" : "unsound"
-            Counter(label: PurserMetrics.Name.backups, dimensions: PurserMetrics.labelled([("outcome", outcome)]))
-                .increment()
+            Counter(label: PurserMetrics.Name.backups, dimensions: [("outcome", outcome)]).increment()
             let metadata: Logger.Metadata = [
                 "purser.file": "\(taken.file)", "purser.deleted": "\(taken.deleted.count)",
                 "purser.findings": "\(taken.report.ledger.findings.count)",
                 "purser.sqlite_check": "\(taken.report.sqliteCheck)",
             ]
             if taken.report.isSound {
-                Gauge(label: PurserMetrics.Name.backupLastSuccess, dimensions: PurserMetrics.labelled()).record(
-                    now().timeIntervalSince1970)
+                Gauge(label: PurserMetrics.Name.backupLastSuccess).record(now().timeIntervalSince1970)
                 logger.info("backup taken", metadata: metadata)
             } else {
                 logger.error("backup taken but its check failed; older backups kept", metadata: metadata)
             }
         } failed: { error in
-            Counter(label: PurserMetrics.Name.backups, dimensions: PurserMetrics.labelled([("outcome", "failed")]))
-                .increment()
+            Counter(label: PurserMetrics.Name.backups, dimensions: [("outcome", "failed")]).increment()
             logger.error("backup failed", metadata: ["error": "\(error)"])
         }
     }

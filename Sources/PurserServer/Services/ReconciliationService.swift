@@ -27,10 +27,7 @@ public struct ReconciliationService: Service {
             Self.record(summary, at: Date())
         } failed: { error in
             logger.error("reconciliation failed", metadata: ["error": "\(error)"])
-            Counter(
-                label: PurserMetrics.Name.reconciliationRuns,
-                dimensions: PurserMetrics.labelled([("outcome", "failed")])
-            ).increment()
+            Counter(label: PurserMetrics.Name.reconciliationRuns, dimensions: [("outcome", "failed")]).increment()
         }
     }
 }

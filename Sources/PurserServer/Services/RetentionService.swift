@@ -67,8 +67,7 @@ public struct RetentionService: Service, CustomStringConvertible {
         for (kind, count) in [
             ("event_payload", pruned.eventPayloads), ("notification", pruned.notifications), ("lease", pruned.leases),
         ] {
-            Counter(label: PurserMetrics.Name.retentionPruned, dimensions: PurserMetrics.labelled([("kind", kind)]))
-                .increment(by: count)
+            Counter(label: PurserMetrics.Name.retentionPruned, dimensions: [("kind", kind)]).increment(by: count)
         }
     }
 

@@ -22,11 +22,8 @@ extension SubmissionService {
             }
             return appTransaction.appTransactionId.flatMap { $0.isEmpty ? nil : $0 }
         } catch {
-            Counter(
-                label: PurserMetrics.Name.verificationFailures,
-                dimensions: PurserMetrics.labelled([("code", error.code.description)])
-            )
-            .increment()
+            Counter(label: PurserMetrics.Name.verificationFailures, dimensions: [("code", error.code.description)])
+                .increment()
             return nil
         }
     }

@@ -26,11 +26,8 @@ extension SubmissionService {
             do {
                 receipt = try await local.verifier.verify(der: der)
             } catch {
-                Counter(
-                    label: PurserMetrics.Name.verificationFailures,
-                    dimensions: PurserMetrics.labelled([("code", error.code.description)])
-                )
-                .increment()
+                Counter(label: PurserMetrics.Name.verificationFailures, dimensions: [("code", error.code.description)])
+                    .increment()
                 throw ServiceError(unverified: error)
             }
             if local.serverAPI != nil {

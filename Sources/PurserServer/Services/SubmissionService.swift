@@ -73,11 +73,8 @@ public struct SubmissionService: Sendable {
         do {
             payload = try await verifier.verifySignature(jws, as: JWSTransaction.self)
         } catch {
-            Counter(
-                label: PurserMetrics.Name.verificationFailures,
-                dimensions: PurserMetrics.labelled([("code", error.code.description)])
-            )
-            .increment()
+            Counter(label: PurserMetrics.Name.verificationFailures, dimensions: [("code", error.code.description)])
+                .increment()
             throw ServiceError(unverified: error)
         }
         let settlement = try await settle(payload, source: .client(submitter), orderHint: orderHint)
@@ -119,18 +116,12 @@ public struct SubmissionService: Sendable {
             orderHintMaxAge: orderHintMaxAge, override: overridden)
         let started = ContinuousClock.now
         let settlement = try await store.settle(submission, now: now())
-        Timer(
-            label: PurserMetrics.Name.ledgerWriteDuration, dimensions: PurserMetrics.labelled([("operation", "settle")])
-        )
-        .record(duration: ContinuousClock.now - started)
-        Counter(
-            label: PurserMetrics.Name.decisions,
-            dimensions: PurserMetrics.labelled([("decision", settlement.outcome(for: source))])
-        )
-        .increment()
+        Timer(label: PurserMetrics.Name.ledgerWriteDuration, dimensions: [("operation", "settle")])
+            .record(duration: ContinuousClock.now - started)
+        Counter(label: PurserMetrics.Name.decisions, dimensions: [("decision", settlement.outcome(for: source))])
+            .increment()
         if settlement.creditedNow {
-            Counter(label: PurserMetrics.Name.credits, dimensions: PurserMetrics.labelled([("cause", source.category)]))
-                .increment()
+            Counter(label: PurserMetrics.Name.credits, dimensions: [("cause", source.category)]).increment()
         }
         try await revokeShareRefundedBeforeCredit(transaction, settlement: settlement, source: source)
         if source.submitter == nil, let followUp = settlement.appleFollowUp, let followUps {

@@ -69,9 +69,7 @@ public struct WalletService: Sendable {
         let outcome = try await store.applyWalletTransaction(request, now: now())
         Counter(
             label: PurserMetrics.Name.walletTransactions,
-            dimensions: PurserMetrics.labelled([
-                ("kind", WalletHistoryEntry.walletKind(body.amounts)), ("outcome", outcome.label),
-            ])
+            dimensions: [("kind", WalletHistoryEntry.walletKind(body.amounts)), ("outcome", outcome.label)]
         ).increment()
         switch outcome {
         case .applied(let change):

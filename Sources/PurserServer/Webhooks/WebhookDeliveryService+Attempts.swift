@@ -42,10 +42,7 @@ extension WebhookDeliveryService {
         let headers = WebhookSignature.headers(id: claim.id, body: body, secrets: endpoint.secrets, now: now())
         let result = await transport.post(body, headers: headers, to: endpoint.url, timeout: timeout)
         if result.isSuccess {
-            Counter(
-                label: PurserMetrics.Name.webhookAttempts,
-                dimensions: PurserMetrics.labelled([("outcome", "delivered")])
-            ).increment()
+            Counter(label: PurserMetrics.Name.webhookAttempts, dimensions: [("outcome", "delivered")]).increment()
             return WebhookDelivery.Attempt(deliveryId: claim.deliveryId, outcome: .delivered, result: "\(result)")
         }
         let at = now()
@@ -54,8 +51,7 @@ extension WebhookDeliveryService {
             retryAt = max(scheduled, at.addingTimeInterval(min(max(retryAfter, 0), 86_400)))
         }
         Counter(
-            label: PurserMetrics.Name.webhookAttempts,
-            dimensions: PurserMetrics.labelled([("outcome", retryAt == nil ? "dead" : "failed")])
+            label: PurserMetrics.Name.webhookAttempts, dimensions: [("outcome", retryAt == nil ? "dead" : "failed")]
         )
         .increment()
         if retryAt == nil {

@@ -121,7 +121,7 @@ extension PostgresLedgerStore {
         }
 
         /// Whether `name` is a schema name `inSchema(_:)` takes.
-        public static func isSchemaName(_ name: String) -> Bool {
+        static func isSchemaName(_ name: String) -> Bool {
             guard let first = name.utf8.first, name.utf8.count <= 63,
                 !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
             else { return false }

@@ -11,13 +11,16 @@ extension PostgresLedgerStore {
     /// Applies the migrations up to version `last`, leaving out `skipped`: the upgrade tests build a ledger as an
     /// earlier release left it (released entries are never edited, so the list cut at `last` is that release's).
     func migrate(through last: Int, skipping skipped: Set<Int> = []) async throws {
+        if let schema {
+            // The schema of a further app's ledger, made once, before the migrations that fill it.
+            try await inTransaction { connection in
+                try await self.execute(connection, "SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
+                try await self.execute(connection, PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"))
+            }
+        }
         for migration in Self.migrations where migration.version <= last && !skipped.contains(migration.version) {
             let applied = try await inTransaction { connection in
                 try await self.execute(connection, "SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
-                if let schema = self.schema {
-                    try await self.execute(
-                        connection, PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"))
-                }
                 try await self.execute(
                     connection,
                     """
