@@ -40,7 +40,9 @@ extension Purser {
                 "PostgreSQL for --storage postgres (default: PURSER_DATABASE_URL); the run's tables go there. "
                     + "Not used with database-failover (the run starts its own servers)."))
         var databaseURL: String?
-        @Option(help: "Where the run keeps its files (default: a temporary directory, removed afterwards).")
+        @Option(
+            help: "Where the run keeps its files (default: a temporary directory, removed afterwards unless it failed)."
+        )
         var directory: String?
         @Option(help: "Devices acting at the same time.") var concurrency = 8
         @Option(
@@ -78,7 +80,8 @@ extension Purser {
                 print(report.text)
             }
             if !report.passed {
-                FileHandle.standardError.write(Data("chaos: FAILED with seed \(report.seed)\n".utf8))
+                let kept = report.evidence.map { "; evidence kept in \($0)" } ?? ""
+                FileHandle.standardError.write(Data("chaos: FAILED with seed \(report.seed)\(kept)\n".utf8))
                 throw ExitCode(1)
             }
         }

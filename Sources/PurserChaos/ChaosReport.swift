@@ -61,6 +61,9 @@ public struct ChaosReport: Codable, Sendable {
     public var apps: Int? = nil
     /// Purser broke no invariant (and no database failover answered a write with a 500).
     public var passed: Bool
+    /// A failed run's directory, kept: each app's ledger and, for violations, `evidence/` (`ChaosEvidence`: the
+    /// ledger's copy or dump, the simulator's record, each violating purchase's history). `nil` when it passed.
+    public var evidence: String? = nil
 
     /// Purser's result.
     public var purser: StrategyResult? { strategies.first { $0.strategy == .purser } }
@@ -93,7 +96,7 @@ public struct ChaosReport: Codable, Sendable {
                 String(result.count(.lost)),
                 String(result.count(.doubled)), String(result.count(.misattributed)),
                 String(result.count(.creditedWithoutCharge)), String(result.count(.finishedBeforeDecision)),
-                String(result.count(.gameBackendDiffers)),
+                String(result.count(.gameBackendDiffers) + result.count(.webhookIDReused)),
                 String(
                     [.walletBalanceDiffers, .appliedTwice, .belowFloor, .walletUnanswered].map(result.count).reduce(
                         0, +)),
@@ -113,8 +116,9 @@ public struct ChaosReport: Codable, Sendable {
         }
         if let apps, let purser {
             lines.append(
-                "Apps: \(apps), each with its own ledger and game backend; \(purser.count(.crossApp)) of one app's "
-                    + "purchases found in another app's ledger or game backend (cross-app)")
+                "Apps: \(apps), each with its own ledger, all delivering to one game backend that applies each "
+                    + "webhook-id once; \(purser.count(.crossApp)) of one app's purchases found in another app's ledger "
+                    + "or books (cross-app), \(purser.count(.webhookIDReused)) webhook-ids that came with two bodies")
         }
         lines.append("Reconciliation: \(reconciliation)")
         if let webhooks { lines.append(webhooks.line) }
@@ -146,6 +150,11 @@ public struct ChaosReport: Codable, Sendable {
                 lines.append(
                     "FAIL: Purser broke \(purser.violationCount) invariant checks. Replay with --seed \(seed).")
                 for violation in purser.violations { lines.append("  \(violation)") }
+                if let evidence {
+                    lines.append(
+                        "Evidence kept in \(evidence) (per app: the ledger, evidence/simulator.json, "
+                            + "evidence/history-TRANSACTION.txt).")
+                }
             }
         }
         return lines.joined(separator: "\n")

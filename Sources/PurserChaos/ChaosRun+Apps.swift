@@ -32,6 +32,11 @@ extension ChaosRun {
         var perLane = lanes.map(\.violations)
         for index in lanes.indices {
             let crossing = try await crossAppViolations(in: lanes[index], among: lanes)
+            if !crossing.isEmpty {
+                try await keepEvidence(
+                    of: crossing, server: lanes[index].server, record: lanes[index].record, plan: plan,
+                    in: directory.appendingPathComponent(lanes[index].server.app), named: "evidence-cross-app")
+            }
             perLane[index] += crossing
             result.counts[.crossApp, default: 0] += crossing.count
             result.violations = Array((result.violations + crossing).prefix(50))
@@ -50,7 +55,7 @@ extension ChaosRun {
     /// its game backend.
     func crossAppViolations(in lane: Lane, among lanes: [Lane]) async throws -> [Violation] {
         var found: [Violation] = []
-        let received = lane.server.gameBackend.transactionIDs
+        let received = lane.server.gameBackend.transactionIDs(app: lane.server.app)
         for other in lanes where other.server.app != lane.server.app {
             for charge in other.record.charges {
                 if let held = try await lane.server.store.transaction(charge.transactionID) {

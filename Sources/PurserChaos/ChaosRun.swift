@@ -24,7 +24,9 @@ public struct ChaosRun: Sendable {
             configuration.directory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("purser-chaos-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        defer { if configuration.directory == nil { try? FileManager.default.removeItem(at: base) } }
+        // A failed run keeps its directory, with the evidence its lanes wrote (`ChaosEvidence`).
+        var keep = configuration.directory != nil
+        defer { if !keep { try? FileManager.default.removeItem(at: base) } }
         let ticker = Task { await progress.run(every: ChaosProgress.interval) }
         defer { ticker.cancel() }
 
@@ -38,7 +40,7 @@ public struct ChaosRun: Sendable {
                     strategy, plan: sample,
                     directory: base.appendingPathComponent(strategy.rawValue)))
         }
-        return ChaosReport(
+        var report = ChaosReport(
             seed: configuration.seed, users: configuration.users, devices: configuration.devices,
             purchases: configuration.purchases, storage: configuration.storage, replicas: configuration.replicas,
             families: familyRows(plan: plan, lanes: purser.lanes, serverAPIFaults: healing.serverAPIFaults),
@@ -48,6 +50,11 @@ public struct ChaosRun: Sendable {
             apps: configuration.apps > 1 ? configuration.apps : nil,
             passed: purser.result.violationCount == 0 && purser.result.failovers.allSatisfy { $0.wrongAnswers == 0 }
                 && (!configuration.startsOwnDatabase || !purser.result.failovers.isEmpty))
+        if !report.passed {
+            keep = true
+            report.evidence = base.path
+        }
+        return report
     }
 
     private func runPurser(_ plan: ChaosPlan, directory: URL) async throws
@@ -175,8 +182,24 @@ public struct ChaosRun: Sendable {
         result.failovers = failovers?.failovers ?? []
         var healed = healing
         healed.wallet = driver.spender.tally
+        if !violations.isEmpty {
+            try await keepEvidence(of: violations, server: server, record: record, plan: plan, in: directory)
+        }
         return Lane(
             result: result, violations: violations, healing: healed, record: record, server: server)
+    }
+
+    /// Writes what `violations` need to be explained (`ChaosEvidence`) into `directory/evidence`, while the server is
+    /// still up.
+    func keepEvidence(
+        of violations: [Violation], server: ChaosServer, record: ChaosRecord, plan: ChaosPlan, in directory: URL,
+        named name: String = "evidence"
+    ) async throws {
+        let place = directory.appendingPathComponent(name)
+        progress.note("keeping the evidence of \(violations.count) violations in \(place.path)")
+        let problems = await ChaosEvidence(server: server, record: record, plan: plan, violations: violations)
+            .write(to: place)
+        for problem in problems { progress.note("evidence incomplete: \(problem)") }
     }
 
     private func runBaseline(_ strategy: ChaosStrategy, plan: ChaosPlan, directory: URL) async throws

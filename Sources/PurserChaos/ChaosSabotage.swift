@@ -12,12 +12,16 @@ public struct ChaosSabotage: Sendable {
     /// A studio run's further apps write the store this makes of the first app's ledger instead of their own (no
     /// partition between games).
     public var furtherAppsLedger: (@Sendable (any LedgerStore) -> any LedgerStore)?
+    /// Every app's ledger draws its webhook ids from one and the same seed, so the apps' ids repeat one another (as
+    /// ids numbered per ledger did).
+    public var sharedEventIDs = false
 
     public init(
         store: (@Sendable (any LedgerStore) -> any LedgerStore)? = nil,
         adapter: (@Sendable (any StoreAdapter) -> any StoreAdapter)? = nil,
-        furtherAppsLedger: (@Sendable (any LedgerStore) -> any LedgerStore)? = nil
+        furtherAppsLedger: (@Sendable (any LedgerStore) -> any LedgerStore)? = nil, sharedEventIDs: Bool = false
     ) {
+        self.sharedEventIDs = sharedEventIDs
         self.store = store
         self.adapter = adapter
         self.furtherAppsLedger = furtherAppsLedger

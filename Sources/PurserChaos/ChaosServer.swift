@@ -44,6 +44,9 @@ public struct ChaosServer: Sendable {
     public let gameBackend: GameBackend
     /// The app (bundle id) this view of the server is: a studio run (`runStudio`) has one view per app.
     public var app: String = ChaosServer.bundleID
+    /// Where the ledger lives, for the evidence a failed run keeps: its SQLite file, or its PostgreSQL database.
+    var ledgerFile: String? = nil
+    var databaseURL: String? = nil
 
     /// Whether the heal phase may move the clock a day forward: only when the server runs on this clock.
     var sharesClock: Bool { replicas == nil }
@@ -96,30 +99,20 @@ public struct ChaosServer: Sendable {
         index == 0 ? bundleID : "\(bundleID).app\(index + 1)"
     }
 
-    /// Like `run`, for a studio of `apps` apps behind one server (`PurserStudio`), each with its own ledger and game
-    /// backend, one simulator selling for all: `body` gets one view per app, sharing the URL, the simulator, the
-    /// network faults and the clock.
+    /// Like `run`, for a studio of `apps` apps behind one server (`PurserStudio`), each with its own ledger, one
+    /// simulator selling for all, and one game backend receiving every app's webhooks (the apps inherit the
+    /// studio's one endpoint, as a studio with one backend configures it): `body` gets one view per app, sharing the
+    /// URL, the simulator, the game backend, the network faults and the clock.
     public static func runStudio<T: Sendable>(
         apps: Int, directory: URL, clock: ChaosClock, sabotage: ChaosSabotage = .init(),
         deliversNotifications: Bool = true, seed: UInt64? = nil, _ body: @Sendable ([ChaosServer]) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "purser.chaos")
         logger.logLevel = .critical
-        return try await withGameBackends(apps, clock: clock, logger: logger) { [logger] backends in
+        return try await withGameBackend(clock: clock, logger: logger) { [logger] backend, url in
             try await runStudio(
                 directory: directory, clock: clock, sabotage: sabotage, deliversNotifications: deliversNotifications,
-                seed: seed, backends: backends, logger: logger, body)
-        }
-    }
-
-    /// `withGameBackend`, `count` times over.
-    static func withGameBackends<T: Sendable>(
-        _ count: Int, clock: ChaosClock, logger: Logger, started: [(GameBackend, URL)] = [],
-        _ body: @Sendable ([(GameBackend, URL)]) async throws -> T
-    ) async throws -> T {
-        guard started.count < count else { return try await body(started) }
-        return try await withGameBackend(clock: clock, logger: logger) { backend, url in
-            try await withGameBackends(count, clock: clock, logger: logger, started: started + [(backend, url)], body)
+                seed: seed, backends: Array(repeating: (backend, url), count: apps), logger: logger, body)
         }
     }
 
@@ -137,14 +130,14 @@ public struct ChaosServer: Sendable {
         if backends.count > 1 {
             configuration.apps = backends.indices.map { index in
                 var app = configuration.servedApps[0]
-                app.bundleId = appBundle(index)
-                app.webhookEndpoints =
-                    webhookSettings(url: backends[index].1, secret: backends[index].0.secret)
-                    .endpoints
+                app.bundleId = appBundle(index)  // the studio's webhook endpoint, inherited: one receiver for all
                 return app
             }
         }
         var ledgers: [any LedgerStore] = []
+        let files = backends.indices.map {
+            directory.appendingPathComponent($0 == 0 ? "purser.sqlite" : "\(appBundle($0)).sqlite").path
+        }
         for index in backends.indices {
             // Sabotage: every app writes the first app's ledger, as a studio without a partition would.
             if index > 0, let shared = sabotage.furtherAppsLedger {
@@ -152,8 +145,10 @@ public struct ChaosServer: Sendable {
                 continue
             }
             let ledger = try await SQLiteLedgerStore.open(
-                path: directory.appendingPathComponent(index == 0 ? "purser.sqlite" : "\(appBundle(index)).sqlite")
-                    .path,
+                path: files[index],
+                outbox: OutboxIdentity(
+                    bundleID: appBundle(index),
+                    seed: sabotage.sharedEventIDs ? (seed ?? 1) : seed.map { $0 &+ UInt64(index) }),
                 logger: logger)
             ledgers.append(sabotage.store?(ledger) ?? ledger)
         }
@@ -204,7 +199,8 @@ public struct ChaosServer: Sendable {
                             let finishing = try await Self.finishAtApple(followUps)
                             return reconciled + "; finishing at Apple: \(finishing)"
                         },
-                        replicas: nil, gameBackend: backends[index].0, app: appBundle(index)))
+                        replicas: nil, gameBackend: backends[index].0, app: appBundle(index),
+                        ledgerFile: index > 0 && sabotage.furtherAppsLedger != nil ? nil : files[index]))
             }
             do {
                 let result = try await body(servers)

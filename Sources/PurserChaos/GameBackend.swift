@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -6,13 +7,16 @@ import Synchronization
 
 /// The game's own backend in a chaos run: it receives Purser's webhooks over HTTP in the harness process, verifies
 /// each (Standard Webhooks, against the run's clock), and applies every event once per `webhook-id` to the balances
-/// it keeps, as a game that trusts the webhooks would. The `webhook-receiver` family makes it answer 503 as if down,
-/// answer 500, or stall past the sender's time-out after applying (so the retry is a duplicate it must ignore).
+/// it keeps, per app (the body's `bundleId`), as a game studio's one receiver that trusts the webhooks would: a
+/// studio run (`--apps`) sends every app's events to this one receiver. An id that arrives again with another body
+/// is not applied (the receiver cannot tell it from a retry) and is recorded: Purser gave two events one id. The
+/// `webhook-receiver` family makes it answer 503 as if down, answer 500, or stall past the sender's time-out after
+/// applying (so the retry is a duplicate it must ignore).
 public final class GameBackend: Sendable {
     /// What the next few posts meet.
     public struct Fault: Sendable, Hashable, Codable {
         public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-            /// 503 before anything is read: the backend is down behind its load balancer.
+            /// 503 without applying: the backend is down behind its load balancer.
             case down
             /// 500 without applying: the backend failed.
             case error
@@ -24,7 +28,7 @@ public final class GameBackend: Sendable {
         public var posts: Int
     }
 
-    /// What the backend saw.
+    /// What the backend saw of one app's events.
     public struct Counts: Sendable, Hashable, Codable {
         public var posts = 0
         /// Events applied (distinct `webhook-id`s).
@@ -37,13 +41,27 @@ public final class GameBackend: Sendable {
         public var refused = 0
     }
 
-    private struct State {
+    /// A `webhook-id` that arrived with two different bodies: the apps the two bodies named, and their types.
+    public struct ReusedID: Sendable, Hashable {
+        public var id: String
+        public var first: String
+        public var second: String
+    }
+
+    /// One app's books.
+    private struct Book {
         var balances: [String: Int64] = [:]
-        var applied: Set<String> = []
         /// The transactions the applied events were about.
         var transactions: Set<String> = []
-        var faults: [Fault.Kind] = []
         var counts = Counts()
+    }
+
+    private struct State {
+        var books: [String: Book] = [:]
+        /// Every applied id, with its body's digest and a description of it (app, type).
+        var applied: [String: (digest: SHA256.Digest, what: String)] = [:]
+        var reused: [ReusedID] = []
+        var faults: [Fault.Kind] = []
     }
 
     let secret: WebhookSecret
@@ -70,12 +88,19 @@ public final class GameBackend: Sendable {
     /// Faults stop (the heal phase).
     func heal() { state.withLock { $0.faults.removeAll() } }
 
-    /// The account's balance in the run's only currency, as the game backend holds it.
-    func balance(of user: String) -> Int64 { state.withLock { $0.balances[user] ?? 0 } }
+    /// The account's balance in the run's only currency, as the game backend holds it for `app`.
+    func balance(of user: String, app: String) -> Int64 {
+        state.withLock { $0.books[app]?.balances[user] ?? 0 }
+    }
 
-    var counts: Counts { state.withLock { $0.counts } }
-    /// Every transaction an applied event was about.
-    var transactionIDs: Set<String> { state.withLock { $0.transactions } }
+    /// What the backend saw of `app`'s events.
+    func counts(app: String) -> Counts { state.withLock { $0.books[app]?.counts ?? Counts() } }
+    /// Every transaction an applied event of `app` was about.
+    func transactionIDs(app: String) -> Set<String> { state.withLock { $0.books[app]?.transactions ?? [] } }
+    /// Ids that arrived with two different bodies, one of them `app`'s.
+    func reusedIDs(app: String) -> [ReusedID] {
+        state.withLock { $0.reused.filter { $0.first.hasPrefix(app + " ") || $0.second.hasPrefix(app + " ") } }
+    }
 
     /// The backend's HTTP application: `POST /purser/webhooks`.
     func application(onServerRunning: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
@@ -87,14 +112,17 @@ public final class GameBackend: Sendable {
     }
 
     private func receive(_ request: Request) async throws -> Response {
+        let body = try await request.body.collect(upTo: 1 << 20)
+        // The app whose book counts this post: read unverified, for counting only (`apply` uses the verified one).
+        let app =
+            (try? WebhookEvent.decoder.decode(WebhookEvent.self, from: Data(body.readableBytesView)))?.bundleId ?? ""
         let fault = state.withLock { state -> Fault.Kind? in
-            state.counts.posts += 1
+            state.books[app, default: Book()].counts.posts += 1
             guard !state.faults.isEmpty else { return nil }
-            state.counts.faulted += 1
+            state.books[app, default: Book()].counts.faulted += 1
             return state.faults.removeFirst()
         }
         if fault == .down { return Response(status: .serviceUnavailable) }
-        let body = try await request.body.collect(upTo: 1 << 20)
         if fault == .error { return Response(status: .internalServerError) }
         let verified: VerifiedWebhook
         do {
@@ -102,30 +130,38 @@ public final class GameBackend: Sendable {
                 body: body.readableBytesView, header: { name in HTTPField.Name(name).flatMap { request.headers[$0] } },
                 now: clock.now())
         } catch {
-            state.withLock { $0.counts.refused += 1 }
+            state.withLock { $0.books[app, default: Book()].counts.refused += 1 }
             return Response(status: .unauthorized)
         }
-        apply(verified)
+        apply(verified, digest: SHA256.hash(data: Data(body.readableBytesView)))
         if fault == .stall { try? await Task.sleep(for: stall) }
         return Response(status: .noContent)
     }
 
-    /// Applies an event once per `webhook-id`: its grants, or a wallet change's amounts (signed), to its user's
-    /// balance.
-    private func apply(_ webhook: VerifiedWebhook) {
+    /// Applies an event once per `webhook-id`, to its app's book: its grants, or a wallet change's amounts
+    /// (signed), to its user's balance. The same id with another body is recorded, not applied.
+    private func apply(_ webhook: VerifiedWebhook, digest: SHA256.Digest) {
+        let app = webhook.event.bundleId ?? ""
+        let what = "\(app) \(webhook.event.type)"
         state.withLock { state in
-            guard state.applied.insert(webhook.id).inserted else {
-                state.counts.duplicates += 1
+            if let earlier = state.applied[webhook.id] {
+                state.books[app, default: Book()].counts.duplicates += 1
+                if earlier.digest != digest {
+                    state.reused.append(ReusedID(id: webhook.id, first: earlier.what, second: what))
+                }
                 return
             }
-            state.counts.applied += 1
+            state.applied[webhook.id] = (digest, what)
+            var book = state.books[app, default: Book()]
+            book.counts.applied += 1
             if let transaction = webhook.event.transaction {
-                state.transactions.insert(transaction.transactionId)
-                state.balances[transaction.userId, default: 0] += transaction.grants["gold"] ?? 0
+                book.transactions.insert(transaction.transactionId)
+                book.balances[transaction.userId, default: 0] += transaction.grants["gold"] ?? 0
             }
             if let change = webhook.event.walletChange {
-                state.balances[change.userId, default: 0] += change.amounts["gold"] ?? 0
+                book.balances[change.userId, default: 0] += change.amounts["gold"] ?? 0
             }
+            state.books[app] = book
         }
     }
 }

@@ -78,9 +78,10 @@ struct InvariantChecker {
             found += try await walletViolations(explained: explained, store: wallet.store, spender: wallet.spender)
         }
         if let gameBackend {
+            let app = app ?? ChaosServer.bundleID
             for user in users {
                 let (ledgerBalance, backendBalance) = (
-                    try await ledger.balance(of: user), gameBackend.balance(of: user)
+                    try await ledger.balance(of: user), gameBackend.balance(of: user, app: app)
                 )
                 guard ledgerBalance != backendBalance else { continue }
                 found.append(
@@ -88,6 +89,13 @@ struct InvariantChecker {
                         kind: .gameBackendDiffers, transactionID: "balance:\(user)",
                         detail:
                             "the game backend holds \(backendBalance) gold for \(user), the ledger \(ledgerBalance)",
+                        purchase: nil))
+            }
+            for reused in gameBackend.reusedIDs(app: app) {
+                found.append(
+                    Violation(
+                        kind: .webhookIDReused, transactionID: reused.id,
+                        detail: "one webhook-id arrived with two bodies: \(reused.first), then \(reused.second)",
                         purchase: nil))
             }
         }

@@ -15,7 +15,7 @@ extension PurserDriver {
             try await Task.sleep(for: .milliseconds(50))
             summary = try await server.store.webhookSummary()
         }
-        let received = server.gameBackend.counts
+        let received = server.gameBackend.counts(app: server.app)
         return ChaosReport.Webhooks(
             events: summary.events, delivered: summary.delivered, dead: summary.dead,
             undelivered: summary.undispatched + summary.pending + summary.failed, attempts: summary.attempts,

@@ -28,6 +28,9 @@ public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
         /// A studio run (`--apps`): one app's purchase in another app's ledger, or its event at another app's game
         /// backend.
         case crossApp = "cross-app"
+        /// One `webhook-id` reached the game backend with two different bodies (two events, one id): a receiver that
+        /// applies each id once dropped one of them.
+        case webhookIDReused = "webhook-id-reused"
     }
 
     public var kind: Kind

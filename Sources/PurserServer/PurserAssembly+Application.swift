@@ -130,6 +130,7 @@ extension PurserAssembly {
         do {
             try await store.migrate()
             let app = configuration.bundleId
+            store.outbox.adopt(bundleID: app)
             if let owner = try await store.cursor(Self.ledgerAppCursor) {
                 guard owner == app else {
                     let place =

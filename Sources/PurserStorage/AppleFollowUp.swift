@@ -32,7 +32,7 @@ public struct AppleFollowUp: Hashable, Sendable {
     /// What applying `plan` makes Purser owe Apple: finishing, when a source other than the app credits the
     /// transaction; the plan's token, when it has one. `nil` when nothing.
     public static func owed(by plan: LedgerPlan) -> AppleFollowUp? {
-        guard let written = plan.written, written.state == .credited else { return nil }
+        guard plan.credits, let written = plan.written else { return nil }
         let finish = plan.creditedBy.map { $0 != Submission.Source.clientCategory } ?? false
         guard finish || plan.appAccountTokenForApple != nil else { return nil }
         return AppleFollowUp(

@@ -10,19 +10,19 @@ extension LedgerIntegrity {
         "console_operators", "console_grants",
     ]
 
-    /// Every user's balance per currency (grants and wallet entries), in standard SQL both stores run: `currency` and
-    /// `amount`, without the user.
+    /// Every user's balance per currency (grants and wallet entries), in standard SQL both stores run: `user_id`,
+    /// `currency` and `SplitSum`'s two parts (`total_high`, `total_low`), so that an out-of-range balance is reported.
     static let balancesQuery = """
-        SELECT currency, CAST(SUM(amount) AS BIGINT) AS amount FROM (
+        SELECT user_id, currency, \(SplitSum.columns("amount", as: "total")) FROM (
             SELECT user_id, currency, amount FROM grants
             UNION ALL SELECT user_id, currency, amount FROM wallet_entries) AS e
         GROUP BY user_id, currency
         """
 
-    /// SHA-256 of the balances as sorted `currency amount` lines, in hex.
-    static func checksum(of balances: [(currency: String, amount: Int64)]) -> String {
-        let lines = balances.map { "\($0.currency) \($0.amount)\n" }.sorted().joined()
-        return SHA256.hash(data: Array(lines.utf8)).map { byte in
+    /// SHA-256 of the balances' `currency amount` lines (without whose they are), sorted, in hex.
+    static func checksum(of lines: [String]) -> String {
+        let text = lines.sorted().joined()
+        return SHA256.hash(data: Array(text.utf8)).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()

@@ -1,3 +1,5 @@
+import PurserCore
+
 /// The ledger's own fsck (`purser ledger check`): what must hold between its tables whatever wrote them, checked by the
 /// same SQL on both stores. Balances are not stored, they are always summed from the grants and wallet entries, so
 /// they cannot disagree with them; the report gives their totals to compare a copy with its original.
@@ -15,7 +17,15 @@ public struct LedgerIntegrity: Hashable, Sendable, Codable {
         }
 
         public var description: String { "\(rule) \(subject): \(Self.rules[rule] ?? rule)" }
-        static let rules = Dictionary(uniqueKeysWithValues: LedgerIntegrity.checks.map { ($0.rule, $0.meaning) })
+        static let rules = Dictionary(
+            uniqueKeysWithValues: LedgerIntegrity.checks.map { ($0.rule, $0.meaning) } + [
+                (
+                    "balance_out_of_range",
+                    "a user's balance of a currency is beyond the wallet's range (±\(Amounts.walletLimit)), or beyond "
+                        + "what a 64-bit integer holds: it was written before amounts were checked"
+                ),
+                ("total_out_of_range", "every user's balance of a currency adds up beyond a 64-bit integer"),
+            ])
     }
 
     /// Every finding, by rule then subject (at most `perRule` of each rule).
@@ -131,33 +141,70 @@ public struct LedgerIntegrity: Hashable, Sendable, Codable {
         SELECT 'count' AS kind, 'credited' AS name, COUNT(*) AS amount FROM apple_transactions WHERE state = 'credited'
         UNION ALL SELECT 'count', 'orders', COUNT(*) FROM orders
         UNION ALL SELECT 'count', 'wallet', COUNT(*) FROM wallet_transactions
-        UNION ALL SELECT 'total', currency, CAST(SUM(amount) AS BIGINT) FROM (
+        UNION ALL SELECT 'total_high', currency, CAST(SUM(amount >> 32) AS BIGINT) FROM (
+            SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
+        GROUP BY currency
+        UNION ALL SELECT 'total_low', currency, CAST(SUM(amount & 4294967295) AS BIGINT) FROM (
             SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
         GROUP BY currency
         """ + tables.map { " UNION ALL SELECT 'rows', '\($0)', COUNT(*) FROM \($0)" }.joined()
 
-    /// The report from each check's subjects (`subjects[i]` for `checks[i]`) and the counts' rows.
+    /// The report from each check's subjects (`subjects[i]` for `checks[i]`), the counts' rows and every balance
+    /// (`balancesQuery`'s rows). A balance outside the wallet's range (`Amounts.walletLimit`), or beyond `Int64`
+    /// altogether, is a `balance_out_of_range` finding naming the user and the currency; a currency whose total
+    /// leaves `Int64` is left out of `totals` and found as `total_out_of_range`.
     static func report(
-        subjects: [[String]], counts: [(kind: String, name: String, amount: Int64)],
-        balances: [(currency: String, amount: Int64)]
+        subjects: [[String]], counts: [(kind: String, name: String, amount: Int64)], balances: [SplitBalance]
     ) -> LedgerIntegrity {
         var findings: [Finding] = []
         for (check, found) in zip(checks, subjects) {
             findings += found.sorted().prefix(perRule).map { Finding(rule: check.rule, subject: $0) }
         }
         var number: [String: Int] = [:]
-        var totals: [String: Int64] = [:]
+        var parts: [String: (high: Int64, low: Int64)] = [:]
         var rows: [String: Int] = [:]
         for row in counts {
             switch row.kind {
             case "count": number[row.name] = Int(row.amount)
             case "rows": rows[row.name] = Int(row.amount)
-            default: totals[row.name] = row.amount
+            case "total_high": parts[row.name, default: (0, 0)].high = row.amount
+            default: parts[row.name, default: (0, 0)].low = row.amount
             }
         }
+        var totals: [String: Int64] = [:]
+        for (currency, part) in parts.sorted(by: { $0.key < $1.key }) {
+            if let total = try? SplitSum.total(high: part.high, low: part.low, currency: currency) {
+                totals[currency] = total
+            } else {
+                findings.append(Finding(rule: "total_out_of_range", subject: currency))
+            }
+        }
+        var outOfRange: [String] = []
+        var lines: [String] = []
+        for balance in balances {
+            guard let amount = try? SplitSum.total(high: balance.high, low: balance.low, currency: balance.currency)
+            else {
+                outOfRange.append("\(balance.user) \(balance.currency): beyond ±\(Int64.max)")
+                lines.append("\(balance.currency) \(balance.high)×2^32+\(balance.low)\n")
+                continue
+            }
+            if amount < -Amounts.walletLimit || amount > Amounts.walletLimit {
+                outOfRange.append("\(balance.user) \(balance.currency): \(amount)")
+            }
+            lines.append("\(balance.currency) \(amount)\n")
+        }
+        findings += outOfRange.sorted().prefix(perRule).map { Finding(rule: "balance_out_of_range", subject: $0) }
         return LedgerIntegrity(
             findings: findings, creditedTransactions: number["credited"] ?? 0, orders: number["orders"] ?? 0,
             walletTransactions: number["wallet"] ?? 0, totals: totals, rows: rows,
-            balancesChecksum: checksum(of: balances))
+            balancesChecksum: checksum(of: lines))
+    }
+
+    /// One user's balance of one currency as `balancesQuery` reads it (`SplitSum`'s two parts).
+    struct SplitBalance {
+        var user: String
+        var currency: String
+        var high: Int64
+        var low: Int64
     }
 }

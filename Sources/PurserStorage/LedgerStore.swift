@@ -189,6 +189,8 @@ public protocol LedgerStore: ConsoleLedger {
     func revokeAPIKey(named name: String, by actor: String, now: Date) async throws -> APIKey?
     /// What the write path has done since the store opened (statements, commits, round trips, hops to the writer).
     func writeCounts() -> LedgerWriteCounts
+    /// What every event this ledger writes to its outbox is stamped with: a random webhook id, the app it belongs to.
+    var outbox: OutboxIdentity { get }
     func close() async throws
 }
 
@@ -215,7 +217,7 @@ public struct Settlement: Hashable, Sendable {
     public init(_ plan: LedgerPlan, existing: LedgerTransaction?) {
         self.init(
             decision: plan.decision, record: plan.written ?? existing, appleFollowUp: .owed(by: plan),
-            creditedNow: plan.written?.state == .credited)
+            creditedNow: plan.credits)
     }
 }
 

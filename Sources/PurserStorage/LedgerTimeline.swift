@@ -1,4 +1,5 @@
 import Foundation
+import PurserCore
 
 /// What the console's dashboard draws: per hour the credits and revokes audited, the decisions' mix, and the queues'
 /// sizes as the sampler recorded them (`LedgerStore.timeline(since:)`).

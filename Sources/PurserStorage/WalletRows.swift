@@ -2,7 +2,7 @@ import Foundation
 import PurserCore
 
 /// How both stores keep a wallet transaction: its amounts and balances as canonical JSON (sorted keys, so one request
-/// is always spelled alike), and the audit record each one writes.
+/// is always spelled alike). `WalletRules` decides what is written.
 enum WalletRows {
     static func json(_ amounts: [String: Int64]) throws -> String {
         let encoder = JSONEncoder()
@@ -16,24 +16,6 @@ enum WalletRows {
         } catch {
             throw StorageError(.corrupt, "a wallet transaction's amounts do not decode")
         }
-    }
-
-    /// The balances after `request`, from the balances before it.
-    static func after(_ request: WalletTransaction.Request, from balances: [String: Int64]) -> [String: Int64] {
-        var after: [String: Int64] = [:]
-        for (currency, amount) in request.amounts { after[currency] = (balances[currency] ?? 0) + amount }
-        return after
-    }
-
-    /// The audit record of an applied request: `deposited`, `spent`, or `adjusted` when it does both.
-    static func audit(_ change: WalletTransaction) -> AuditEvent {
-        let request = change.request
-        let amounts = request.amounts.values
-        let event = amounts.allSatisfy { $0 > 0 } ? "deposited" : amounts.allSatisfy { $0 < 0 } ? "spent" : "adjusted"
-        let moved = request.amounts.sorted { $0.key < $1.key }.map { "\($0.key)\($0.value < 0 ? "" : "+")\($0.value)" }
-        return AuditEvent(
-            at: change.recordedAt, subject: .wallet, subjectID: request.id, event: event, cause: request.cause,
-            detail: "\(request.userID) \(moved.joined(separator: " ")): \(request.reason)")
     }
 
     /// Migration 10 of both stores (`serial` is the id column's type): wallet transactions, one row per request

@@ -1,6 +1,7 @@
 import Foundation
 import PurserCore
 import PurserStorage
+import PurserWebhooks
 import Testing
 
 /// Ordered delivery (`webhooks.endpoints[].ordered`): on an ordered endpoint the claim hands out a user's event only
@@ -16,9 +17,12 @@ extension LedgerStoreConformance {
         let ordered = WebhookRoute(endpoint: "https://ordered.example/hooks")
         let unordered = WebhookRoute(endpoint: "https://unordered.example/hooks")
         #expect(try await store.dispatchWebhookEvents(to: [ordered, unordered], limit: 100, now: now) == 5)
-        let (u1, u2, u3) = ("evt_t-ordered-u1_credited", "evt_t-ordered-u2_credited", "evt_t-ordered-u3_credited")
-        let (v1, v2) = ("evt_t-ordered-v1_credited", "evt_t-ordered-v2_credited")
-        #expect(try await claimIDs(unordered, at: now, ordered: false) == [u1, u2, u3, v1, v2], "unordered: all")
+        let (u1, u2, u3) = (
+            try await eventID("t-ordered-u1"), try await eventID("t-ordered-u2"), try await eventID("t-ordered-u3")
+        )
+        let (v1, v2) = (try await eventID("t-ordered-v1"), try await eventID("t-ordered-v2"))
+        #expect(
+            try await claimIDs(unordered, at: now, ordered: false) == [u1, u2, u3, v1, v2].sorted(), "unordered: all")
 
         let first = try await claims(ordered, holder: "a", at: now)
         #expect(Set(first.map(\.id)) == [u1, v1], "each user's first event, and nothing after it")
@@ -55,7 +59,7 @@ extension LedgerStoreConformance {
         let replayed = try await claims(ordered, holder: "d", at: now + 104)
         #expect(replayed.map(\.id) == [u1], "a replayed event takes its place again: before event 4")
         try await finish(replayed, .delivered, holder: "d", at: now + 105)
-        #expect(try await claimIDs(ordered, at: now + 105) == ["evt_t-ordered-u4_credited"])
+        #expect(try await claimIDs(ordered, at: now + 105) == [try await eventID("t-ordered-u4")])
     }
 
     /// On an ordered endpoint that takes only some types, the user's events it does not take hold nothing back;
@@ -68,11 +72,20 @@ extension LedgerStoreConformance {
         let credits = WebhookRoute(endpoint: "https://ordered-credits.example", types: ["transaction.credited"])
         #expect(try await store.dispatchWebhookEvents(to: [credits], limit: 100, now: now) == 3)
         let first = try await claims(credits, holder: "a", at: now)
-        #expect(first.map(\.id) == ["evt_t-ordered-w1_credited"])
+        #expect(first.map(\.id) == [try await eventID("t-ordered-w1")])
         try await finish(first, .delivered, holder: "a", at: now + 1)
         #expect(
-            try await claimIDs(credits, at: now + 1) == ["evt_t-ordered-w2_credited"],
+            try await claimIDs(credits, at: now + 1) == [try await eventID("t-ordered-w2")],
             "the revoke (sequence 2) has no delivery here and holds nothing back")
+    }
+
+    /// The webhook id of `transactionID`'s event of `type` (once dispatched): drawn at random when it was written.
+    func eventID(_ transactionID: String, _ type: WebhookEvent.EventType = .transactionCredited) async throws -> String
+    {
+        let delivery = try await store.webhookDeliveries(forTransaction: transactionID).first {
+            $0.type == type.rawValue
+        }
+        return try #require(delivery, "no \(type) event of \(transactionID) dispatched").id
     }
 
     /// `route`'s due deliveries claimed for `holder` at `at` (ordered unless said otherwise), until 30 s later.

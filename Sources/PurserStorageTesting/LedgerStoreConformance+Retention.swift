@@ -19,11 +19,12 @@ extension LedgerStoreConformance {
         #expect(try await store.dispatchWebhookEvents(to: [route], limit: 100, now: old) == 2)
         let claims = try await store.claimWebhookDeliveries(
             endpoint: route.endpoint, holder: "r", until: old + 30, limit: 10, now: old)
+        let (delivered, failing) = (try await eventID("t-kept-delivered"), try await eventID("t-kept-failing"))
         try await store.finishWebhookAttempts(
             claims.map { claim in
                 WebhookDelivery.Attempt(
                     deliveryId: claim.deliveryId,
-                    outcome: claim.id == "evt_t-kept-delivered_credited" ? .delivered : .failed(retryAt: recent),
+                    outcome: claim.id == delivered ? .delivered : .failed(retryAt: recent),
                     result: "HTTP 204")
             }, holder: "r", now: old + 1)
         try await creditedEvent("t-kept-unfanned", user: "retained-3", at: old)
@@ -49,11 +50,9 @@ extension LedgerStoreConformance {
                 == LedgerPruning(eventPayloads: 0, notifications: 1, leases: 0))
         #expect(try await store.prune(before: cutoff, limit: 100, now: recent) == LedgerPruning())
         await #expect(throws: StorageError(.pruned, "")) {
-            _ = try await store.replayWebhookEvent(
-                "evt_t-kept-delivered_credited", to: [route], operator: "ops", now: recent)
+            _ = try await store.replayWebhookEvent(delivered, to: [route], operator: "ops", now: recent)
         }
-        let replayed = try await store.replayWebhookEvent(
-            "evt_t-kept-failing_credited", to: [route], operator: "ops", now: recent)
+        let replayed = try await store.replayWebhookEvent(failing, to: [route], operator: "ops", now: recent)
         #expect(replayed?.map(\.status) == [.pending], "a failing event keeps its payload and is replayed")
         #expect(
             try await store.processedNotifications(among: ["n-old-1", "n-old-2", "n-new"]) == ["n-new"],

@@ -1,9 +1,10 @@
 import Foundation
 
-/// A Purser webhook's body, in the Standard Webhooks payload structure: `{"type", "timestamp", "data"}`. `data` is
-/// the transaction for `transaction.*` types, the spend or deposit for `wallet.changed`, the pseudonym for
-/// `user.erased`, and `{"message"}` for `webhook.test`. Purser writes the body once, when
-/// the event happens, and posts the very same bytes on every retry.
+/// A Purser webhook's body, in the Standard Webhooks payload structure: `{"type", "timestamp", "data"}`, and
+/// `bundleId`, the app whose ledger wrote it (one receiver may serve every game of a studio). `data` is the
+/// transaction for `transaction.*` types, the spend or deposit for `wallet.changed`, the pseudonym for `user.erased`,
+/// and `{"message"}` for `webhook.test`. Purser writes the body once, when the event happens, and posts the very same
+/// bytes on every retry.
 public struct WebhookEvent: Sendable, Hashable, Codable {
     /// A full-stop delimited event type.
     public struct EventType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
@@ -38,6 +39,8 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
 
     /// What happened.
     public var type: EventType
+    /// The app (bundle id) whose ledger wrote the event; `nil` in bodies from before apps were named.
+    public var bundleId: String?
     /// When the event happened (not when it was delivered).
     public var timestamp: Date
     /// The transaction, for `transaction.*` types.
@@ -52,9 +55,10 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
     /// An event; the server writes these, and tests make them.
     public init(
         type: EventType, timestamp: Date, transaction: Transaction? = nil, walletChange: WalletChange? = nil,
-        erasure: Erasure? = nil, message: String? = nil
+        erasure: Erasure? = nil, message: String? = nil, bundleId: String? = nil
     ) {
         self.type = type
+        self.bundleId = bundleId
         self.timestamp = timestamp
         self.transaction = transaction
         self.walletChange = walletChange
@@ -62,13 +66,14 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
         self.message = message
     }
 
-    private enum CodingKeys: String, CodingKey { case type, timestamp, data }
+    private enum CodingKeys: String, CodingKey { case type, bundleId, timestamp, data }
     private enum TestKeys: String, CodingKey { case message }
 
     /// Decodes the body: `type`, `timestamp` and the `data` its type carries.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(EventType.self, forKey: .type)
+        bundleId = try container.decodeIfPresent(String.self, forKey: .bundleId)
         timestamp = try container.decode(Date.self, forKey: .timestamp)
         if type.rawValue.hasPrefix("transaction.") {
             transaction = try container.decode(Transaction.self, forKey: .data)
@@ -82,10 +87,11 @@ public struct WebhookEvent: Sendable, Hashable, Codable {
         }
     }
 
-    /// Encodes the body as Purser sends it: `type`, `timestamp`, `data`.
+    /// Encodes the body as Purser sends it: `type`, `bundleId`, `timestamp`, `data`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(type, forKey: .type)
+        try container.encodeIfPresent(bundleId, forKey: .bundleId)
         try container.encode(timestamp, forKey: .timestamp)
         if let transaction {
             try container.encode(transaction, forKey: .data)

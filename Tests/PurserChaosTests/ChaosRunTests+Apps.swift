@@ -14,7 +14,11 @@ extension ChaosRunTests {
         #expect(report.passed, "\(report.text)")
         #expect(report.apps == 2 && purser.purchases == 240)
         #expect(purser.charged >= 200, "both apps' purchases were charged: \(purser.charged)")
-        #expect(report.text.contains("Apps: 2, each with its own ledger and game backend; 0 of one app's purchases"))
+        #expect(
+            report.text.contains(
+                "Apps: 2, each with its own ledger, all delivering to one game backend that applies each webhook-id "
+                    + "once; 0 of one app's purchases"))
+        #expect(report.text.contains("0 webhook-ids that came with two bodies"))
         #expect(report.reconciliation.contains(ChaosServer.appBundle(1) + ": scanned"))
     }
 
@@ -30,6 +34,19 @@ extension ChaosRunTests {
         #expect(purser.count(.crossApp) > 0, "\(report.text)")
         #expect(
             purser.violations.contains { $0.kind == .crossApp && $0.detail.contains("in com.example.chaos's ledger") })
+    }
+
+    /// Two apps whose ledgers give their events the same ids (as ids numbered per ledger did) reach the one receiver
+    /// as one id with two bodies: the run fails on `webhook-id-reused`, and the receiver's books differ.
+    @Test func appsWhoseWebhookIdsRepeatEachOtherFailTheRun() async throws {
+        var configuration = Self.configuration(
+            seed: 23, purchases: 40, baselines: [], sabotage: ChaosSabotage(sharedEventIDs: true))
+        configuration.apps = 2
+        let report = try await ChaosRun(configuration: configuration, progress: ChaosProgress(sink: nil)).run()
+        let purser = try #require(report.purser)
+        #expect(!report.passed)
+        #expect(purser.count(.webhookIDReused) > 0, "\(report.text)")
+        #expect(purser.count(.gameBackendDiffers) > 0, "\(report.text)")
     }
 
     @Test func appsNeedTheServerInThisProcess() {

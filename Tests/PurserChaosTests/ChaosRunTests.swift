@@ -65,6 +65,22 @@ import Testing
         #expect(purser.count(.finishedBeforeDecision) > 0, "\(report.text)")
         #expect(report.text.contains("FAIL") && report.text.contains("--seed 11"))
         #expect(purser.violations.contains { $0.kind == .finishedBeforeDecision && $0.transactionID.hasPrefix("2") })
+        // The failed run kept its evidence, named on the report's failure line: the ledger, the simulator's record,
+        // and each violating purchase's history with every ledger row that names it.
+        let kept = URL(fileURLWithPath: try #require(report.evidence))
+        defer { try? FileManager.default.removeItem(at: kept) }
+        #expect(report.text.contains("Evidence kept in \(kept.path)"))
+        let evidence = kept.appendingPathComponent("purser/evidence")
+        let files = try FileManager.default.contentsOfDirectory(atPath: evidence.path)
+        #expect(files.contains("ledger.sqlite") && files.contains("simulator.json") && files.contains("violations.txt"))
+        let early = try #require(purser.violations.first { $0.kind == .finishedBeforeDecision })
+        let history = try String(
+            contentsOf: evidence.appendingPathComponent("history-\(early.transactionID).txt"), encoding: .utf8)
+        #expect(
+            history.contains("## Apple's record")
+                && history.contains("\"transactionId\" : \"\(early.transactionID)\""))
+        #expect(history.contains("apple_transactions: "), "the ledger's rows: \(history)")
+        #expect(!files.contains("problems.txt"), "every part of the evidence was written")
     }
 
     @Test func aLedgerWithoutTheUniqueConstraintFailsTheRun() async throws {

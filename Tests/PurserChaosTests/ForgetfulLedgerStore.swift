@@ -176,6 +176,7 @@ extension ForwardingLedgerStore {
     }
     func webhookSummary() async throws -> WebhookSummary { try await inner.webhookSummary() }
     func writeCounts() -> LedgerWriteCounts { inner.writeCounts() }
+    var outbox: OutboxIdentity { inner.outbox }
     func close() async throws { try await inner.close() }
 }
 

@@ -17,9 +17,9 @@ import Testing
         Order(id: .random(), userID: user, productID: "gold60", quantity: 1, createdAt: now.addingTimeInterval(-5))
     }
 
-    @Test func aTokenBoundCreditOwesNothing() {
+    @Test func aTokenBoundCreditOwesNothing() throws {
         let order = order("alice")
-        let plan = SubmissionRules.plan(
+        let plan = try SubmissionRules.plan(
             Submission(
                 transaction: transaction(token: order.id), assessment: .creditable(gold), source: .client("alice")),
             existing: nil, order: order, now: now)
@@ -28,9 +28,9 @@ import Testing
         #expect(plan.creditedBy == "client")
     }
 
-    @Test func anOrderHintBindOwesTheOrdersID() {
+    @Test func anOrderHintBindOwesTheOrdersID() throws {
         let order = order("alice")
-        let plan = SubmissionRules.plan(
+        let plan = try SubmissionRules.plan(
             Submission(
                 transaction: transaction(token: nil), assessment: .creditable(gold), source: .client("alice"),
                 orderHint: order.id),
@@ -41,9 +41,9 @@ import Testing
 
     /// Xcode and local testing sign on the developer's Mac: Apple never saw the purchase, so nothing is owed to it.
     @Test(arguments: [AppStoreEnvironment.xcode, .localTesting])
-    func aTransactionAppleNeverSawOwesAppleNothing(_ environment: AppStoreEnvironment) {
+    func aTransactionAppleNeverSawOwesAppleNothing(_ environment: AppStoreEnvironment) throws {
         let order = order("alice")
-        let plan = SubmissionRules.plan(
+        let plan = try SubmissionRules.plan(
             Submission(
                 transaction: transaction(token: nil, environment: environment), assessment: .creditable(gold),
                 source: .client("alice"), orderHint: order.id),
@@ -52,11 +52,11 @@ import Testing
         #expect(plan.appAccountTokenForApple == nil && plan.creditedBy == nil)
     }
 
-    @Test func aSupportBindOfAnUnboundTransactionOwesTheAccountsToken() {
+    @Test func aSupportBindOfAnUnboundTransactionOwesTheAccountsToken() throws {
         let unbound = LedgerTransaction(
             transaction: transaction(token: nil), state: .unbound, ownerID: nil, orderID: nil, rejection: nil,
             grants: .none, recordedAt: now)
-        let plan = SubmissionRules.plan(
+        let plan = try SubmissionRules.plan(
             Submission(
                 transaction: transaction(token: nil), assessment: .creditable(gold),
                 source: .support(operator: "sam", user: "bob", reason: "ticket")),
@@ -65,7 +65,7 @@ import Testing
         #expect(plan.appAccountTokenForApple == OrderID.accountToken(for: "bob"))
         #expect(plan.creditedBy == "support")
         // Nothing is owed when the ledger holds nothing new: a repeat of the credited transaction.
-        let repeated = SubmissionRules.plan(
+        let repeated = try SubmissionRules.plan(
             Submission(
                 transaction: transaction(token: nil), assessment: .creditable(gold),
                 source: .support(operator: "sam", user: "bob", reason: "ticket")),
@@ -73,7 +73,7 @@ import Testing
         #expect(repeated.appAccountTokenForApple == nil && repeated.creditedBy == nil)
     }
 
-    @Test func anAccountsTokenIsStableDistinctAndNeverAnOrdersID() {
+    @Test func anAccountsTokenIsStableDistinctAndNeverAnOrdersID() throws {
         let bob = OrderID.accountToken(for: "bob")
         #expect(bob == OrderID.accountToken(for: "bob"))
         #expect(bob != OrderID.accountToken(for: "bob2"))

@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test("the list above holds every decision the wire names")
-    func listCoversEveryCase() {
+    func listCoversEveryCase() throws {
         #expect(
             Set(Self.decisions.map(\.name)) == [
                 "delivered", "alreadyDelivered", "deliveredToOtherAccount", "pending", "rejected", "revoked",

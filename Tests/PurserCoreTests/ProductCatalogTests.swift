@@ -24,7 +24,7 @@ import Testing
         #"{"products": {"a": {"type": "consumable", "grants": {}}}}"#,
         #"{"products": {"a": {"type": "consumable", "grants": {"gold": -5}}}}"#,
     ])
-    func refusesInvalidCatalogs(_ text: String) {
+    func refusesInvalidCatalogs(_ text: String) throws {
         #expect(throws: CatalogError.self) { try ProductCatalog(json: Data(text.utf8)) }
     }
 

@@ -23,9 +23,9 @@ import Testing
         Submission(transaction: transaction, assessment: .creditable(gold), source: .client(user), orderHint: hint)
     }
 
-    @Test func creditsTheOrdersOwnerAndFulfilsTheOrder() {
+    @Test func creditsTheOrdersOwnerAndFulfilsTheOrder() throws {
         let order = order(alice)
-        let plan = SubmissionRules.plan(
+        let plan = try SubmissionRules.plan(
             submission(transaction(token: order.id, quantity: 3), by: alice),
             existing: nil, order: order, now: now)
         #expect(plan.decision == .delivered)
@@ -36,9 +36,9 @@ import Testing
         #expect(plan.audit.map(\.event) == ["credited", "delivered"])
     }
 
-    @Test func creditsTheOwnerNotTheSubmitter() {
+    @Test func creditsTheOwnerNotTheSubmitter() throws {
         let order = order(alice)
-        let plan = SubmissionRules.plan(
+        let plan = try SubmissionRules.plan(
             submission(transaction(token: order.id), by: bob), existing: nil, order: order, now: now)
         #expect(plan.decision == .deliveredToOtherAccount)
         #expect(plan.written?.ownerID == alice)
@@ -46,75 +46,75 @@ import Testing
 
     @Test func answersRepeatsFromTheRecordWithoutWriting() throws {
         let order = order(alice)
-        let first = SubmissionRules.plan(
+        let first = try SubmissionRules.plan(
             submission(transaction(token: order.id), by: alice), existing: nil, order: order, now: now)
         let record = try #require(first.written)
-        let again = SubmissionRules.plan(
+        let again = try SubmissionRules.plan(
             submission(transaction(token: order.id), by: alice), existing: record, order: order, now: now)
         #expect(again.decision == .alreadyDelivered)
         #expect(again.write == .none)
         #expect(again.audit.isEmpty)
-        let byBob = SubmissionRules.plan(
+        let byBob = try SubmissionRules.plan(
             submission(transaction(token: order.id), by: bob), existing: record, order: order, now: now)
         #expect(byBob.decision == .deliveredToOtherAccount)
         #expect(byBob.write == .none)
     }
 
-    @Test func usesTheClientsHintOnlyForItsOwnWaitingOrder() {
+    @Test func usesTheClientsHintOnlyForItsOwnWaitingOrder() throws {
         let mine = order(alice)
-        let bound = SubmissionRules.plan(
+        let bound = try SubmissionRules.plan(
             submission(transaction(token: nil), by: alice, hint: mine.id), existing: nil, order: mine, now: now)
         #expect(bound.decision == .delivered)
         #expect(bound.fulfilledOrder == mine.id)
 
-        let stolen = SubmissionRules.plan(
+        let stolen = try SubmissionRules.plan(
             submission(transaction(token: nil), by: bob, hint: mine.id), existing: nil, order: mine, now: now)
         #expect(stolen.decision == .pending(.unbound))
         #expect(stolen.written?.state == .unbound)
         #expect(stolen.written?.grants == Grants.none)
 
         let otherProduct = order(alice, product: "gold120")
-        let mismatch = SubmissionRules.plan(
+        let mismatch = try SubmissionRules.plan(
             submission(transaction(token: nil), by: alice, hint: otherProduct.id),
             existing: nil, order: otherProduct, now: now)
         #expect(mismatch.decision == .pending(.unbound))
 
         var late = order(alice)
         late.createdAt = now.addingTimeInterval(SubmissionRules.clockSkewTolerance + 60)
-        let replayed = SubmissionRules.plan(
+        let replayed = try SubmissionRules.plan(
             submission(transaction(token: nil), by: alice, hint: late.id), existing: nil,
             order: late, now: now)
         #expect(replayed.decision == .pending(.unbound), "an order made after the purchase cannot claim it")
 
-        let none = SubmissionRules.plan(
+        let none = try SubmissionRules.plan(
             submission(transaction(token: nil), by: alice), existing: nil, order: nil, now: now)
         #expect(none.decision == .pending(.unbound))
         #expect(none.decision.finish == false)
     }
 
-    @Test func anOrderHintCountsOnlyWithinTheConfiguredWindowBeforeThePurchase() {
-        func plan(orderAge: TimeInterval, window: TimeInterval) -> LedgerPlan {
+    @Test func anOrderHintCountsOnlyWithinTheConfiguredWindowBeforeThePurchase() throws {
+        func plan(orderAge: TimeInterval, window: TimeInterval) throws -> LedgerPlan {
             var hinted = order(alice)
             hinted.createdAt = now.addingTimeInterval(-orderAge)
             let submission = Submission(
                 transaction: transaction(token: nil), assessment: .creditable(gold), source: .client(alice),
                 orderHint: hinted.id, orderHintMaxAge: window)
-            return SubmissionRules.plan(submission, existing: nil, order: hinted, now: now)
+            return try SubmissionRules.plan(submission, existing: nil, order: hinted, now: now)
         }
         let day: TimeInterval = 86_400
         #expect(Submission.defaultOrderHintMaxAge == day)
-        #expect(plan(orderAge: day - 1, window: day).decision == .delivered)
-        #expect(plan(orderAge: day, window: day).decision == .delivered, "the window's edge still counts")
-        let stale = plan(orderAge: day + 1, window: day)
+        #expect(try plan(orderAge: day - 1, window: day).decision == .delivered)
+        #expect(try plan(orderAge: day, window: day).decision == .delivered, "the window's edge still counts")
+        let stale = try plan(orderAge: day + 1, window: day)
         #expect(stale.decision == .pending(.unbound), "an order older than the window does not count")
         #expect(stale.written?.state == .unbound)
-        #expect(plan(orderAge: 600, window: 300).decision == .pending(.unbound), "a narrower window")
-        #expect(plan(orderAge: 3 * day, window: 7 * day).decision == .delivered, "a wider one")
+        #expect(try plan(orderAge: 600, window: 300).decision == .pending(.unbound), "a narrower window")
+        #expect(try plan(orderAge: 3 * day, window: 7 * day).decision == .delivered, "a wider one")
 
         // A token-bound transaction names its order whatever the order's age: the window is for hints only.
         var old = order(alice)
         old.createdAt = now.addingTimeInterval(-30 * day)
-        let tokenBound = SubmissionRules.plan(
+        let tokenBound = try SubmissionRules.plan(
             Submission(
                 transaction: transaction(token: old.id), assessment: .creditable(gold), source: .client(alice),
                 orderHintMaxAge: day),
@@ -124,12 +124,12 @@ import Testing
 
     @Test func bindsAnUnboundTransactionLater() throws {
         let unbound = try #require(
-            SubmissionRules.plan(
+            try SubmissionRules.plan(
                 submission(transaction(token: nil), by: alice), existing: nil,
                 order: nil, now: now
             ).written)
         let mine = order(alice)
-        let plan = SubmissionRules.plan(
+        let plan = try SubmissionRules.plan(
             submission(transaction(token: nil), by: alice, hint: mine.id),
             existing: unbound, order: mine, now: now)
         #expect(plan.decision == .delivered)
@@ -141,23 +141,23 @@ import Testing
         #expect(record.grants == Grants(["gold": 60]))
     }
 
-    @Test func anUnknownTokenStaysUnbound() {
-        let plan = SubmissionRules.plan(
+    @Test func anUnknownTokenStaysUnbound() throws {
+        let plan = try SubmissionRules.plan(
             submission(transaction(token: .random()), by: alice), existing: nil, order: nil, now: now)
         #expect(plan.decision == .pending(.unbound))
     }
 
-    @Test func aFulfilledOrderStillNamesItsOwner() {
+    @Test func aFulfilledOrderStillNamesItsOwner() throws {
         let done = order(alice, state: .delivered)
-        let plan = SubmissionRules.plan(
+        let plan = try SubmissionRules.plan(
             submission(transaction(token: done.id), by: bob), existing: nil, order: done, now: now)
         #expect(plan.decision == .deliveredToOtherAccount)
         #expect(plan.fulfilledOrder == nil)
     }
 
-    @Test func neverCreditsRevokedOrRejectedTransactions() {
+    @Test func neverCreditsRevokedOrRejectedTransactions() throws {
         let order = order(alice)
-        let revoked = SubmissionRules.plan(
+        let revoked = try SubmissionRules.plan(
             submission(transaction(token: order.id, revoked: true), by: alice),
             existing: nil, order: order, now: now)
         #expect(revoked.decision == .revoked)
@@ -167,7 +167,7 @@ import Testing
 
         var rejected = submission(transaction(token: order.id), by: alice)
         rejected.assessment = .rejected(.unknownProduct("gold60"))
-        let plan = SubmissionRules.plan(rejected, existing: nil, order: order, now: now)
+        let plan = try SubmissionRules.plan(rejected, existing: nil, order: order, now: now)
         #expect(plan.decision == .rejected(.unknownProduct("gold60")))
         #expect(plan.decision.finish)
         #expect(plan.written?.state == .rejected)
@@ -176,18 +176,18 @@ import Testing
 
     /// A partial refund leaves the customer the rest: the transaction is credited in full (the caller revokes the
     /// share next); a whole one, of either type, never is.
-    @Test func creditsATransactionRefundedInPartButNotOneRefundedWholly() {
+    @Test func creditsATransactionRefundedInPartButNotOneRefundedWholly() throws {
         let order = order(alice)
         var partly = transaction(token: order.id, revoked: true)
         partly.revocationType = .refundProrated
         partly.revocationPercentage = 40_000
-        let plan = SubmissionRules.plan(submission(partly, by: alice), existing: nil, order: order, now: now)
+        let plan = try SubmissionRules.plan(submission(partly, by: alice), existing: nil, order: order, now: now)
         #expect(plan.decision == .delivered)
         #expect(plan.written?.grants == Grants(["gold": 60]))
         for type in [RevocationType.refundFull, .familyRevoke] {
             var wholly = partly
             wholly.revocationType = type
-            let whole = SubmissionRules.plan(submission(wholly, by: alice), existing: nil, order: order, now: now)
+            let whole = try SubmissionRules.plan(submission(wholly, by: alice), existing: nil, order: order, now: now)
             #expect(whole.decision == .revoked)
         }
     }
@@ -195,22 +195,22 @@ import Testing
     /// An operator who binds an unbound purchase to the user's waiting order completes that order; an order that is
     /// not the user's, not waiting or for another product is left alone, and the user is credited all the same.
     @Test func aSupportBindingToTheUsersWaitingOrderCompletesIt() throws {
-        func granted(_ order: Order, to user: UserID) -> LedgerPlan {
-            SubmissionRules.plan(
+        func granted(_ order: Order, to user: UserID) throws -> LedgerPlan {
+            try SubmissionRules.plan(
                 Submission(
                     transaction: transaction(token: nil), assessment: .creditable(gold),
                     source: .support(operator: "li", user: user, reason: "paid, got nothing"), orderHint: order.id),
                 existing: nil, order: order, now: now)
         }
         let waiting = order(alice)
-        let bound = granted(waiting, to: alice)
+        let bound = try granted(waiting, to: alice)
         #expect(bound.written?.ownerID == alice)
         #expect(bound.written?.orderID == waiting.id)
         #expect(bound.fulfilledOrder == waiting.id)
         #expect(bound.audit.map(\.event) == ["credited", "delivered"])
 
         for other in [order(bob), order(alice, state: .delivered), order(alice, product: "gold120")] {
-            let plan = granted(other, to: alice)
+            let plan = try granted(other, to: alice)
             #expect(plan.written?.ownerID == alice)
             #expect(plan.written?.orderID == nil)
             #expect(plan.fulfilledOrder == nil)

@@ -47,14 +47,19 @@ import Testing
     }
 
     /// Runs `body` against a studio of two apps (this bundle first, then racers) selling the same catalog, with
-    /// `ana` seeded from the configuration as an admin (so an admin in both apps).
-    static func run(_ body: @Sendable (Studio, any TestClientProtocol) async throws -> Void) async throws {
+    /// `ana` seeded from the configuration as an admin (so an admin in both apps); `configure` changes the studio's
+    /// settings (the apps inherit what it sets at the top level).
+    static func run(
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (Studio, any TestClientProtocol) async throws -> Void
+    ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-studio-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("apps"), withIntermediateDirectories: true)
         var configuration = TestServer.configuration(
             environments: [.production, .sandbox], verifyReceiptTimeoutSeconds: 2)
+        configure(&configuration)
         let first = ServerConfiguration.App(topLevel: configuration)
         var second = first
         second.bundleId = racers

@@ -139,4 +139,36 @@ import Testing
             #expect(try await client.wallet("dave") == ["gold": 20], "the reversal gives back what was taken")
         }
     }
+
+    /// The sequence a PostgreSQL chaos run met (seed 877517379: "Apple refunded 69.956%, the ledger revoked
+    /// 21.997%"): a purchase without a token is recorded unbound by its notification, Apple refunds 21.997% and then
+    /// 69.956% of it while it is unbound, the second refund's notification arrives first, and the app binds the
+    /// purchase afterwards by its order hint, with the signed transaction it got at payment (no refund in it). The
+    /// refund noted while unbound is revoked in the settlement that credits; the late, smaller refund takes nothing.
+    @Test func aRefundOfAnUnboundPurchaseIsRevokedWhenTheAppBindsIt() async throws {
+        try await TestServer.run { server, client in
+            let order = try await server.order("gold60", for: "erin", client: client)
+            let (id, jws) = try await server.pay("gold60", token: nil)
+            #expect(await server.appStore.deliverDueNotifications(force: true) == 1)  // ONE_TIME_CHARGE: unbound
+            #expect(try await server.store.transaction(id)?.state == .unbound)
+            await server.appStore.pauseNotifications(true)
+            _ = try await refund(id, percentage: 21_997, client: client)
+            _ = try await refund(id, percentage: 47_959, client: client)  // 69.956% refunded in all
+            let queued = await server.appStore.notificationHistory().suffix(2)
+            for sent in queued.reversed() {  // the later refund's notification arrives first
+                let response = try await client.post(
+                    "/v1/appstore/notifications", user: nil, json: ["signedPayload": sent.signedPayload])
+                #expect(response.status == .ok)
+            }
+            #expect(try await server.store.transaction(id)?.state == .unbound)
+            let answer = try await client.submit(jws, user: "erin", orderId: order.orderId.description)
+            #expect(try answer.decode(DecisionResponse.self).decision == "delivered")
+            #expect(try await client.wallet("erin") == ["gold": 19], "60 − floor(60 × 0.69956) = 60 − 41")
+            let record = try #require(try await server.store.transaction(id))
+            #expect(record.state == .revoked && record.transaction.revocationPercentage == 69_956)
+            #expect(
+                try await audit(id, client: client).map(\.event)
+                    == ["recorded_unbound", "refund_noted", "credited", "revoked"])
+        }
+    }
 }

@@ -116,7 +116,9 @@ extension ChaosServer {
                                 reconcile: {
                                     try await reconcile(setup.executable, configuration: reconcileConfiguration)
                                 },
-                                replicas: replicas, gameBackend: backend))
+                                replicas: replicas, gameBackend: backend,
+                                ledgerFile: settings.database.url == nil ? settings.sqliteLedgerPath : nil,
+                                databaseURL: settings.database.url))
                     })
             } catch {
                 outcome = .failure(error)

@@ -11,7 +11,9 @@ public struct ProductCatalog: Sendable, Hashable {
 
     public func product(_ id: String) -> ProductDefinition? { products[id] }
 
-    /// Decodes and validates a catalog file's contents.
+    /// Decodes and validates a catalog file's contents, reporting every problem at once: each product id is
+    /// non-empty, grants something, and each grant is positive and at most `maxGrant`, so that a grant times Apple's
+    /// largest quantity stays inside the wallet's range.
     public init(json: Data) throws(CatalogError) {
         struct File: Decodable {
             struct Entry: Decodable {
@@ -25,25 +27,41 @@ public struct ProductCatalog: Sendable, Hashable {
             file = try JSONDecoder().decode(File.self, from: json)
         } catch {
             throw CatalogError(
-                message:
-                    "the catalog is not valid JSON of the form {\"products\": {ID: {\"type\", \"grants\"}}}: \(error)")
+                problems: [
+                    "the catalog is not valid JSON of the form {\"products\": {ID: {\"type\", \"grants\"}}}: \(error)"
+                ])
         }
         var products: [ProductDefinition] = []
+        var problems: [String] = []
         for (id, entry) in file.products.sorted(by: { $0.key < $1.key }) {
-            guard !id.isEmpty else { throw CatalogError(message: "a product id is empty") }
-            guard !entry.grants.isEmpty else { throw CatalogError(message: "product \(id) grants nothing") }
-            if let bad = entry.grants.amounts.first(where: { $0.value <= 0 || $0.key.isEmpty }) {
-                throw CatalogError(message: "product \(id) has an invalid grant \(bad.key): \(bad.value)")
+            guard !id.isEmpty else {
+                problems.append("a product id is empty")
+                continue
+            }
+            if entry.grants.isEmpty { problems.append("product \(id.echoed) grants nothing") }
+            for (currency, amount) in entry.grants.sorted
+            where currency.isEmpty || amount <= 0 || amount > Self.maxGrant {
+                problems.append(
+                    "product \(id.echoed) has an invalid grant \(currency.echoed): \(amount) (1 to \(Self.maxGrant), "
+                        + "so that \(ProductDefinition.maxQuantity) of it stay within the wallet's range)")
             }
             products.append(ProductDefinition(id: id, type: entry.type, grants: entry.grants))
         }
-        guard !products.isEmpty else { throw CatalogError(message: "the catalog lists no products") }
+        if file.products.isEmpty { problems.append("the catalog lists no products") }
+        guard problems.isEmpty else { throw CatalogError(problems: problems) }
         self.init(products)
     }
+
+    /// The largest amount one unit of a product may grant of a currency: `Amounts.walletLimit` divided by Apple's
+    /// largest quantity (`ProductDefinition.maxQuantity`).
+    public static let maxGrant: Int64 = Amounts.walletLimit / Int64(ProductDefinition.maxQuantity)
 }
 
-/// A catalog file that cannot be used; the message says why.
+/// A catalog file that cannot be used: every problem found in it.
 public struct CatalogError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public var description: String { "invalid product catalog: \(message)" }
+    public var problems: [String]
+    public init(problems: [String]) { self.problems = problems }
+    /// The first problem (kept for callers that show one line).
+    public var message: String { problems.first ?? "" }
+    public var description: String { "invalid product catalog: " + problems.joined(separator: "; ") }
 }

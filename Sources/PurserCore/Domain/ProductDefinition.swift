@@ -19,6 +19,9 @@ public struct ProductDefinition: Hashable, Sendable, Codable {
     public var type: Kind
     public var grants: Grants
 
+    /// Apple's largest quantity of one purchase (StoreKit sells 1 to 10 units of a consumable).
+    public static let maxQuantity = 10
+
     public init(id: String, type: Kind, grants: Grants) {
         self.id = id
         self.type = type

@@ -62,10 +62,13 @@ public struct WalletHold: Hashable, Sendable {
     }
 
     /// What can be spent: each balance less what open holds reserve, never below 0 (a debt has nothing available).
-    public static func available(balances: [String: Int64], held: [String: Int64]) -> [String: Int64] {
+    public static func available(balances: [String: Int64], held: [String: Int64]) throws(AmountError)
+        -> [String: Int64]
+    {
         var available: [String: Int64] = [:]
         for currency in Set(balances.keys).union(held.keys) {
-            available[currency] = max((balances[currency] ?? 0) - (held[currency] ?? 0), 0)
+            available[currency] = max(
+                try Amounts.subtract(balances[currency] ?? 0, held[currency] ?? 0, currency: currency), 0)
         }
         return available
     }

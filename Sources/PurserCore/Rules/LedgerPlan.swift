@@ -7,6 +7,9 @@ public struct LedgerPlan: Hashable, Sendable {
         case insert(LedgerTransaction)
         /// A recorded unbound transaction is now bound and credited.
         case bind(LedgerTransaction)
+        /// A credited transaction is now revoked by `revoke` (its signed data carries a refund the ledger had not
+        /// taken back): the record as it is afterwards.
+        case revoke(LedgerTransaction)
     }
 
     public var decision: Decision
@@ -21,6 +24,13 @@ public struct LedgerPlan: Hashable, Sendable {
     /// account's token (`OrderID.accountToken(for:)`). `nil` when Apple's record already says it, or when Apple's
     /// servers never saw the transaction.
     public var appAccountTokenForApple: OrderID?
+    /// The share Apple refunded before this credit, taken back in the same database transaction: the credit's
+    /// record is then `revoked` with that share, and the store writes the credit's grants and events, then these.
+    public var revoke: RevokePlan?
+    /// The owner whose balances the store must read and plan again with (`SubmissionRules.plan(_:existing:order:
+    /// balances:now:)`): a revoke at credit that may not take a balance below zero needs them. Rare: only a
+    /// purchase Apple refunded in part before Purser credited it.
+    public var balancesNeeded: UserID?
 
     public init(
         decision: Decision, write: TransactionWrite, fulfilledOrder: OrderID? = nil, audit: [AuditEvent] = [],
@@ -37,17 +47,22 @@ public struct LedgerPlan: Hashable, Sendable {
     /// `reconciliation`, `support`); ledgers keep it to know which credits to finish at Apple. `nil` for a
     /// transaction Apple's servers never saw (`AppStoreEnvironment.isKnownToApple`).
     public var creditedBy: String? {
-        guard let written, written.state == .credited, written.transaction.environment.isKnownToApple else {
-            return nil
-        }
+        guard credits, let written, written.transaction.environment.isKnownToApple else { return nil }
         return source?.category
+    }
+
+    /// Whether this plan credits the transaction (and, with `revoke`, takes back at once what Apple refunded).
+    public var credits: Bool {
+        guard let written, written.ownerID != nil else { return false }
+        if case .revoke = write { return false }
+        return written.state == .credited || (written.state == .revoked && revoke != nil)
     }
 
     /// The record after the plan is applied, when it writes one.
     public var written: LedgerTransaction? {
         switch write {
         case .none: nil
-        case .insert(let record), .bind(let record): record
+        case .insert(let record), .bind(let record), .revoke(let record): record
         }
     }
 }

@@ -44,17 +44,19 @@ public enum RefundRules {
     /// currency, before this revoke) a currency is taken back only down to zero and the rest is the shortfall;
     /// `nil` lets balances go below zero. Currencies with nothing to take back are left out.
     public static func revoke(grants: Grants, from previousShare: Int, to share: Int, balances: [String: Int64]?)
-        -> Adjustment
+        throws(AmountError) -> Adjustment
     {
         var revoked: [String: Int64] = [:]
         var shortfall: [String: Int64] = [:]
         for (currency, amount) in grants.sorted {
-            let due = revokedAmount(of: amount, share: share) - revokedAmount(of: amount, share: previousShare)
+            let due = try Amounts.subtract(
+                revokedAmount(of: amount, share: share), revokedAmount(of: amount, share: previousShare),
+                currency: currency)
             guard due > 0 else { continue }
             let available = balances.map { max($0[currency] ?? 0, 0) } ?? due
             let taken = min(due, available)
             if taken > 0 { revoked[currency] = taken }
-            if due > taken { shortfall[currency] = due - taken }
+            if due > taken { shortfall[currency] = try Amounts.subtract(due, taken, currency: currency) }
         }
         return Adjustment(revoked: Grants(revoked), shortfall: Grants(shortfall))
     }

@@ -60,15 +60,20 @@ public struct Submission: Hashable, Sendable {
     /// How long before Apple's purchase date the hinted order may have been created and still count (the server's
     /// `orderHint.maxAgeSeconds`); an older order does not bind a transaction without a token.
     public var orderHintMaxAge: TimeInterval
+    /// `refunds.allowNegativeBalance`: whether the share Apple refunded before the credit may take the owner's
+    /// balance below zero when the settlement revokes it.
+    public var allowNegativeBalance: Bool
 
     /// A day: an order the app made for this purchase is seconds or minutes older than it, not days.
     public static let defaultOrderHintMaxAge: TimeInterval = 86_400
 
     public init(
         transaction: AppleTransaction, assessment: Assessment, source: Source, orderHint: OrderID? = nil,
-        orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge, override: String? = nil
+        orderHintMaxAge: TimeInterval = Submission.defaultOrderHintMaxAge, override: String? = nil,
+        allowNegativeBalance: Bool = true
     ) {
         self.override = override
+        self.allowNegativeBalance = allowNegativeBalance
         self.transaction = transaction
         self.assessment = assessment
         self.source = source

@@ -8,15 +8,23 @@ public enum SubmissionRules {
     /// - Parameters:
     ///   - existing: the ledger's record of the same `transactionID`, if any.
     ///   - order: the order named by `submission.orderToLookUp`, if it exists.
+    ///   - balances: the balances of the owner this plan credits, before it, when the store read them because an
+    ///     earlier plan asked (`LedgerPlan.balancesNeeded`); `nil` otherwise.
+    /// - Throws: `AmountError` when the product's grants times the signed quantity leave `Int64`; nothing is written.
     public static func plan(
-        _ submission: Submission, existing: LedgerTransaction?, order: Order?, now: Date
-    ) -> LedgerPlan {
-        var plan =
-            existing.map { planRepeat(submission, existing: $0, order: order, now: now) }
-            ?? planFirst(submission, order: order, now: now)
+        _ submission: Submission, existing: LedgerTransaction?, order: Order?, balances: [String: Int64]? = nil,
+        now: Date
+    ) throws(AmountError) -> LedgerPlan {
+        var plan: LedgerPlan
+        if let existing {
+            plan = try planRepeat(submission, existing: existing, order: order, now: now)
+        } else {
+            plan = try planFirst(submission, order: order, now: now)
+        }
         plan.source = submission.source
-        plan.appAccountTokenForApple = tokenForApple(plan.written, existing: existing)
-        if let code = submission.override, plan.written?.state == .credited, existing?.state != .credited {
+        try revokeRefundedShare(of: &plan, submission: submission, existing: existing, balances: balances, now: now)
+        plan.appAccountTokenForApple = tokenForApple(plan, existing: existing)
+        if let code = submission.override, plan.credits, existing?.state != .credited {
             plan.audit.insert(
                 AuditEvent(
                     at: now, subject: .transaction, subjectID: submission.transaction.transactionID,
@@ -30,8 +38,8 @@ public enum SubmissionRules {
 
     /// The token Apple's record should carry after a credit that binds a transaction (see
     /// `LedgerPlan.appAccountTokenForApple`): the order's id, or the account's token when no order binds it.
-    static func tokenForApple(_ written: LedgerTransaction?, existing: LedgerTransaction?) -> OrderID? {
-        guard let written, written.state == .credited, existing?.state != .credited, let owner = written.ownerID,
+    static func tokenForApple(_ plan: LedgerPlan, existing: LedgerTransaction?) -> OrderID? {
+        guard plan.credits, let written = plan.written, existing?.state != .credited, let owner = written.ownerID,
             written.transaction.environment.isKnownToApple
         else { return nil }
         let token = written.orderID ?? OrderID.accountToken(for: owner)
@@ -39,7 +47,9 @@ public enum SubmissionRules {
     }
 
     /// A transaction the ledger has not seen: rejected, revoked, unbound or credited.
-    private static func planFirst(_ submission: Submission, order: Order?, now: Date) -> LedgerPlan {
+    private static func planFirst(_ submission: Submission, order: Order?, now: Date) throws(AmountError)
+        -> LedgerPlan
+    {
         let transaction = submission.transaction
         let cause = submission.source.description
         func record(
@@ -65,8 +75,7 @@ public enum SubmissionRules {
         case .creditable(let creditable):
             product = creditable
         }
-        // A partial refund leaves the customer the rest: credited here, the share revoked right after (by
-        // `SubmissionService`, as a refund notification would).
+        // A partial refund leaves the customer the rest: credited here, and the share revoked in the same plan.
         if let share = transaction.revokedShare, share >= RefundRules.whole {
             return LedgerPlan(
                 decision: .revoked, write: .insert(record(.revoked)),
@@ -77,7 +86,7 @@ public enum SubmissionRules {
                 decision: .pending(.unbound), write: .insert(record(.unbound)),
                 audit: [audit("recorded_unbound", unboundDetail(submission, order: order))])
         }
-        let grants = product.grants.times(transaction.quantity)
+        let grants = try product.grants.times(transaction.quantity)
         let credited = record(.credited, owner: binding.owner, orderID: binding.order?.id, grants: grants)
         return LedgerPlan(
             decision: binding.owner == submission.source.submitter ? .delivered : .deliveredToOtherAccount,
@@ -90,7 +99,7 @@ public enum SubmissionRules {
     /// A transaction the ledger has seen before: settled ones answer the same way again; unbound ones may bind now.
     private static func planRepeat(
         _ submission: Submission, existing: LedgerTransaction, order: Order?, now: Date
-    ) -> LedgerPlan {
+    ) throws(AmountError) -> LedgerPlan {
         let submitter = submission.source.submitter
         switch existing.state {
         case .credited:
@@ -104,7 +113,7 @@ public enum SubmissionRules {
                 var unbound = existing
                 unbound.state = .unbound
                 unbound.rejection = nil
-                return planRepeat(submission, existing: unbound, order: order, now: now)
+                return try planRepeat(submission, existing: unbound, order: order, now: now)
             }
             return LedgerPlan(decision: .rejected(reason), write: .none)
         case .revoked:
@@ -119,7 +128,11 @@ public enum SubmissionRules {
             credited.state = .credited
             credited.ownerID = binding.owner
             credited.orderID = binding.order?.id
-            credited.grants = product.grants.times(existing.transaction.quantity)
+            credited.grants = try product.grants.times(existing.transaction.quantity)
+            // Apple's refund noted while it was unbound is the revoke's to write, not the credit's.
+            credited.transaction.revocationDate = nil
+            credited.transaction.revocationType = nil
+            credited.transaction.revocationPercentage = nil
             return LedgerPlan(
                 decision: binding.owner == submitter ? .delivered : .deliveredToOtherAccount,
                 write: .bind(credited),

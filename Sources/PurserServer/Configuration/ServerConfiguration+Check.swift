@@ -93,7 +93,7 @@ private struct ProblemList {
         do {
             try part()
         } catch let error as ConfigurationError {
-            items.append(error.description)
+            items += error.problems
         } catch {
             items.append("\(error)")
         }

@@ -16,7 +16,7 @@ extension ServerConfiguration {
         do {
             return try ProductCatalog(json: data)
         } catch {
-            throw ConfigurationError("\(catalogFile): \(error)")
+            throw ConfigurationError(error.problems.map { "\(catalogFile): \($0)" })
         }
     }
 
@@ -25,12 +25,15 @@ extension ServerConfiguration {
     /// when it first runs: run it in the server's service group (`PurserAssembly` does), or with `whileRunning`.
     /// A further app of `apps` (`ledgerApp`) has its own: the schema `postgresSchema(forApp:)` of that database, or
     /// the SQLite file `sqliteLedgerPath(dataDirectory:app:)`.
-    public func openLedger(logger: Logger) async throws -> any LedgerStore {
+    /// Its webhook events name `bundleId` and get random ids (`OutboxIdentity`; `eventSeed` seeds them, for a chaos
+    /// run that replays).
+    public func openLedger(logger: Logger, eventSeed: UInt64? = nil) async throws -> any LedgerStore {
+        let outbox = OutboxIdentity(bundleID: bundleId, seed: eventSeed)
         if let url = database.url {
             do {
                 var configuration = try PostgresLedgerStore.Configuration(url: url, password: database.password)
                 if let ledgerApp { configuration = try configuration.inSchema(Self.postgresSchema(forApp: ledgerApp)) }
-                return PostgresLedgerStore(configuration: configuration, logger: logger)
+                return PostgresLedgerStore(configuration: configuration, outbox: outbox, logger: logger)
             } catch {
                 throw ConfigurationError("database.url: \(error.message)")
             }
@@ -40,7 +43,7 @@ extension ServerConfiguration {
                 atPath: URL(fileURLWithPath: sqliteLedgerPath).deletingLastPathComponent().path,
                 withIntermediateDirectories: true)
         }
-        return try await SQLiteLedgerStore.open(path: sqliteLedgerPath, logger: logger)
+        return try await SQLiteLedgerStore.open(path: sqliteLedgerPath, outbox: outbox, logger: logger)
     }
 
     /// Where `serve` puts its own backups: `backup.directory`, or `backups` in `dataDirectory`; a further app's

@@ -256,6 +256,9 @@ public struct ServerConfiguration: Sendable, Encodable {
 
 /// A configuration that cannot be used; the message names the key or file.
 public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+    /// Every problem found, one line each (most errors have one).
+    public var problems: [String]
+    public var description: String { problems.joined(separator: "\n") }
+    public init(_ description: String) { problems = [description] }
+    public init(_ problems: [String]) { self.problems = problems }
 }

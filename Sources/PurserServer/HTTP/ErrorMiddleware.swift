@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import PurserCore
 import PurserStorage
 
 /// Turns every error into the JSON error shape with a stable code, answered as a response (not rethrown), so the
@@ -27,6 +28,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return error
         case let error as ServiceError:
             return APIError(error)
+        case let error as AmountError:
+            return APIError(ServiceError(amount: error))
         case let error as StorageError:
             if error.code == .unavailable {
                 outage.refused(error, logger: logger)

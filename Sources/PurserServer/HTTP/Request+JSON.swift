@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PurserCore
 
 extension Request {
     /// Reads and decodes a JSON body, mapping every failure to a stable 4xx: `unsupported_media_type` (415: the
@@ -22,19 +23,53 @@ extension Request {
         return Data(buffer.readableBytesView)
     }
 
-    /// Decodes a JSON body read by `jsonBody`, mapping every failure to a stable 400 `malformed_json`.
+    /// Decodes a JSON body read by `jsonBody`. Text that is not JSON, or not an object, is a 400 `malformed_json`;
+    /// valid JSON whose field has the wrong type or a number out of range (`9223372036854775808`, `-1.5`, `null`) is
+    /// that field's own code where it has one (`amounts`: `invalid_amounts`, `quantity`: `invalid_quantity`,
+    /// `expiresInSeconds`: `invalid_expiry`), else `malformed_json`, with a message naming the field.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: data)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw APIError.malformedJSON("the field \(key.stringValue) is missing")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw fieldError(context.codingPath + [key], "is missing")
         } catch let DecodingError.typeMismatch(_, context) where context.codingPath.isEmpty {
             throw APIError.malformedJSON("the body must be a JSON object")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw APIError.malformedJSON(
-                "a field has the wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+        } catch let DecodingError.typeMismatch(expected, context) {
+            throw fieldError(context.codingPath, "is not \(Self.describe(expected))")
+        } catch let DecodingError.valueNotFound(expected, context) where !context.codingPath.isEmpty {
+            throw fieldError(context.codingPath, "is null, not \(Self.describe(expected))")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            // Valid JSON the field's type cannot hold: a number beyond Int64, a fraction for an integer.
+            throw fieldError(context.codingPath, "is out of range or not an integer")
         } catch {
             throw APIError.malformedJSON("the body is not valid JSON")
+        }
+    }
+
+    /// The codes of fields that have their own (see `decode`).
+    static let fieldCodes: [String: ServiceError.Code] = [
+        "amounts": .invalidAmounts, "quantity": .invalidQuantity, "expiresInSeconds": .invalidExpiry,
+        "expiresInDays": .invalidExpiry,
+    ]
+
+    /// The error for the field at `path`: its own code, or `malformed_json`, naming it (cut to 100 characters).
+    private static func fieldError(_ path: [any CodingKey], _ problem: String) -> any Error {
+        let name = path.map(\.stringValue).joined(separator: ".").echoed
+        let message = "the body is JSON, but the field \(name) \(problem)"
+        guard let first = path.first?.stringValue, let code = fieldCodes[first] else {
+            return APIError.malformedJSON(message)
+        }
+        return ServiceError(code, message)
+    }
+
+    /// What a field of `type` holds, in words.
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Int64.Type, is Int32.Type: "an integer"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Double.Type: "a number"
+        default: "of the expected type"
         }
     }
 

@@ -16,7 +16,8 @@ extension ServiceError.Code {
             .invalidIdempotencyID, .invalidAmounts, .invalidMetadata, .invalidCursor, .invalidExpiry, .invalidKeyName,
             .invalidScope, .appRequired:
             return .badRequest
-        case .receiptRejected, .unknownProduct, .insufficientBalance, .captureExceedsHold: return .unprocessableContent
+        case .receiptRejected, .unknownProduct, .insufficientBalance, .captureExceedsHold, .amountOutOfRange:
+            return .unprocessableContent
         case .notFound, .unknownApp: return .notFound
         case .clientSpendDisabled, .forbiddenScope: return .forbidden
         case .eventPruned: return .gone

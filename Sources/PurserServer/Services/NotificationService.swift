@@ -78,6 +78,7 @@ public struct NotificationService: Sendable {
             let outcome = try await submissions.store.revoke(revocation, now: now())
             switch outcome {
             case .applied: return SubmissionService.describe(outcome, revoking: true) ?? "revoked"
+            case .noted(let what): return "noted: \(what)"
             case .unchanged(let why): return "unchanged: \(why)"
             case .unknownTransaction: return try await settle(payload, uuid: notification.notificationUUID)
             }
@@ -86,6 +87,9 @@ public struct NotificationService: Sendable {
                 transactionID: payload.transactionId, cause: cause, now: now())
             switch outcome {
             case .applied: return SubmissionService.describe(outcome, revoking: false) ?? "restored"
+            case .noted(let what):
+                // Unbound again (or no longer refunded): the reversal's signed transaction may bind it now.
+                return "noted: \(what); " + (try await settle(payload, uuid: notification.notificationUUID))
             case .unchanged(let why): return "unchanged: \(why)"
             case .unknownTransaction: return try await settle(payload, uuid: notification.notificationUUID)
             }

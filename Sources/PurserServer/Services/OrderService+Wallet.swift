@@ -14,7 +14,7 @@ extension OrderService {
         let reserved = try await held
         return WalletResponse(
             userId: user, balances: counted, entitlements: entitlements, held: reserved,
-            available: WalletHold.available(balances: counted, held: reserved))
+            available: try WalletHold.available(balances: counted, held: reserved))
     }
 
     /// Throws `already_owned` when `user` owns `product`, a non-consumable: Apple would not charge again, so an order

@@ -24,7 +24,7 @@ public struct OrderService: Sendable {
     }
 
     /// StoreKit accepts 1 to 10 units of a consumable in one payment.
-    static let quantities = 1...10
+    static let quantities = 1...ProductDefinition.maxQuantity
 
     /// A new waiting order of `user` for a catalog product. Errors: `unknown_product` (422), `invalid_quantity` (400),
     /// `already_owned` (409: a non-consumable the user owns).

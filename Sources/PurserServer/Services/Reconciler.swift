@@ -139,15 +139,18 @@ public struct Reconciler: Sendable {
             return (nil, .unverifiable)  // not this app's, or not verifiable: nothing to credit
         }
         let store = submissions.store
-        let known = try await store.transaction(payload.transactionId)
-        if payload.revocationDate != nil, let state = known?.state, state == .credited || state == .revoked {
-            // A refund the ledger missed, or a larger share of a partial one.
-            if case .applied = try await store.revoke(
-                submissions.revocation(of: payload, cause: "reconciliation"), now: now())
-            {
-                return (payload.transactionId, .revoked)
+        var known = try await store.transaction(payload.transactionId)
+        if payload.revocationDate != nil, let state = known?.state {
+            // A refund the ledger missed, or a larger share of a partial one; on a transaction not credited yet
+            // (unbound, refused) the ledger notes Apple's share, for the credit that binds it to take back.
+            switch try await store.revoke(submissions.revocation(of: payload, cause: "reconciliation"), now: now()) {
+            case .applied: return (payload.transactionId, .revoked)
+            case .noted: known = try await store.transaction(payload.transactionId)
+            case .unchanged, .unknownTransaction: break
             }
-            return (payload.transactionId, state == .revoked ? .alreadyKnown : .unchanged)
+            if state == .credited || state == .revoked {
+                return (payload.transactionId, state == .revoked ? .alreadyKnown : .unchanged)
+            }
         }
         guard known == nil || known?.state == .unbound else { return (payload.transactionId, .alreadyKnown) }
         let settlement = try await submissions.settle(payload, source: .reconciliation)

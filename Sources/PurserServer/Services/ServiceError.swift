@@ -18,6 +18,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured, clientSpendDisabled, draining
             case eventPruned, erasureNotConfigured
             case invalidKeyName, invalidScope, unknownApp, keyExists, forbiddenScope, appRequired
+            case amountOutOfRange
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
             /// A genuine transaction that can never be credited here, by its rejection code.
@@ -70,6 +71,9 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let invalidIdempotencyID = Code(.invalidIdempotencyID)
         /// Wallet amounts that are empty, zero, too large, or name a currency badly.
         public static let invalidAmounts = Code(.invalidAmounts)
+        /// Arithmetic on amounts (a sum, product or negation of amounts, grants, quantities or balances) that would
+        /// overflow or leave the wallet's range: refused, nothing written (`AmountError`).
+        public static let amountOutOfRange = Code(.amountOutOfRange)
         /// Wallet metadata that is not a JSON object, or too large.
         public static let invalidMetadata = Code(.invalidMetadata)
         /// A wallet transaction's id applied before with another request (the message names the fields).
@@ -168,6 +172,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .keyExists: "key_exists"
             case .forbiddenScope: "forbidden_scope"
             case .appRequired: "app_required"
+            case .amountOutOfRange: AmountError.code
             case .unverified(let code): code.description
             case .rejected(let code): code
             }
@@ -206,6 +211,11 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// A signed payload that did not verify, with the verifier's code and message.
     public init(unverified error: VerificationError, file: String = #fileID, line: Int = #line) {
         self.init(.unverified(error.code), error.message, cause: error, file: file, line: line)
+    }
+
+    /// Arithmetic on amounts that would overflow: `amount_out_of_range`, nothing written.
+    public init(amount error: AmountError, file: String = #fileID, line: Int = #line) {
+        self.init(.amountOutOfRange, error.message, cause: error, file: file, line: line)
     }
 
     public var description: String { "\(code): \(message)" }

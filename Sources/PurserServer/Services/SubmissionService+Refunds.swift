@@ -16,20 +16,6 @@ extension SubmissionService {
             allowNegativeBalance: allowNegativeBalance)
     }
 
-    /// A transaction Apple had partly refunded before the ledger heard of it is credited like any other (the
-    /// customer paid for the rest), and the refunded share is revoked at once. Only when this very settlement
-    /// credited it: a repeat of an old signed transaction must not revoke again after a reversal.
-    func revokeShareRefundedBeforeCredit(
-        _ transaction: AppleTransaction, settlement: Settlement, source: Submission.Source
-    ) async throws {
-        guard let share = transaction.revokedShare, share > 0, share < RefundRules.whole,
-            settlement.decision == .delivered || settlement.decision == .deliveredToOtherAccount
-        else { return }
-        _ = try await store.revoke(
-            revocation(of: transaction, cause: "\(source.description) (refunded in part before it was credited)"),
-            now: now())
-    }
-
     /// One line for a notification's outcome or a log: what a refund or its reversal moved.
     static func describe(_ outcome: RefundOutcome, revoking: Bool) -> String? {
         guard case .applied(let owner, let grants, let shortfall, let share) = outcome else { return nil }

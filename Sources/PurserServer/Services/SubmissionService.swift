@@ -113,7 +113,7 @@ public struct SubmissionService: Sendable {
         }
         let submission = Submission(
             transaction: transaction, assessment: assessment, source: source, orderHint: orderHint,
-            orderHintMaxAge: orderHintMaxAge, override: overridden)
+            orderHintMaxAge: orderHintMaxAge, override: overridden, allowNegativeBalance: allowNegativeBalance)
         let started = ContinuousClock.now
         let settlement = try await store.settle(submission, now: now())
         Timer(label: PurserMetrics.Name.ledgerWriteDuration, dimensions: [("operation", "settle")])
@@ -123,7 +123,6 @@ public struct SubmissionService: Sendable {
         if settlement.creditedNow {
             Counter(label: PurserMetrics.Name.credits, dimensions: [("cause", source.category)]).increment()
         }
-        try await revokeShareRefundedBeforeCredit(transaction, settlement: settlement, source: source)
         if source.submitter == nil, let followUp = settlement.appleFollowUp, let followUps {
             await followUps.perform(followUp)
         }

@@ -34,10 +34,10 @@ extension WalletService {
     /// Reserves `body.amounts` on `user`'s wallet once by `body.id`. Errors as for spends, and `invalid_expiry` (400:
     /// not 1 second to a week).
     public func placeHold(_ body: HoldBody, for user: UserID, cause: String) async throws -> HoldAnswer {
-        try Self.check(Body(id: body.id, amounts: body.amounts.mapValues { -$0 }, reason: body.reason), user: user)
         guard body.amounts.values.allSatisfy({ $0 > 0 }) else {
             throw ServiceError(.invalidAmounts, "a hold reserves positive amounts")
         }
+        try Self.check(Body(id: body.id, amounts: body.amounts, reason: body.reason), user: user)
         guard (1...Self.maxHoldSeconds).contains(body.expiresInSeconds) else {
             throw ServiceError(.invalidExpiry, "expiresInSeconds must be 1 to \(Self.maxHoldSeconds)")
         }

@@ -27,7 +27,7 @@ extension WalletService {
         let held = try await store.heldAmounts(of: user, now: now())
         return View(
             userId: user, balances: balances, held: held,
-            available: WalletHold.available(balances: balances, held: held))
+            available: try WalletHold.available(balances: balances, held: held))
     }
 
     /// Errors: `invalid_user_id`, `invalid_cursor` (not a cursor this API handed out), `invalid_limit` (not 1...1000).

@@ -56,6 +56,8 @@ public struct WalletService: Sendable {
 
     /// The largest amount of one currency in one request, and RevenueCat's largest balance.
     static let maxAmount: Int64 = 2_000_000_000
+    /// What one amount of a request may be, either way (0 is refused on its own).
+    static let amountRange: ClosedRange<Int64> = -2_000_000_000...2_000_000_000
     static let maxMetadataBytes = 4_096
 
     /// Applies `body` to `user`'s wallet once. Errors: `invalid_idempotency_id`, `invalid_amounts`, `reason_required`,
@@ -107,6 +109,26 @@ public struct WalletService: Sendable {
         }
     }
 
+    /// `invalid_amounts` unless `amounts` names 1 to 100 currencies, each 1 to 64 ASCII letters, digits, `_`, `-` or
+    /// `.`, with an amount that is not 0 and within `amountRange` (no arithmetic: `Int64.min` has no magnitude).
+    static func checkAmounts(_ amounts: [String: Int64]) throws {
+        guard !amounts.isEmpty, amounts.count <= 100 else {
+            throw ServiceError(.invalidAmounts, "amounts must name 1 to 100 currencies")
+        }
+        for (currency, amount) in amounts.sorted(by: { $0.key < $1.key }) {
+            guard (1...64).contains(currency.schemaLength),
+                currency.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) })
+            else {
+                throw ServiceError(
+                    .invalidAmounts, "a currency is 1 to 64 ASCII letters, digits, _, - or ., not \(currency.echoed)")
+            }
+            guard amount != 0, amountRange.contains(amount) else {
+                throw ServiceError(
+                    .invalidAmounts, "amounts.\(currency): \(amount) is 0 or beyond \(maxAmount) either way")
+            }
+        }
+    }
+
     static func check(_ body: Body, user: UserID) throws {
         guard (1...255).contains(body.id.schemaLength), !body.id.isBlank, !body.id.hasPrefix(WalletHold.captureID(""))
         else {
@@ -115,20 +137,7 @@ public struct WalletService: Sendable {
                 "id must be 1 to 255 characters, not blank, and not start with hold: (a capture's)")
         }
         try check(user)
-        guard !body.amounts.isEmpty, body.amounts.count <= 100 else {
-            throw ServiceError(.invalidAmounts, "amounts must name 1 to 100 currencies")
-        }
-        for (currency, amount) in body.amounts {
-            guard (1...64).contains(currency.schemaLength),
-                currency.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) })
-            else {
-                throw ServiceError(.invalidAmounts, "a currency is 1 to 64 ASCII letters, digits, _, - or .")
-            }
-            guard amount != 0, abs(amount) <= maxAmount else {
-                throw ServiceError(
-                    .invalidAmounts, "\(currency): an amount is not 0 and at most \(maxAmount) either way")
-            }
-        }
+        try checkAmounts(body.amounts)
         guard !body.reason.isBlank, body.reason.schemaLength <= 500 else {
             throw ServiceError(.reasonRequired, "reason must be 1 to 500 characters and not blank")
         }

@@ -42,9 +42,9 @@ extension PostgresLedgerStore {
             }
             // Only ids kept as they were (a caller's idempotency ids) still hold it: erased before, nothing to do.
             guard !rows.isEmpty else { return nil }
-            let event = OutboxEvent.userErased(pseudonym: pseudonym, at: now)
-            let erasure = UserErasure(pseudonym: pseudonym.rawValue, rows: rows, kept: kept, eventID: event.webhookID)
-            try await self.writeOutboxEvent(event, on: connection)
+            let eventID = try await self.writeOutboxEvent(
+                .userErased(pseudonym: pseudonym, at: now), on: connection)
+            let erasure = UserErasure(pseudonym: pseudonym.rawValue, rows: rows, kept: kept, eventID: eventID)
             try await self.execute(
                 connection,
                 """

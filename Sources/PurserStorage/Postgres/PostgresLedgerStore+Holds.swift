@@ -12,24 +12,19 @@ extension PostgresLedgerStore {
         try await inTransaction { connection in
             try await self.execute(
                 connection, "SELECT pg_advisory_xact_lock(\(Self.holdIDLockKey), hashtext(\(request.id)))")
-            if let existing = try await self.hold(request.id, lock: false, on: connection) {
-                let differing = existing.request.differences(from: request)
-                return differing.isEmpty ? .replayed(existing) : .conflict(differing)
-            }
+            let existing = try await self.hold(request.id, lock: false, on: connection)
             let user = request.userID.rawValue
-            try await self.execute(
-                connection, "SELECT pg_advisory_xact_lock(\(Self.balanceLockKey), hashtext(\(user)))")
-            let balances = try await self.balances(request.userID, on: connection)
-            let held = try await self.heldAmounts(request.userID, now: now, on: connection)
-            if let short = WalletHoldRules.shortfall(request.amounts, balances: balances, held: held) {
-                return .insufficient(
-                    currency: short.currency, available: short.available,
-                    requested: request.amounts[short.currency] ?? 0)
+            var (balances, held): ([String: Int64], [String: Int64]) = ([:], [:])
+            if existing == nil {
+                try await self.execute(
+                    connection, "SELECT pg_advisory_xact_lock(\(Self.balanceLockKey), hashtext(\(user)))")
+                balances = try await self.balances(request.userID, on: connection)
+                held = try await self.heldAmounts(request.userID, now: now, on: connection)
             }
-            let at = Date(millis: now.millis)
-            let hold = WalletHold(
-                request: request, state: .open, captured: nil,
-                expiresAt: at.addingTimeInterval(Double(request.expiresInSeconds)), createdAt: at, resolvedAt: nil)
+            let outcome = try WalletHoldRules.place(
+                request, existing: existing, balances: balances, held: held, now: now)
+            guard case .placed(let hold) = outcome else { return outcome }
+            let at = hold.createdAt
             try await self.execute(
                 connection,
                 """
@@ -55,7 +50,7 @@ extension PostgresLedgerStore {
                     connection,
                     "SELECT pg_advisory_xact_lock(\(Self.balanceLockKey), hashtext(\(hold.request.userID.rawValue)))")
                 let balances = try await self.balances(hold.request.userID, on: connection)
-                let change = WalletHoldRules.captureTransaction(
+                let change = try WalletHoldRules.captureTransaction(
                     hold, take: take, balances: balances, cause: cause, now: now)
                 try await self.writeWalletTransaction(change, on: connection)
                 hold = try await self.resolve(
@@ -142,7 +137,8 @@ extension PostgresLedgerStore {
             SELECT amounts FROM wallet_holds
             WHERE user_id = \(user.rawValue) AND state = 'open' AND expires_at > \(now.millis)
             """)
-        return WalletHoldRules.held(try rows.map { try WalletRows.amounts(try $0.makeRandomAccess().text("amounts")) })
+        return try WalletHoldRules.held(
+            try rows.map { try WalletRows.amounts(try $0.makeRandomAccess().text("amounts")) })
     }
 
     private func hold(_ id: String, lock: Bool, on connection: PostgresConnection) async throws -> WalletHold? {

@@ -20,7 +20,9 @@ extension PostgresLedgerStore {
             let balances = try await self.rows(connection, PostgresQuery(unsafeSQL: LedgerIntegrity.balancesQuery)).map
             {
                 let row = $0.makeRandomAccess()
-                return (currency: try row.text("currency"), amount: try row.int64("amount"))
+                return LedgerIntegrity.SplitBalance(
+                    user: try row.text("user_id"), currency: try row.text("currency"),
+                    high: try row.int64("total_high"), low: try row.int64("total_low"))
             }
             return LedgerIntegrity.report(subjects: subjects, counts: counts, balances: balances)
         }

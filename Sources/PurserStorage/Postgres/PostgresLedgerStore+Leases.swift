@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import PurserCore
 
 extension PostgresLedgerStore {
     /// One conditional upsert (LedgerStore+Leases.swift). Two replicas asking at once: PostgreSQL makes the second

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import PurserCore
 
 extension PostgresLedgerStore {
     /// Applies the pending migrations, each in its own transaction that first takes a transaction-level advisory lock
@@ -183,10 +184,11 @@ extension PostgresLedgerStore {
         (8, UserPurchases.unsettledTokenIndex),
         (9, overridableBind),
         (10, WalletRows.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
-        (11, WalletHoldRules.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
+        (11, WalletHoldSQL.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
         (12, LedgerRetention.migration),
         (13, LedgerTimelineSQL.migration),
         (14, APIKeySQL.migration),
         (15, ConsoleLedgerSQL.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
+        (16, revokeAtCredit),
     ]
 }

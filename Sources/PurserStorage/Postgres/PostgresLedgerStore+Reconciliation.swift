@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import PurserCore
 
 extension PostgresLedgerStore {
     public func cursor(_ name: String) async throws -> String? {

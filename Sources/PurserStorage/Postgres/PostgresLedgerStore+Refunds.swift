@@ -9,53 +9,21 @@ extension PostgresLedgerStore {
     /// of one user's transactions on two replicas cannot both spend the same balance.
     public func revoke(_ revocation: Revocation, now: Date) async throws -> RefundOutcome {
         try await inTransaction { connection in
-            let id = revocation.transactionID
-            guard let record = try await self.lockedTransaction(id, on: connection) else {
+            guard let record = try await self.lockedTransaction(revocation.transactionID, on: connection) else {
                 return .unknownTransaction
             }
-            let share = revocation.share
-            let (owner, previous): (UserID, Int)
-            switch RefundStep.check(record, share: share) {
-            case .unchanged(let why): return .unchanged(why)
-            case .proceed(let who, let before): (owner, previous) = (who, before)
-            }
-            var balances: [String: Int64]?
-            if !revocation.allowNegativeBalance {
-                try await self.execute(
-                    connection,
-                    "SELECT pg_advisory_xact_lock(\(Self.balanceLockKey), hashtext(\(owner.rawValue)))")
+            var balances: [String: Int64] = [:]
+            if let owner = record.ownerID {
+                if !revocation.allowNegativeBalance {
+                    try await self.execute(
+                        connection,
+                        "SELECT pg_advisory_xact_lock(\(Self.balanceLockKey), hashtext(\(owner.rawValue)))")
+                }
                 balances = try await self.balances(owner, on: connection)
             }
-            let adjustment = RefundRules.revoke(grants: record.grants, from: previous, to: share, balances: balances)
-            try await self.execute(
-                connection,
-                """
-                UPDATE apple_transactions SET state = 'revoked', revocation_date = \(revocation.date.millis),
-                    revocation_type = \(revocation.type?.rawValue), revocation_percentage = \(share),
-                    updated_at = \(now.millis)
-                WHERE transaction_id = \(id)
-                """)
-            try await self.writeGrants(
-                adjustment.revoked, sign: -1, kind: "revoke", of: id, owner: owner, on: connection, at: now)
-            let number = try await self.auditCount(id, event: "revoked", on: connection) + 1
-            if !adjustment.revoked.isEmpty || !adjustment.shortfall.isEmpty {
-                try await self.writeOutboxEvent(
-                    .revoke(
-                        record, owner: owner, revoked: adjustment.revoked, shortfall: adjustment.shortfall,
-                        previous: previous, share: share, type: revocation.type, number: number, at: now),
-                    on: connection)
-            }
-            let negative = try await self.balances(owner, on: connection).filter { $0.value < 0 }
-                .sorted { $0.key < $1.key }
-            let detail = RefundStep.revokeDetail(
-                owner: owner, adjustment: adjustment, revocation: revocation, previous: previous,
-                negative: negative.map { "\($0.key)=\($0.value)" })
-            try await self.insertAudit(
-                AuditEvent(
-                    at: now, subject: .transaction, subjectID: id, event: "revoked", cause: revocation.cause,
-                    detail: detail),
-                on: connection)
-            return .applied(owner: owner, grants: adjustment.revoked, shortfall: adjustment.shortfall, share: share)
+            let plan = try RefundRules.plan(revoke: revocation, of: record, balances: balances, now: now)
+            try await self.apply(plan, of: record, at: now, on: connection)
+            return plan.outcome
         }
     }
 
@@ -63,9 +31,6 @@ extension PostgresLedgerStore {
         try await inTransaction { connection in
             guard let record = try await self.lockedTransaction(transactionID, on: connection) else {
                 return .unknownTransaction
-            }
-            guard record.state == .revoked, let owner = record.ownerID, !record.grants.isEmpty else {
-                return .unchanged("the transaction is \(record.state.rawValue) and was never credited")
             }
             let net = try await self.rows(
                 connection,
@@ -76,58 +41,99 @@ extension PostgresLedgerStore {
             var revoked: [String: Int64] = [:]
             for row in net {
                 let columns = row.makeRandomAccess()
-                let amount = try columns.int64("revoked")
-                if amount > 0 { revoked[try columns.text("currency")] = amount }
+                revoked[try columns.text("currency")] = try columns.int64("revoked")
             }
-            let restored = Grants(revoked)
-            try await self.execute(
+            let plan = RefundRules.plan(restore: record, revoked: Amounts(revoked), cause: cause, now: now)
+            try await self.apply(plan, of: record, at: now, on: connection)
+            return plan.outcome
+        }
+    }
+
+    private func apply(
+        _ plan: RefundPlan, of record: LedgerTransaction, at now: Date, on connection: PostgresConnection
+    )
+        async throws
+    {
+        let id = record.transaction.transactionID
+        switch plan {
+        case .unchanged:
+            return
+        case .revoke(let revoke):
+            try await execute(
+                connection,
+                """
+                UPDATE apple_transactions SET state = 'revoked', revocation_date = \(revoke.date.millis),
+                    revocation_type = \(revoke.type?.rawValue), revocation_percentage = \(revoke.share),
+                    updated_at = \(now.millis)
+                WHERE transaction_id = \(id)
+                """)
+            try await writeGrants(
+                try revoke.grantRows, kind: "revoke", of: id, owner: revoke.owner, on: connection, at: now)
+            let number = try await auditCount(id, event: "revoked", on: connection) + 1
+            if revoke.writesEvent {
+                try await writeOutboxEvent(
+                    try .revoke(
+                        record, owner: revoke.owner, revoked: revoke.adjustment.revoked,
+                        shortfall: revoke.adjustment.shortfall, previous: revoke.previous, share: revoke.share,
+                        type: revoke.type, number: number, at: now),
+                    on: connection)
+            }
+            try await insertAudit(revoke.audit, on: connection)
+        case .restore(let restore):
+            try await execute(
                 connection,
                 """
                 UPDATE apple_transactions SET state = 'credited', revocation_date = NULL, revocation_type = NULL,
                     revocation_percentage = NULL, updated_at = \(now.millis)
-                WHERE transaction_id = \(transactionID)
+                WHERE transaction_id = \(id)
                 """)
-            try await self.writeGrants(
-                restored, sign: 1, kind: "restore", of: transactionID, owner: owner, on: connection, at: now)
-            let number = try await self.auditCount(transactionID, event: "restored", on: connection) + 1
-            if !restored.isEmpty {
-                try await self.writeOutboxEvent(
-                    .restore(record, owner: owner, restored: restored, number: number, at: now), on: connection)
+            try await writeGrants(
+                restore.restored.money, kind: "restore", of: id, owner: restore.owner, on: connection, at: now)
+            let number = try await auditCount(id, event: "restored", on: connection) + 1
+            if !restore.restored.isEmpty {
+                try await writeOutboxEvent(
+                    .restore(record, owner: restore.owner, restored: restore.restored, number: number, at: now),
+                    on: connection)
             }
-            try await self.insertAudit(
-                AuditEvent(
-                    at: now, subject: .transaction, subjectID: transactionID, event: "restored", cause: cause,
-                    detail: RefundStep.restoreDetail(owner: owner, restored: restored)),
-                on: connection)
-            return .applied(owner: owner, grants: restored, shortfall: .none, share: 0)
+            try await insertAudit(restore.audit, on: connection)
+        case .note(let note):
+            try await execute(
+                connection,
+                """
+                UPDATE apple_transactions SET state = \(note.state.rawValue), revocation_date = \(note.date?.millis),
+                    revocation_type = \(note.type?.rawValue), revocation_percentage = \(note.share.map(Int64.init)),
+                    updated_at = \(now.millis)
+                WHERE transaction_id = \(id)
+                """)
+            try await insertAudit(note.audit, on: connection)
         }
     }
 
     /// The first key of the owner balance locks (with `hashtext(user_id)` as the second): "purb" in ASCII.
     static let balanceLockKey: Int32 = 0x7075_7262
 
-    /// Grant rows of `kind`: `sign` times each amount of `grants`, for `owner`.
+    /// Grant rows of `kind`, one per currency of `amounts` (signed as they are), for `owner`.
     private func writeGrants(
-        _ grants: Grants, sign: Int64, kind: String, of id: String, owner: UserID, on connection: PostgresConnection,
+        _ amounts: Amounts, kind: String, of id: String, owner: UserID, on connection: PostgresConnection,
         at now: Date
     ) async throws {
-        for (currency, amount) in grants.sorted {
+        for (currency, amount) in amounts.sorted {
             try await execute(
                 connection,
                 """
                 INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at)
-                VALUES (\(id), \(owner.rawValue), \(currency), \(sign * amount), \(kind), \(now.millis))
+                VALUES (\(id), \(owner.rawValue), \(currency), \(amount), \(kind), \(now.millis))
                 """)
         }
     }
 
-    /// `owner`'s balances, inside the caller's transaction.
-    /// `owner`'s balances: their grants (credits, revokes, restores) and wallet entries (spends, deposits), summed.
+    /// `owner`'s balances: their grants (credits, revokes, restores) and wallet entries (spends, deposits), summed
+    /// (`SplitSum`: a balance beyond `Int64` reads as `AmountError`, not as a failed query).
     func balances(_ owner: UserID, on connection: PostgresConnection) async throws -> [String: Int64] {
         let rows = try await rows(
             connection,
             """
-            SELECT currency, SUM(amount)::BIGINT AS total FROM (
+            SELECT currency, \(unescaped: SplitSum.columns("amount", as: "total")) FROM (
                 SELECT currency, amount FROM grants WHERE user_id = \(owner.rawValue)
                 UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = \(owner.rawValue)) AS entries
             GROUP BY currency
@@ -135,7 +141,9 @@ extension PostgresLedgerStore {
         var totals: [String: Int64] = [:]
         for row in rows {
             let columns = row.makeRandomAccess()
-            totals[try columns.text("currency")] = try columns.int64("total")
+            let currency = try columns.text("currency")
+            totals[currency] = try SplitSum.total(
+                high: try columns.int64("total_high"), low: try columns.int64("total_low"), currency: currency)
         }
         return totals
     }

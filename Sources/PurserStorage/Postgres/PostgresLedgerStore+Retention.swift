@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import PurserCore
 
 extension PostgresLedgerStore {
     public func prune(before cutoff: Date, limit: Int, now: Date) async throws -> LedgerPruning {

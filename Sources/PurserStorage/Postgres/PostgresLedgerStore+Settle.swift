@@ -47,19 +47,61 @@ extension PostgresLedgerStore {
             default: throw StorageError(.corrupt, "purser_settle_lock returned a row of an unknown kind")
             }
         }
-        var writes = PostgresSettlementWrites(sequences: sequences)
-        var settlements: [Settlement] = []
-        settlements.reserveCapacity(items.count)
+        var plans: [LedgerPlan] = []
+        plans.reserveCapacity(items.count)
         for item in items {
             let existing = records[item.work.transaction.transactionID]
             let order = item.work.orderToLookUp.flatMap { orders[$0.description] }
-            let plan = SubmissionRules.plan(item.work, existing: existing, order: order, now: item.now)
-            try writes.add(plan, now: item.now)
-            settlements.append(Settlement(plan, existing: existing))
+            var plan = try SubmissionRules.plan(item.work, existing: existing, order: order, now: item.now)
+            if let owner = plan.balancesNeeded {
+                // Rare: a purchase Apple refunded in part before the credit, whose revoke stops at a zero balance.
+                // The balance lock a refund's revoke takes too (a deadlock with one is found by PostgreSQL, and the
+                // batch is settled again one submission at a time).
+                try await execute(
+                    connection, "SELECT pg_advisory_xact_lock(\(Self.balanceLockKey), hashtext(\(owner.rawValue)))")
+                plan = try SubmissionRules.plan(
+                    item.work, existing: existing, order: order,
+                    balances: try await balances(owner, on: connection), now: item.now)
+            }
+            plans.append(plan)
+        }
+        let revokeNumbers = try await revokesSoFar(of: plans, on: connection)
+        var writes = PostgresSettlementWrites(sequences: sequences, outbox: outbox)
+        var settlements: [Settlement] = []
+        settlements.reserveCapacity(items.count)
+        for (item, plan) in zip(items, plans) {
+            let id = item.work.transaction.transactionID
+            try writes.add(plan, now: item.now, revokeNumber: (revokeNumbers[id] ?? 0) + 1)
+            settlements.append(Settlement(plan, existing: records[item.work.transaction.transactionID]))
         }
         tally.sent(statements: 1, roundTrips: 1)
         _ = try await connection.execute(PostgresSettleWrite(writes: writes), logger: logger)
         return settlements
+    }
+
+    /// How many revokes each transaction a plan revokes again already has (its events' numbers): only repeats of
+    /// credited transactions whose signed data carries a new refund need the count, so most batches ask nothing.
+    private func revokesSoFar(of plans: [LedgerPlan], on connection: PostgresConnection) async throws
+        -> [String: Int]
+    {
+        let ids = plans.compactMap { plan -> String? in
+            if case .revoke(let record) = plan.write { return record.transaction.transactionID }
+            return nil
+        }
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await rows(
+            connection,
+            """
+            SELECT subject_id, COUNT(*)::BIGINT AS n FROM audit_log
+            WHERE subject = 'transaction' AND event = 'revoked' AND subject_id = ANY (\(ids)::TEXT[])
+            GROUP BY subject_id
+            """)
+        var counts: [String: Int] = [:]
+        for row in rows {
+            let columns = row.makeRandomAccess()
+            counts[try columns.text("subject_id")] = Int(try columns.int64("n"))
+        }
+        return counts
     }
 
     /// One audit record.

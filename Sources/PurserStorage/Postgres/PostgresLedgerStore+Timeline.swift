@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import PurserCore
 
 extension PostgresLedgerStore {
     public func recordQueueSample(_ sample: QueueSample, forgettingBefore cutoff: Date) async throws {

@@ -30,31 +30,23 @@ extension PostgresLedgerStore {
                 SELECT \(Self.balanceLockKey)::INT, hashtext(u), 1, u FROM unnest(\(users)::TEXT[]) u) AS l
             ORDER BY l.o, l.h, l.v
             """)
-        let (existing, readBalances, held) = try await ledgerState(
-            ids: ids, users: users, now: items[0].now, on: connection)
-        var balances = readBalances
+        let state = try await ledgerState(ids: ids, users: users, now: items[0].now, on: connection)
+        var (existing, balances) = (state.existing, state.balances)
         var outcomes: [WalletTransaction.Outcome] = []
         var applied: [WalletTransaction] = []
         for item in items {
             let request = item.work
-            if let earlier = existing[request.id] {
-                let differing = earlier.request.differences(from: request)
-                outcomes.append(differing.isEmpty ? .replayed(earlier) : .conflict(differing))
-                continue
-            }
             let user = request.userID.rawValue
-            let spent = request.amounts.filter { $0.value < 0 }.mapValues { -$0 }
-            if let short = WalletHoldRules.shortfall(spent, balances: balances[user] ?? [:], held: held[user] ?? [:]) {
-                outcomes.append(
-                    .insufficient(
-                        currency: short.currency, balance: short.available, requested: spent[short.currency] ?? 0))
-                continue
+            // The plan sees what earlier requests of this batch left: their balances, and their ids.
+            let outcome = try WalletRules.plan(
+                request, existing: existing[request.id], balances: balances[user] ?? [:], held: state.held[user] ?? [:],
+                now: item.now)
+            if case .applied(let change) = outcome {
+                balances[user, default: [:]].merge(change.balances) { _, after in after }
+                existing[request.id] = change
+                applied.append(change)
             }
-            let after = WalletRows.after(request, from: balances[user] ?? [:])
-            for (currency, amount) in request.amounts { balances[user, default: [:]][currency, default: 0] += amount }
-            let change = WalletTransaction(request: request, balances: after, recordedAt: Date(millis: item.now.millis))
-            applied.append(change)
-            outcomes.append(.applied(change))
+            outcomes.append(outcome)
         }
         if !applied.isEmpty { try await write(applied, on: connection) }
         return outcomes
@@ -72,16 +64,17 @@ extension PostgresLedgerStore {
             connection,
             """
             SELECT 't' AS kind, user_id, idempotency_id AS key, amounts, reason, metadata, cause, balances,
-                created_at AS number
+                created_at AS number, NULL::BIGINT AS low
             FROM wallet_transactions WHERE idempotency_id = ANY (\(ids)::TEXT[])
             UNION ALL
-            SELECT 'b', user_id, currency, NULL, NULL, NULL, NULL, NULL, SUM(amount)::BIGINT FROM (
+            SELECT 'b', user_id, currency, NULL, NULL, NULL, NULL, NULL,
+                \(unescaped: SplitSum.columns("amount", as: "total")) FROM (
                 SELECT user_id, currency, amount FROM grants WHERE user_id = ANY (\(users)::TEXT[])
                 UNION ALL
                 SELECT user_id, currency, amount FROM wallet_entries WHERE user_id = ANY (\(users)::TEXT[])) AS e
             GROUP BY user_id, currency
             UNION ALL
-            SELECT 'h', user_id, NULL, amounts, NULL, NULL, NULL, NULL, NULL FROM wallet_holds
+            SELECT 'h', user_id, NULL, amounts, NULL, NULL, NULL, NULL, NULL, NULL FROM wallet_holds
             WHERE user_id = ANY (\(users)::TEXT[]) AND state = 'open' AND expires_at > \(now.millis)
             """)
         var existing: [String: WalletTransaction] = [:]
@@ -101,11 +94,15 @@ extension PostgresLedgerStore {
                     balances: try WalletRows.amounts(try row.text("balances")),
                     recordedAt: Date(millis: try row.int64("number")))
             case "b":
-                balances[user, default: [:]][try row.text("key")] = try row.int64("number")
+                let currency = try row.text("key")
+                balances[user, default: [:]][currency] = try SplitSum.total(
+                    high: try row.int64("number"), low: try row.int64("low"), currency: currency)
             default:
                 holds[user, default: []].append(try WalletRows.amounts(try row.text("amounts")))
             }
         }
-        return (existing, balances, holds.mapValues(WalletHoldRules.held))
+        return (
+            existing, balances, try holds.mapValues { (holds) throws(AmountError) in try WalletHoldRules.held(holds) }
+        )
     }
 }

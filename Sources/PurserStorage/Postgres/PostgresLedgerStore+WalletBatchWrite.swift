@@ -43,7 +43,7 @@ extension PostgresLedgerStore {
             let user = change.request.userID.rawValue
             let sequence = next[user] ?? 1
             next[user] = sequence + 1
-            try rows.add(change, row: row, sequence: sequence)
+            try rows.add(change, row: row, sequence: sequence, outbox: outbox)
         }
         try await execute(
             connection,
@@ -94,8 +94,8 @@ struct WalletBatchRows {
     var auditEvents: [String] = []
     var auditDetails: [String] = []
 
-    /// `change`, the `row`-th wallet transaction, whose event is its user's `sequence`-th.
-    mutating func add(_ change: WalletTransaction, row: Int64, sequence: Int64) throws {
+    /// `change`, the `row`-th wallet transaction, whose event is its user's `sequence`-th, stamped by `outbox`.
+    mutating func add(_ change: WalletTransaction, row: Int64, sequence: Int64, outbox: OutboxIdentity) throws {
         let request = change.request
         ids.append(row)
         keys.append(request.id)
@@ -114,11 +114,11 @@ struct WalletBatchRows {
         }
         let event = OutboxEvent.walletChanged(change, row: row)
         eventKeys.append(event.idempotencyKey)
-        webhookIDs.append(event.webhookID)
+        webhookIDs.append(outbox.nextWebhookID())
         topics.append(event.type.rawValue)
         sequences.append(sequence)
-        payloads.append(try event.body(sequence: sequence))
-        let audit = WalletRows.audit(change)
+        payloads.append(try event.body(sequence: sequence, bundleID: outbox.bundleID))
+        let audit = WalletRules.audit(change)
         auditAt.append(audit.at.millis)
         auditSubjects.append(audit.subject.rawValue)
         auditEvents.append(audit.event)

@@ -41,7 +41,7 @@ extension PostgresLedgerStore {
             FROM unnest(\(currencies)::TEXT[], \(currencies.map { request.amounts[$0] ?? 0 })::BIGINT[]) AS u(c, a)
             """)
         try await writeOutboxEvent(.walletChanged(change, row: row), on: connection)
-        try await insertAudit(WalletRows.audit(change), on: connection)
+        try await insertAudit(WalletRules.audit(change), on: connection)
     }
 }
 

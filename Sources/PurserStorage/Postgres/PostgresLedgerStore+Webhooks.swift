@@ -126,12 +126,13 @@ extension PostgresLedgerStore {
     }
 
     public func webhookDeliveries(forTransaction transactionID: String) async throws -> [WebhookDelivery] {
-        let prefix = "evt_\(transactionID)_"
+        // The events of a transaction are keyed `<transactionId>:credited`, `…:revoke:<n>`, `…:restore:<n>`.
+        let prefix = "\(transactionID):"
         let rows = try await withConnection { connection in
             try await self.rows(
                 connection,
                 """
-                \(unescaped: Self.deliveriesQuery) WHERE starts_with(o.webhook_id, \(prefix))
+                \(unescaped: Self.deliveriesQuery) WHERE starts_with(o.idempotency_key, \(prefix))
                 ORDER BY d.id
                 """)
         }

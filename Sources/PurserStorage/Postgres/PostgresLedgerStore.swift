@@ -27,6 +27,8 @@ public final class PostgresLedgerStore: LedgerStore, Service {
     /// The schema of this ledger (`Configuration.inSchema`), created by `migrate()`; nil: the database's default.
     let schema: String?
     let tally = LedgerWriteTally()
+    /// What every outbox event this store writes is stamped with: a random webhook id, the app.
+    public let outbox: OutboxIdentity
     let settler: PostgresSettler
     let walletBatcher: PostgresWalletBatcher
     /// When the pool last handed a connection to an operation: a pool that serves is busy, not unreachable.
@@ -35,7 +37,9 @@ public final class PostgresLedgerStore: LedgerStore, Service {
     private let closing: AsyncStream<Void>.Continuation
 
     /// A store on `configuration`'s database; nothing connects until `run()` runs and the first query asks.
-    public init(configuration: Configuration, logger: Logger) {
+    /// `outbox`: what its webhook events are stamped with (the app they name, the ids' randomness).
+    public init(configuration: Configuration, outbox: OutboxIdentity = OutboxIdentity(), logger: Logger) {
+        self.outbox = outbox
         self.servers = PostgresServerSwitch(configuration: configuration, logger: logger)
         self.logger = logger
         self.connectionWaitTimeout = configuration.connectionWaitTimeout

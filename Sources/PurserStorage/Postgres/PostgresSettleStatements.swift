@@ -22,16 +22,17 @@ struct PostgresSettleLock: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
-/// `purser_settle_write` (migration 7), prepared once per connection: everything a settlement batch writes.
+/// `purser_settle_write` (migration 16's signature), prepared once per connection: everything a settlement batch
+/// writes.
 struct PostgresSettleWrite: PostgresPreparedStatement {
-    static let sql = "SELECT purser_settle_write(\((1...51).map { "$\($0)" }.joined(separator: ", ")))"
+    static let sql = "SELECT purser_settle_write(\((1...60).map { "$\($0)" }.joined(separator: ", ")))"
     typealias Row = ()
 
     var writes: PostgresSettlementWrites
 
     func makeBindings() throws -> PostgresBindings {
         let w = writes
-        var bindings = PostgresBindings(capacity: 51)
+        var bindings = PostgresBindings(capacity: 60)
         for texts in [w.ids, w.originals, w.bundles, w.products, w.types] { bindings.append(texts) }
         bindings.append(w.quantities)
         bindings.append(w.purchaseDates)
@@ -64,6 +65,15 @@ struct PostgresSettleWrite: PostgresPreparedStatement {
         for texts in [w.auditSubjects, w.auditSubjectIDs, w.auditEvents, w.auditCauses, w.auditDetails] {
             bindings.append(texts)
         }
+        bindings.append(w.grantKinds)
+        bindings.append(w.boundRevocationDates)
+        bindings.append(w.boundRevocationTypes)
+        bindings.append(w.boundRevocationPercentages)
+        bindings.append(w.revokedIDs)
+        bindings.append(w.revokedDates)
+        bindings.append(w.revokedTypes)
+        bindings.append(w.revokedPercentages)
+        bindings.append(w.revokedAt)
         return bindings
     }
 

@@ -19,22 +19,29 @@ struct PostgresSettlementWrites: Sendable {
     // Unbound transactions bound now.
     var boundIDs = Texts(), boundStates = Texts(), boundOwners = Texts(), boundOrders = Texts(), boundAt = Numbers()
     var boundCreditedBy = Texts(), boundTokensForApple = Texts()
-    // Credit grants.
+    var boundRevocationDates = Numbers(), boundRevocationTypes = Texts(), boundRevocationPercentages = Numbers()
+    // Credited transactions revoked now (their signed data carries a refund the ledger had not taken back).
+    var revokedIDs = Texts(), revokedDates = Numbers(), revokedTypes = Texts(), revokedPercentages = Numbers()
+    var revokedAt = Numbers()
+    // Grants: the credits, and the revokes of shares Apple refunded before the credit.
     var grantTransactions = Texts(), grantUsers = Texts(), grantCurrencies = Texts(), grantAmounts = Numbers()
-    var grantAt = Numbers()
+    var grantKinds = Texts(), grantAt = Numbers()
     // Outbox events and the owners' last sequence afterwards.
     var eventKeys = Texts(), eventWebhookIDs = Texts(), eventTopics = Texts(), eventUsers = Texts()
     var eventSequences = Numbers(), eventPayloads = Texts(), eventAt = Numbers()
     var sequences: [String: Int64]
     private var sequencesChanged: Set<String> = []
+    /// What every event is stamped with: a random webhook id, the app.
+    let outbox: OutboxIdentity
     // Fulfilled orders and audit records.
     var fulfilledOrders = Texts(), fulfilledTransactions = Texts(), fulfilledAt = Numbers()
     var auditAt = Numbers(), auditSubjects = Texts(), auditSubjectIDs = Texts(), auditEvents = Texts()
     var auditCauses = Texts(), auditDetails = Texts()
 
     /// Writes starting from `sequences`, each candidate owner's last webhook sequence as the batch read it.
-    init(sequences: [String: Int64]) {
+    init(sequences: [String: Int64], outbox: OutboxIdentity) {
         self.sequences = sequences
+        self.outbox = outbox
     }
 
     /// The owners whose sequence changed, and their last sequence now.
@@ -43,12 +50,18 @@ struct PostgresSettlementWrites: Sendable {
         return (Texts(users), Numbers(users.map { sequences[$0] }))
     }
 
-    /// Adds what `plan` writes at `now`.
-    mutating func add(_ plan: LedgerPlan, now: Date) throws {
+    /// Adds what `plan` writes at `now`; a revoke it makes is the transaction's `revokeNumber`-th.
+    mutating func add(_ plan: LedgerPlan, now: Date, revokeNumber: Int = 1) throws {
         let at = now.millis
         switch plan.write {
         case .none:
             break
+        case .revoke(let record):
+            revokedIDs.append(record.transaction.transactionID)
+            revokedDates.append(record.transaction.revocationDate?.millis)
+            revokedTypes.append(record.transaction.revocationType?.rawValue)
+            revokedPercentages.append(record.transaction.revocationPercentage.map(Int64.init))
+            revokedAt.append(at)
         case .insert(let record):
             let t = record.transaction
             ids.append(t.transactionID)
@@ -81,7 +94,20 @@ struct PostgresSettlementWrites: Sendable {
             boundAt.append(at)
             boundCreditedBy.append(plan.creditedBy)
             boundTokensForApple.append(plan.appAccountTokenForApple?.description)
+            boundRevocationDates.append(record.transaction.revocationDate?.millis)
+            boundRevocationTypes.append(record.transaction.revocationType?.rawValue)
+            boundRevocationPercentages.append(record.transaction.revocationPercentage.map(Int64.init))
             try addGrantsAndEvent(record, cause: plan.source?.category, at: now)
+        }
+        if let revoke = plan.revoke, let record = plan.written {
+            try addGrants(try revoke.grantRows, kind: "revoke", of: revoke.transactionID, owner: revoke.owner, at: now)
+            if revoke.writesEvent {
+                try addEvent(
+                    try .revoke(
+                        record, owner: revoke.owner, revoked: revoke.adjustment.revoked,
+                        shortfall: revoke.adjustment.shortfall, previous: revoke.previous, share: revoke.share,
+                        type: revoke.type, number: revokeNumber, at: now))
+            }
         }
         if let orderID = plan.fulfilledOrder, let transactionID = plan.written?.transaction.transactionID {
             fulfilledOrders.append(orderID.description)
@@ -98,30 +124,42 @@ struct PostgresSettlementWrites: Sendable {
         }
     }
 
-    /// The credit's grants and its outbox event, numbered as the owner's next, for a record that is credited.
+    /// The credit's grants and its outbox event, numbered as the owner's next, for a record this plan credits.
     private mutating func addGrantsAndEvent(_ record: LedgerTransaction, cause: String?, at now: Date) throws {
-        guard record.state == .credited, let owner = record.ownerID else { return }
-        let id = record.transaction.transactionID
-        for (currency, amount) in record.grants.sorted {
+        guard record.state == .credited || record.state == .revoked, let owner = record.ownerID else { return }
+        try addGrants(record.grants.money, kind: "credit", of: record.transaction.transactionID, owner: owner, at: now)
+        try addEvent(.credited(record, owner: owner, cause: cause, at: Date(millis: now.millis)))
+    }
+
+    /// Grant rows of `kind`, one per currency of `amounts` (signed as they are).
+    private mutating func addGrants(_ amounts: Amounts, kind: String, of id: String, owner: UserID, at now: Date)
+        throws
+    {
+        for (currency, amount) in amounts.sorted {
             grantTransactions.append(id)
             grantUsers.append(owner.rawValue)
             grantCurrencies.append(currency)
             grantAmounts.append(amount)
+            grantKinds.append(kind)
             grantAt.append(now.millis)
         }
+    }
+
+    /// An outbox event, numbered as its owner's next.
+    private mutating func addEvent(_ event: OutboxEvent) throws {
+        let owner = event.owner
         guard let last = sequences[owner.rawValue] else {
             throw StorageError(.corrupt, "the webhook sequence of \(owner) was not locked for this settlement")
         }
         let sequence = last + 1
         sequences[owner.rawValue] = sequence
         sequencesChanged.insert(owner.rawValue)
-        let event = OutboxEvent.credited(record, owner: owner, cause: cause, at: Date(millis: now.millis))
         eventKeys.append(event.idempotencyKey)
-        eventWebhookIDs.append(event.webhookID)
+        eventWebhookIDs.append(outbox.nextWebhookID())
         eventTopics.append(event.type.rawValue)
         eventUsers.append(owner.rawValue)
         eventSequences.append(sequence)
-        eventPayloads.append(try event.body(sequence: sequence))
+        eventPayloads.append(try event.body(sequence: sequence, bundleID: outbox.bundleID))
         eventAt.append(event.at.millis)
     }
 }

@@ -27,9 +27,9 @@ extension SQLiteLedgerStore {
             }
             // Only ids kept as they were (a caller's idempotency ids) still hold it: erased before, nothing to do.
             guard !rows.isEmpty else { return nil }
-            let event = OutboxEvent.userErased(pseudonym: pseudonym, at: now)
-            let erasure = UserErasure(pseudonym: pseudonym.rawValue, rows: rows, kept: kept, eventID: event.webhookID)
-            try Self.writeOutboxEvent(event, on: database)
+            let eventID = try Self.writeOutboxEvent(
+                .userErased(pseudonym: pseudonym, at: now), outbox: self.outbox, on: database)
+            let erasure = UserErasure(pseudonym: pseudonym.rawValue, rows: rows, kept: kept, eventID: eventID)
             try database.query(
                 "INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES (?, 'user', ?, 'erased', ?, ?)",
                 [

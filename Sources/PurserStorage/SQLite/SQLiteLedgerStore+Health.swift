@@ -1,4 +1,5 @@
 import Foundation
+import PurserCore
 
 extension SQLiteLedgerStore {
     public func health() async throws -> LedgerHealth {

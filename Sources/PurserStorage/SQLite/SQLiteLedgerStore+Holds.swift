@@ -5,21 +5,12 @@ import PurserCore
 extension SQLiteLedgerStore {
     public func placeHold(_ request: WalletHold.Request, now: Date) async throws -> WalletHold.Outcome {
         try await write { database in
-            if let existing = try Self.hold(request.id, on: database) {
-                let differing = existing.request.differences(from: request)
-                return differing.isEmpty ? .replayed(existing) : .conflict(differing)
-            }
-            let balances = try Self.writerBalances(request.userID, on: database)
-            let held = try Self.heldAmounts(request.userID, now: now, on: database)
-            if let short = WalletHoldRules.shortfall(request.amounts, balances: balances, held: held) {
-                return .insufficient(
-                    currency: short.currency, available: short.available,
-                    requested: request.amounts[short.currency] ?? 0)
-            }
-            let at = Date(millis: now.millis)
-            let hold = WalletHold(
-                request: request, state: .open, captured: nil,
-                expiresAt: at.addingTimeInterval(Double(request.expiresInSeconds)), createdAt: at, resolvedAt: nil)
+            let outcome = try WalletHoldRules.place(
+                request, existing: try Self.hold(request.id, on: database),
+                balances: try Self.writerBalances(request.userID, on: database),
+                held: try Self.heldAmounts(request.userID, now: now, on: database), now: now)
+            guard case .placed(let hold) = outcome else { return outcome }
+            let at = hold.createdAt
             try database.query(
                 """
                 INSERT INTO wallet_holds (idempotency_id, user_id, amounts, reason, expires_in_seconds, cause, state,
@@ -44,9 +35,9 @@ extension SQLiteLedgerStore {
             switch WalletHoldRules.capture(hold, amounts: amounts, now: now) {
             case .capture(let take):
                 let balances = try Self.writerBalances(hold.request.userID, on: database)
-                let change = WalletHoldRules.captureTransaction(
+                let change = try WalletHoldRules.captureTransaction(
                     hold, take: take, balances: balances, cause: cause, now: now)
-                try Self.writeWalletTransaction(change, on: database)
+                try Self.writeWalletTransaction(change, outbox: self.outbox, on: database)
                 hold = try Self.resolve(hold, as: .captured, captured: take, cause: cause, now: now, on: database)
                 return .resolved(hold, change)
             case .expire:
@@ -118,7 +109,7 @@ extension SQLiteLedgerStore {
         let rows = try database.query(
             "SELECT amounts FROM wallet_holds WHERE user_id = ? AND state = 'open' AND expires_at > ?",
             [.text(user.rawValue), .integer(Int(now.millis))])
-        return WalletHoldRules.held(try rows.map { try WalletRows.amounts(try $0.text("amounts")) })
+        return try WalletHoldRules.held(try rows.map { try WalletRows.amounts(try $0.text("amounts")) })
     }
 
     static func hold(_ id: String, on database: SQLiteDatabase) throws -> WalletHold? {

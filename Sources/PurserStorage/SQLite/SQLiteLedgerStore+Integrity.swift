@@ -11,7 +11,9 @@ extension SQLiteLedgerStore {
             (kind: try $0.text("kind"), name: try $0.text("name"), amount: Int64(try $0.int("amount")))
         }
         let balances = try await read(LedgerIntegrity.balancesQuery, []).map {
-            (currency: try $0.text("currency"), amount: Int64(try $0.int("amount")))
+            LedgerIntegrity.SplitBalance(
+                user: try $0.text("user_id"), currency: try $0.text("currency"),
+                high: Int64(try $0.int("total_high")), low: Int64(try $0.int("total_low")))
         }
         return LedgerIntegrity.report(subjects: subjects, counts: counts, balances: balances)
     }

@@ -129,7 +129,7 @@ extension SQLiteLedgerStore {
         (6, appleFollowUpMigration),
         (8, UserPurchases.unsettledTokenIndex),
         (10, WalletRows.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
-        (11, WalletHoldRules.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
+        (11, WalletHoldSQL.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
         (12, LedgerRetention.migration),
         (13, LedgerTimelineSQL.migration),
         (14, APIKeySQL.migration),

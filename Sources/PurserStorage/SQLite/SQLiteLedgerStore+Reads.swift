@@ -11,12 +11,7 @@ extension SQLiteLedgerStore {
     }
 
     public func balances(of user: UserID) async throws -> [String: Int64] {
-        let rows = try await read(Self.balancesQuery, [.text(user.rawValue), .text(user.rawValue)])
-        var balances: [String: Int64] = [:]
-        for row in rows {
-            balances[try row.text("currency")] = Int64(try row.int("total"))
-        }
-        return balances
+        try Self.balances(from: try await read(Self.balancesQuery, [.text(user.rawValue), .text(user.rawValue)]))
     }
 
     public func auditTrail(of subjectID: String) async throws -> [AuditEvent] {

@@ -2,50 +2,17 @@ import Foundation
 import PurserCore
 
 extension SQLiteLedgerStore {
+    /// Reads the record and its owner's balances on the writer, plans with `RefundRules` and applies the plan, in
+    /// one write.
     public func revoke(_ revocation: Revocation, now: Date) async throws -> RefundOutcome {
         try await write { database in
-            let id = revocation.transactionID
-            guard let record = try Self.transaction(id, on: database) else {
+            guard let record = try Self.transaction(revocation.transactionID, on: database) else {
                 return .unknownTransaction
             }
-            let share = revocation.share
-            let (owner, previous): (UserID, Int)
-            switch RefundStep.check(record, share: share) {
-            case .unchanged(let why): return .unchanged(why)
-            case .proceed(let who, let before): (owner, previous) = (who, before)
-            }
-            let balances = revocation.allowNegativeBalance ? nil : try Self.writerBalances(owner, on: database)
-            let adjustment = RefundRules.revoke(
-                grants: record.grants, from: previous, to: share, balances: balances)
-            let at = SQLiteData.integer(Int(now.millis))
-            try database.query(
-                """
-                UPDATE apple_transactions SET state = 'revoked', revocation_date = ?, revocation_type = ?,
-                    revocation_percentage = ?, updated_at = ?
-                WHERE transaction_id = ?
-                """,
-                [
-                    .integer(Int(revocation.date.millis)), .optionalText(revocation.type?.rawValue),
-                    .integer(share), at, .text(id),
-                ])
-            try Self.writeGrants(
-                adjustment.revoked, sign: -1, kind: "revoke", of: id, owner: owner, at: at, on: database)
-            let number = try Self.auditCount(id, event: "revoked", on: database) + 1
-            if !adjustment.revoked.isEmpty || !adjustment.shortfall.isEmpty {
-                try Self.writeOutboxEvent(
-                    .revoke(
-                        record, owner: owner, revoked: adjustment.revoked, shortfall: adjustment.shortfall,
-                        previous: previous, share: share, type: revocation.type, number: number, at: now), on: database)
-            }
-            let negative = try Self.writerBalances(owner, on: database).filter { $0.value < 0 }.sorted {
-                $0.key < $1.key
-            }
-            let detail = RefundStep.revokeDetail(
-                owner: owner, adjustment: adjustment, revocation: revocation, previous: previous,
-                negative: negative.map { "\($0.key)=\($0.value)" })
-            try Self.writeAudit(id, event: "revoked", cause: revocation.cause, detail: detail, at: at, on: database)
-            return .applied(
-                owner: owner, grants: adjustment.revoked, shortfall: adjustment.shortfall, share: share)
+            let balances = try record.ownerID.map { try Self.writerBalances($0, on: database) } ?? [:]
+            let plan = try RefundRules.plan(revoke: revocation, of: record, balances: balances, now: now)
+            try Self.apply(plan, of: record, at: now, outbox: self.outbox, on: database)
+            return plan.outcome
         }
     }
 
@@ -54,66 +21,126 @@ extension SQLiteLedgerStore {
             guard let record = try Self.transaction(transactionID, on: database) else {
                 return .unknownTransaction
             }
-            guard record.state == .revoked, let owner = record.ownerID, !record.grants.isEmpty else {
-                return .unchanged("the transaction is \(record.state.rawValue) and was never credited")
-            }
             let net = try database.query(
                 """
                 SELECT currency, -SUM(amount) AS revoked FROM grants
                 WHERE transaction_id = ? AND kind IN ('revoke', 'restore') GROUP BY currency
                 """, [.text(transactionID)])
             var revoked: [String: Int64] = [:]
-            for row in net where try row.int("revoked") > 0 {
-                revoked[try row.text("currency")] = Int64(try row.int("revoked"))
-            }
-            let restored = Grants(revoked)
-            let at = SQLiteData.integer(Int(now.millis))
+            for row in net { revoked[try row.text("currency")] = Int64(try row.int("revoked")) }
+            let plan = RefundRules.plan(restore: record, revoked: Amounts(revoked), cause: cause, now: now)
+            try Self.apply(plan, of: record, at: now, outbox: self.outbox, on: database)
+            return plan.outcome
+        }
+    }
+
+    private static func apply(
+        _ plan: RefundPlan, of record: LedgerTransaction, at now: Date, outbox: OutboxIdentity,
+        on database: SQLiteDatabase
+    ) throws {
+        let at = SQLiteData.integer(Int(now.millis))
+        let id = SQLiteData.text(record.transaction.transactionID)
+        switch plan {
+        case .unchanged:
+            return
+        case .revoke(let revoke):
+            try database.query(
+                """
+                UPDATE apple_transactions SET state = 'revoked', revocation_date = ?, revocation_type = ?,
+                    revocation_percentage = ?, updated_at = ?
+                WHERE transaction_id = ?
+                """,
+                [
+                    .integer(Int(revoke.date.millis)), .optionalText(revoke.type?.rawValue), .integer(revoke.share),
+                    at, id,
+                ])
+            try writeRevoke(revoke, of: record, at: now, outbox: outbox, on: database)
+            try insertAudit(revoke.audit, on: database)
+        case .restore(let restore):
             try database.query(
                 """
                 UPDATE apple_transactions SET state = 'credited', revocation_date = NULL, revocation_type = NULL,
                     revocation_percentage = NULL, updated_at = ?
                 WHERE transaction_id = ?
-                """, [at, .text(transactionID)])
-            try Self.writeGrants(
-                restored, sign: 1, kind: "restore", of: transactionID, owner: owner, at: at, on: database)
-            let number = try Self.auditCount(transactionID, event: "restored", on: database) + 1
-            if !restored.isEmpty {
-                try Self.writeOutboxEvent(
-                    .restore(record, owner: owner, restored: restored, number: number, at: now), on: database)
+                """, [at, id])
+            try writeGrants(
+                restore.restored.money, kind: "restore", of: restore.transactionID, owner: restore.owner, at: at,
+                on: database)
+            let number = try auditCount(restore.transactionID, event: "restored", on: database) + 1
+            if !restore.restored.isEmpty {
+                try writeOutboxEvent(
+                    .restore(record, owner: restore.owner, restored: restore.restored, number: number, at: now),
+                    outbox: outbox, on: database)
             }
-            try Self.writeAudit(
-                transactionID, event: "restored", cause: cause,
-                detail: RefundStep.restoreDetail(owner: owner, restored: restored), at: at, on: database)
-            return .applied(owner: owner, grants: restored, shortfall: .none, share: 0)
+            try insertAudit(restore.audit, on: database)
+        case .note(let note):
+            try database.query(
+                """
+                UPDATE apple_transactions SET state = ?, revocation_date = ?, revocation_type = ?,
+                    revocation_percentage = ?, updated_at = ?
+                WHERE transaction_id = ?
+                """,
+                [
+                    .text(note.state.rawValue), .optionalInteger(note.date?.millis), .optionalText(note.type?.rawValue),
+                    .optionalInteger(note.share), at, id,
+                ])
+            try insertAudit(note.audit, on: database)
         }
     }
 
-    /// Grant rows of `kind`: `sign` times each amount of `grants`, for `owner`.
-    private static func writeGrants(
-        _ grants: Grants, sign: Int64, kind: String, of id: String, owner: UserID, at: SQLiteData,
+    /// A revoke's grant rows and its `transaction.revoked` event, inside the caller's write (a refund's, or the
+    /// settlement's that credits a purchase Apple had refunded in part); the caller writes its audit record.
+    static func writeRevoke(
+        _ revoke: RevokePlan, of record: LedgerTransaction, at now: Date, outbox: OutboxIdentity,
         on database: SQLiteDatabase
     ) throws {
-        for (currency, amount) in grants.sorted {
-            try database.query(
-                "INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [.text(id), .text(owner.rawValue), .text(currency), .integer(Int(sign * amount)), .text(kind), at])
+        let at = SQLiteData.integer(Int(now.millis))
+        try writeGrants(
+            try revoke.grantRows, kind: "revoke", of: revoke.transactionID, owner: revoke.owner, at: at, on: database)
+        let number = try auditCount(revoke.transactionID, event: "revoked", on: database) + 1
+        if revoke.writesEvent {
+            try writeOutboxEvent(
+                try .revoke(
+                    record, owner: revoke.owner, revoked: revoke.adjustment.revoked,
+                    shortfall: revoke.adjustment.shortfall, previous: revoke.previous, share: revoke.share,
+                    type: revoke.type, number: number, at: now), outbox: outbox, on: database)
         }
     }
 
-    /// A user's balances: their grants (credits, revokes, restores) and wallet entries (spends, deposits), summed.
+    /// Grant rows of `kind`, one per currency of `amounts` (signed as they are), for `owner`.
+    private static func writeGrants(
+        _ amounts: Amounts, kind: String, of id: String, owner: UserID, at: SQLiteData, on database: SQLiteDatabase
+    ) throws {
+        for (currency, amount) in amounts.sorted {
+            try database.query(
+                "INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(id), .text(owner.rawValue), .text(currency), .integer(Int(amount)), .text(kind), at])
+        }
+    }
+
+    /// A user's balances: their grants (credits, revokes, restores) and wallet entries (spends, deposits), summed
+    /// (`SplitSum`: a balance beyond `Int64` reads as `AmountError`, not as a failed query).
     static let balancesQuery = """
-        SELECT currency, SUM(amount) AS total FROM (
+        SELECT currency, \(SplitSum.columns("amount", as: "total")) FROM (
             SELECT currency, amount FROM grants WHERE user_id = ?
             UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = ?)
         GROUP BY currency
         """
 
+    /// The balances `balancesQuery` read.
+    static func balances(from rows: [SQLiteRow]) throws -> [String: Int64] {
+        var totals: [String: Int64] = [:]
+        for row in rows {
+            let currency = try row.text("currency")
+            totals[currency] = try SplitSum.total(
+                high: Int64(try row.int("total_high")), low: Int64(try row.int("total_low")), currency: currency)
+        }
+        return totals
+    }
+
     /// `owner`'s balances, read on the writer inside the caller's transaction.
     static func writerBalances(_ owner: UserID, on database: SQLiteDatabase) throws -> [String: Int64] {
-        let rows = try database.query(Self.balancesQuery, [.text(owner.rawValue), .text(owner.rawValue)])
-        var totals: [String: Int64] = [:]
-        for row in rows { totals[try row.text("currency")] = Int64(try row.int("total")) }
-        return totals
+        try balances(from: try database.query(Self.balancesQuery, [.text(owner.rawValue), .text(owner.rawValue)]))
     }
 
     /// How many audit records of `event` the transaction has: numbers its revoke and restore events.
@@ -122,13 +149,5 @@ extension SQLiteLedgerStore {
             "SELECT COUNT(*) AS n FROM audit_log WHERE subject = 'transaction' AND subject_id = ? AND event = ?",
             [.text(id), .text(event)])
         return rows.first?.column("n")?.integer ?? 0
-    }
-
-    private static func writeAudit(
-        _ id: String, event: String, cause: String, detail: String, at: SQLiteData, on database: SQLiteDatabase
-    ) throws {
-        try database.query(
-            "INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES (?, 'transaction', ?, ?, ?, ?)",
-            [at, .text(id), .text(event), .text(cause), .text(detail)])
     }
 }

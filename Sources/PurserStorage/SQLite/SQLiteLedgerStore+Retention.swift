@@ -1,4 +1,5 @@
 import Foundation
+import PurserCore
 
 extension SQLiteLedgerStore {
     public func prune(before cutoff: Date, limit: Int, now: Date) async throws -> LedgerPruning {

@@ -62,8 +62,3 @@ extension SQLiteLedgerStore {
         FROM apple_transactions WHERE transaction_id = ?
         """
 }
-
-extension Date {
-    var millis: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-    init(millis: some BinaryInteger) { self.init(timeIntervalSince1970: Double(millis) / 1000) }
-}

@@ -28,17 +28,36 @@ extension SQLiteLedgerStore {
         return try await write { database in
             let existing = try Self.transaction(submission.transaction.transactionID, on: database)
             let order = try submission.orderToLookUp.map { try Self.order($0, on: database) } ?? nil
-            let plan = SubmissionRules.plan(submission, existing: existing, order: order, now: now)
-            try Self.apply(plan, on: database, now: now)
+            var plan = try SubmissionRules.plan(submission, existing: existing, order: order, now: now)
+            if let owner = plan.balancesNeeded {
+                plan = try SubmissionRules.plan(
+                    submission, existing: existing, order: order,
+                    balances: try Self.writerBalances(owner, on: database), now: now)
+            }
+            try Self.apply(plan, outbox: self.outbox, on: database, now: now)
             return Settlement(plan, existing: existing)
         }
     }
 
-    private static func apply(_ plan: LedgerPlan, on database: SQLiteDatabase, now: Date) throws {
+    private static func apply(_ plan: LedgerPlan, outbox: OutboxIdentity, on database: SQLiteDatabase, now: Date)
+        throws
+    {
         let at = SQLiteData.integer(Int(now.millis))
         switch plan.write {
         case .none:
             break
+        case .revoke(let record):
+            let t = record.transaction
+            try database.query(
+                """
+                UPDATE apple_transactions SET state = 'revoked', revocation_date = ?, revocation_type = ?,
+                    revocation_percentage = ?, updated_at = ?
+                WHERE transaction_id = ?
+                """,
+                [
+                    .optionalInteger(t.revocationDate?.millis), .optionalText(t.revocationType?.rawValue),
+                    .optionalInteger(t.revocationPercentage), at, .text(t.transactionID),
+                ])
         case .insert(let record):
             let t = record.transaction
             try database.query(
@@ -61,20 +80,28 @@ extension SQLiteLedgerStore {
                     .optionalText(t.appTransactionID), .optionalText(plan.creditedBy),
                     .optionalText(plan.appAccountTokenForApple?.description),
                 ])
-            try writeGrantsAndOutbox(record, cause: plan.source?.category, on: database, at: now)
+            try writeGrantsAndOutbox(record, cause: plan.source?.category, outbox: outbox, on: database, at: now)
         case .bind(let record):
+            let t = record.transaction
             try database.query(
                 """
                 UPDATE apple_transactions SET state = ?, owner_id = ?, order_id = ?, updated_at = ?, credited_by = ?,
-                    app_account_token_for_apple = ?, rejection_code = NULL, rejection_message = NULL
+                    app_account_token_for_apple = ?, rejection_code = NULL, rejection_message = NULL,
+                    revocation_date = ?, revocation_type = ?, revocation_percentage = ?
                 WHERE transaction_id = ? AND state IN ('unbound', 'rejected')
                 """,
                 [
                     .text(record.state.rawValue), .optionalText(record.ownerID?.rawValue),
                     .optionalText(record.orderID?.description), at, .optionalText(plan.creditedBy),
-                    .optionalText(plan.appAccountTokenForApple?.description), .text(record.transaction.transactionID),
+                    .optionalText(plan.appAccountTokenForApple?.description),
+                    .optionalInteger(t.revocationDate?.millis),
+                    .optionalText(t.revocationType?.rawValue), .optionalInteger(t.revocationPercentage),
+                    .text(t.transactionID),
                 ])
-            try writeGrantsAndOutbox(record, cause: plan.source?.category, on: database, at: now)
+            try writeGrantsAndOutbox(record, cause: plan.source?.category, outbox: outbox, on: database, at: now)
+        }
+        if let revoke = plan.revoke, let record = plan.written {
+            try writeRevoke(revoke, of: record, at: now, outbox: outbox, on: database)
         }
         if let orderID = plan.fulfilledOrder, let transactionID = plan.written?.transaction.transactionID {
             try database.query(
@@ -91,9 +118,9 @@ extension SQLiteLedgerStore {
 
     /// The credit's grants and its outbox event (for the game's backend), for a record that is credited.
     private static func writeGrantsAndOutbox(
-        _ record: LedgerTransaction, cause: String?, on database: SQLiteDatabase, at now: Date
+        _ record: LedgerTransaction, cause: String?, outbox: OutboxIdentity, on database: SQLiteDatabase, at now: Date
     ) throws {
-        guard record.state == .credited, let owner = record.ownerID else { return }
+        guard record.state == .credited || record.state == .revoked, let owner = record.ownerID else { return }
         let id = record.transaction.transactionID
         for (currency, amount) in record.grants.sorted {
             try database.query(
@@ -104,7 +131,7 @@ extension SQLiteLedgerStore {
                 [.text(id), .text(owner.rawValue), .text(currency), .integer(Int(amount)), .integer(Int(now.millis))])
         }
         try writeOutboxEvent(
-            .credited(record, owner: owner, cause: cause, at: Date(millis: now.millis)), on: database)
+            .credited(record, owner: owner, cause: cause, at: Date(millis: now.millis)), outbox: outbox, on: database)
     }
 
     /// One audit record, inside the caller's write.

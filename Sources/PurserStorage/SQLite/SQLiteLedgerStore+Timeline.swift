@@ -1,4 +1,5 @@
 import Foundation
+import PurserCore
 
 extension SQLiteLedgerStore {
     public func recordQueueSample(_ sample: QueueSample, forgettingBefore cutoff: Date) async throws {

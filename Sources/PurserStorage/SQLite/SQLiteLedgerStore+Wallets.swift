@@ -7,28 +7,22 @@ extension SQLiteLedgerStore {
         -> WalletTransaction.Outcome
     {
         try await write { database in
-            if let existing = try Self.walletTransaction(request.id, on: database) {
-                let differing = existing.request.differences(from: request)
-                return differing.isEmpty ? .replayed(existing) : .conflict(differing)
+            let outcome = try WalletRules.plan(
+                request, existing: try Self.walletTransaction(request.id, on: database),
+                balances: try Self.writerBalances(request.userID, on: database),
+                held: try Self.heldAmounts(request.userID, now: now, on: database), now: now)
+            if case .applied(let change) = outcome {
+                try Self.writeWalletTransaction(change, outbox: self.outbox, on: database)
             }
-            let balances = try Self.writerBalances(request.userID, on: database)
-            let spent = request.amounts.filter { $0.value < 0 }.mapValues { -$0 }
-            let held = try Self.heldAmounts(request.userID, now: now, on: database)
-            if let short = WalletHoldRules.shortfall(spent, balances: balances, held: held) {
-                return .insufficient(
-                    currency: short.currency, balance: short.available, requested: spent[short.currency] ?? 0)
-            }
-            let change = WalletTransaction(
-                request: request, balances: WalletRows.after(request, from: balances),
-                recordedAt: Date(millis: now.millis))
-            try Self.writeWalletTransaction(change, on: database)
-            return .applied(change)
+            return outcome
         }
     }
 
     /// Writes an applied wallet transaction inside the caller's transaction: its row, its entries, its
     /// `wallet.changed` event and its audit record.
-    static func writeWalletTransaction(_ change: WalletTransaction, on database: SQLiteDatabase) throws {
+    static func writeWalletTransaction(
+        _ change: WalletTransaction, outbox: OutboxIdentity, on database: SQLiteDatabase
+    ) throws {
         let request = change.request
         let user = SQLiteData.text(request.userID.rawValue)
         let inserted = try database.query(
@@ -48,8 +42,8 @@ extension SQLiteLedgerStore {
                 "INSERT INTO wallet_entries (wallet_transaction_id, user_id, currency, amount) VALUES (?, ?, ?, ?)",
                 [.integer(row), user, .text(currency), .integer(Int(amount))])
         }
-        try writeOutboxEvent(.walletChanged(change, row: Int64(row)), on: database)
-        try insertAudit(WalletRows.audit(change), on: database)
+        try writeOutboxEvent(.walletChanged(change, row: Int64(row)), outbox: outbox, on: database)
+        try insertAudit(WalletRules.audit(change), on: database)
     }
 
     /// The wallet transaction recorded with idempotency id `id`, if any.

@@ -110,9 +110,10 @@ extension SQLiteLedgerStore {
     }
 
     public func webhookDeliveries(forTransaction transactionID: String) async throws -> [WebhookDelivery] {
-        let prefix = "evt_\(transactionID)_"
+        // The events of a transaction are keyed `<transactionId>:credited`, `…:revoke:<n>`, `…:restore:<n>`.
+        let prefix = "\(transactionID):"
         return try await read(
-            Self.deliveriesQuery(where: "WHERE substr(o.webhook_id, 1, ?) = ?") + " ORDER BY d.id",
+            Self.deliveriesQuery(where: "WHERE substr(o.idempotency_key, 1, ?) = ?") + " ORDER BY d.id",
             [.integer(prefix.count), .text(prefix)]
         ).map(Self.delivery)
     }

@@ -14,11 +14,16 @@ public final class SQLiteLedgerStore: LedgerStore {
     let readers: SQLiteReaders
     let logger: Logger
     private let tally = LedgerWriteTally()
+    /// What every outbox event this store writes is stamped with: a random webhook id, the app.
+    public let outbox: OutboxIdentity
     /// Held while the store is open: `purser restore` refuses a ledger someone has open.
     private let lock: Mutex<SQLiteLedgerLock?>
 
-    private init(writer: SQLiteWriter, readers: SQLiteReaders, lock: SQLiteLedgerLock?, logger: Logger) {
+    private init(
+        writer: SQLiteWriter, readers: SQLiteReaders, lock: SQLiteLedgerLock?, outbox: OutboxIdentity, logger: Logger
+    ) {
         self.writer = writer
+        self.outbox = outbox
         self.readers = readers
         self.lock = Mutex(lock)
         self.logger = logger
@@ -41,9 +46,11 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     /// Opens (creating if needed) the ledger at `path` with `readers` read connections. Call `migrate()` before use.
     /// `locked`: hold the shared lock that tells `purser restore` the ledger is open (off for a backup's copy).
-    public static func open(path: String, readers: Int = defaultReaders, locked: Bool = true, logger: Logger)
-        async throws -> SQLiteLedgerStore
-    {
+    /// `outbox`: what its webhook events are stamped with (the app they name, the ids' randomness).
+    public static func open(
+        path: String, readers: Int = defaultReaders, locked: Bool = true, outbox: OutboxIdentity = OutboxIdentity(),
+        logger: Logger
+    ) async throws -> SQLiteLedgerStore {
         do {
             // Opening may wait for another process's lock (the busy timeout): not on the caller's thread.
             let (writer, readConnections, lock) = try await NIOThreadPool.singleton.runIfActive {
@@ -71,6 +78,7 @@ public final class SQLiteLedgerStore: LedgerStore {
             }
             return SQLiteLedgerStore(
                 writer: SQLiteWriter(writer.value), readers: SQLiteReaders(readConnections.value), lock: lock,
+                outbox: outbox,
                 logger: logger)
         } catch {
             throw StorageError(.unavailable, "cannot open the SQLite ledger at \(path)", underlying: error)

@@ -3,9 +3,8 @@ import PurserCore
 import PurserWebhooks
 
 /// An outbox row about to be written with a credit, a revoke, a restore or a wallet change, in the same database
-/// transaction: its
-/// keys and its webhook body. The store assigns the user's next `sequence` and then asks for the body, which is
-/// written once and posted unchanged on every attempt.
+/// transaction: its idempotency key and its webhook body. The store draws its webhook id (`OutboxIdentity`), assigns
+/// the user's next `sequence` and then asks for the body, which is written once and posted unchanged on every attempt.
 struct OutboxEvent: Sendable {
     /// Unique per event: `<transactionId>:credited`, `<transactionId>:revoke:<n>`, `<transactionId>:restore:<n>`,
     /// `wallet:<row id>`, `erased:<pseudonym>:<milliseconds>`.
@@ -26,11 +25,6 @@ struct OutboxEvent: Sendable {
     var shortfall: Grants? = nil
     var at: Date
 
-    /// `webhook-id`: `evt_` and the idempotency key with `_` for `:` (no `.`, as the specification asks).
-    var webhookID: String { Self.webhookID(forKey: idempotencyKey) }
-
-    static func webhookID(forKey key: String) -> String { "evt_" + key.replacingOccurrences(of: ":", with: "_") }
-
     /// The credit of `record` to `owner`, caused by a source of `cause`'s category (`client`, `notification`, …).
     static func credited(_ record: LedgerTransaction, owner: UserID, cause: String?, at: Date) -> OutboxEvent {
         OutboxEvent(
@@ -43,10 +37,10 @@ struct OutboxEvent: Sendable {
     static func revoke(
         _ record: LedgerTransaction, owner: UserID, revoked: Grants, shortfall: Grants, previous: Int, share: Int,
         type: RevocationType?, number: Int, at: Date
-    ) -> OutboxEvent {
+    ) throws(AmountError) -> OutboxEvent {
         OutboxEvent(
             idempotencyKey: "\(record.transaction.transactionID):revoke:\(number)", type: .transactionRevoked,
-            record: record, owner: owner, grants: Grants(revoked.amounts.mapValues { -$0 }), cause: nil,
+            record: record, owner: owner, grants: Grants(try revoked.money.negated()), cause: nil,
             share: Double(share - previous) / Double(RefundRules.whole), revocationType: type,
             revocationPercentage: share, shortfall: shortfall.isEmpty ? nil : shortfall, at: at)
     }
@@ -75,25 +69,29 @@ struct OutboxEvent: Sendable {
             owner: pseudonym, grants: Grants([:]), cause: nil, share: nil, at: at)
     }
 
-    /// The webhook body with the user's `sequence`.
-    func body(sequence: Int64) throws -> String {
+    /// The webhook body with the user's `sequence`, naming the ledger's app.
+    func body(sequence: Int64, bundleID: String?) throws -> String {
+        var event = try event(sequence: sequence)
+        event.bundleId = bundleID
+        return String(decoding: try event.body(), as: UTF8.self)
+    }
+
+    private func event(sequence: Int64) throws -> WebhookEvent {
         if type == .userErased {
-            let event = WebhookEvent(
+            return WebhookEvent(
                 type: type, timestamp: at, erasure: .init(userId: owner.rawValue, occurredAt: at, sequence: sequence))
-            return String(decoding: try event.body(), as: UTF8.self)
         }
         guard let record else {
             let change = walletChange
-            let event = WebhookEvent(
+            return WebhookEvent(
                 type: type, timestamp: at,
                 walletChange: .init(
                     id: change?.request.id ?? "", userId: owner.rawValue, amounts: grants.amounts,
                     balances: change?.balances ?? [:], cause: cause ?? "", reason: change?.request.reason ?? "",
                     occurredAt: at, sequence: sequence))
-            return String(decoding: try event.body(), as: UTF8.self)
         }
         let transaction = record.transaction
-        let event = WebhookEvent(
+        return WebhookEvent(
             type: type, timestamp: at,
             transaction: .init(
                 transactionId: transaction.transactionID, originalTransactionId: transaction.originalTransactionID,
@@ -102,6 +100,5 @@ struct OutboxEvent: Sendable {
                 occurredAt: at, sequence: sequence, cause: cause.map { .init(rawValue: $0) }, share: share,
                 revocationType: revocationType?.rawValue, revocationPercentage: revocationPercentage,
                 shortfall: shortfall?.amounts))
-        return String(decoding: try event.body(), as: UTF8.self)
     }
 }

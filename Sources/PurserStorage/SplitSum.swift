@@ -1,0 +1,19 @@
+import PurserCore
+
+/// A sum of amounts that no ledger can overflow while it adds: SQL sums each amount's high 32 bits (sign-extended)
+/// and low 32 bits apart, which stays inside 64 bits for billions of rows on both stores (SQLite's `SUM` stops with
+/// "integer overflow", PostgreSQL's cast back to `BIGINT` with "out of range"), and Swift puts the two together with
+/// `Amounts`' checked arithmetic. So a ledger that holds an out-of-range balance (written before money was a type)
+/// still reads, and says which balance it is, instead of failing every query that sums it.
+enum SplitSum {
+    /// The two sums of `expression`, as `NAME_high` and `NAME_low`, in SQL both stores run.
+    static func columns(_ expression: String, as name: String) -> String {
+        "CAST(SUM((\(expression)) >> 32) AS BIGINT) AS \(name)_high, "
+            + "CAST(SUM((\(expression)) & 4294967295) AS BIGINT) AS \(name)_low"
+    }
+
+    /// The sum the two parts make: `high × 2^32 + low`; `AmountError` when it leaves `Int64`.
+    static func total(high: Int64, low: Int64, currency: String) throws(AmountError) -> Int64 {
+        try Amounts.add(try Amounts.multiply(high, by: 1 << 32, currency: currency), low, currency: currency)
+    }
+}

@@ -1,0 +1,42 @@
+import PurserCore
+import Synchronization
+
+/// What a ledger stamps on every event it writes to its outbox: a webhook id drawn at random when the row is written,
+/// and the app the ledger belongs to.
+///
+/// A webhook id is the game backend's idempotency key, so it must never name two events: not across the apps of a
+/// studio (each has its own ledger), nor across a ledger restored from an older backup (whose sequences start again
+/// where the backup stopped). 128 random bits (`evt_` and 32 hex digits) never repeat, whatever ledger drew them; the
+/// outbox's unique index on `webhook_id` is the last word. A replayed delivery keeps the id its row was given.
+public final class OutboxIdentity: Sendable {
+    private let app: Mutex<String?>
+    private let seeded: Mutex<SeededGenerator>?
+
+    /// Ids from the system's randomness, or from `seed` (a chaos run's, so that it replays); events name `bundleID`.
+    public init(bundleID: String? = nil, seed: UInt64? = nil) {
+        app = Mutex(bundleID)
+        seeded = seed.map { Mutex(SeededGenerator(seed: $0)) }
+    }
+
+    /// The bundle id every event's body names (`bundleId`); `nil` until the ledger knows its app.
+    public var bundleID: String? { app.withLock { $0 } }
+
+    /// Names `bundleID` in the events written from now on, unless the ledger was opened for an app already: the
+    /// server does this for the ledger it serves an app from (`PurserAssembly`).
+    public func adopt(bundleID: String) {
+        app.withLock { if $0 == nil { $0 = bundleID } }
+    }
+
+    /// A new webhook id: `evt_` and 128 random bits as 32 lowercase hex digits.
+    public func nextWebhookID() -> String {
+        let (high, low): (UInt64, UInt64) =
+            seeded?.withLock { ($0.next(), $0.next()) }
+            ?? (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
+        return "evt_" + Self.hex(high) + Self.hex(low)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
