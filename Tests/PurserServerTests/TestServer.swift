@@ -66,6 +66,7 @@ struct TestServer {
         environments: Set<AppStoreEnvironment> = [.production, .sandbox],
         verifyReceiptTimeoutSeconds: Double = 2,
         configure: (inout ServerConfiguration) -> Void = { _ in },
+        catalog: ProductCatalog = TestServer.catalog,
         now: @escaping @Sendable () -> Date = { Date() },
         _ body: @Sendable (TestServer, any TestClientProtocol) async throws -> Void
     ) async throws {
@@ -75,7 +76,7 @@ struct TestServer {
             environments: environments,
             verifyReceiptTimeoutSeconds: verifyReceiptTimeoutSeconds)
         configure(&configuration)
-        let (server, assembly) = try await assemble(configuration, in: directory, now: now)
+        let (server, assembly) = try await assemble(configuration, in: directory, catalog: catalog, now: now)
         try await assembly.application().test(.live) { client in
             try await body(server, client)
         }
@@ -115,7 +116,8 @@ struct TestServer {
 
     /// The server's parts over a SQLite ledger in `directory`, built by `PurserAssembly`.
     private static func assemble(
-        _ configuration: ServerConfiguration, in directory: URL, now: @escaping @Sendable () -> Date = { Date() }
+        _ configuration: ServerConfiguration, in directory: URL, catalog: ProductCatalog = TestServer.catalog,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> (TestServer, PurserAssembly) {
         let logger = Logger(label: "purser.test")
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: Date()))

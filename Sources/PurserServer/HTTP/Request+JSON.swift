@@ -42,8 +42,35 @@ extension Request {
             // Valid JSON the field's type cannot hold: a number beyond Int64, a fraction for an integer.
             throw fieldError(context.codingPath, "is out of range or not an integer")
         } catch {
+            // Foundation's decoder calls a number no integer type can hold "not valid JSON", without a path: find it.
+            if let path = Self.unrepresentableNumber(in: data) {
+                throw fieldError(path, "is not an integer within ±\(Int64.max)")
+            }
             throw APIError.malformedJSON("the body is not valid JSON")
         }
+    }
+
+    /// The path of the first number (keys in order) of valid JSON `data` that `Int64` cannot hold exactly: beyond
+    /// its range, a fraction, or an exponent too large; `nil` when `data` is not JSON or holds no such number.
+    static func unrepresentableNumber(in data: Data) -> [any CodingKey]? {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return nil
+        }
+        func find(_ value: Any, _ path: [any CodingKey]) -> [any CodingKey]? {
+            if let object = value as? [String: Any] {
+                for key in object.keys.sorted() {
+                    if let found = find(object[key] as Any, path + [JSONPathKey(key)]) { return found }
+                }
+            } else if let array = value as? [Any] {
+                for (index, element) in array.enumerated() {
+                    if let found = find(element, path + [JSONPathKey(index)]) { return found }
+                }
+            } else if let number = value as? NSNumber, !(value is Bool), Int64(exactly: number) == nil {
+                return path
+            }
+            return nil
+        }
+        return find(object, [])
     }
 
     /// The codes of fields that have their own (see `decode`).
@@ -82,4 +109,17 @@ extension Request {
         guard let type, type.hasPrefix("application/") else { return false }
         return type == "application/json" || type.hasSuffix("+json")
     }
+}
+
+/// A key of a path into JSON: an object's key, or an array's index.
+private struct JSONPathKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ key: String) { stringValue = key }
+    init(_ index: Int) {
+        stringValue = String(index)
+        intValue = index
+    }
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { self.init(intValue) }
 }
