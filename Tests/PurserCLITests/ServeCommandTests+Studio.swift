@@ -108,10 +108,13 @@ extension ServeCommandTests {
         #expect(revoked, "\(finalView)")
         #expect(try await balances(of: "kim", in: Self.racers, at: base) == ["gems": 0])
         #expect(try await balances(of: "kim", in: Self.dragons, at: base) == ["gold": 60])
-        // Each ledger holds only its own app's transactions.
-        let (missing, _) = try await request(
+        // Each ledger credits only its own app's transactions: Dragons' holds the Racers one as the rejection it
+        // answered, which Apple does not know as a Dragons transaction.
+        let (rejected, record) = try await request(
             "GET", "\(base)/admin/v1/transactions/\(gemsID)", app: Self.dragons, bearer: "studio-admin-token")
-        #expect(missing == 404)
+        #expect(rejected == 200 && record["ledger"] as? String == "rejected", "\(record)")
+        #expect((record["rejection"] as? [String: Any])?["code"] as? String == "wrong_bundle", "\(record)")
+        #expect(record["apple"] as? String == "not found", "\(record)")
         let (found, _) = try await request(
             "GET", "\(base)/admin/v1/transactions/\(goldID)", app: Self.dragons, bearer: "studio-admin-token")
         #expect(found == 200)
