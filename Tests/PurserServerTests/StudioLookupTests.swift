@@ -12,7 +12,7 @@ import Testing
 
 /// What a studio of two apps says about what does not belong to one of its apps, over live HTTP: a transaction of
 /// another bundle, rejected `wrong_bundle` where it was submitted, opens in the admin API and the console with its
-/// rejection.
+/// rejection; a notification Apple signed for a bundle no app serves is acknowledged and ignored, in no ledger.
 @Suite struct StudioLookupTests {
     static let home = ConsoleStudioTests.home
     static let racers = ConsoleStudioTests.racers
@@ -49,6 +49,25 @@ import Testing
             #expect(html.contains("<dd id=\"ledger\">rejected</dd>") && html.contains("(wrong_bundle)"), "\(html)")
             #expect(html.contains("Apple knows no transaction of this app with this id"), "\(html)")
             #expect(!html.contains("Nothing found"), "\(html)")
+        }
+    }
+
+    @Test func aNotificationForABundleNoAppServesIsAcknowledgedAndRecordedNowhere() async throws {
+        try await ConsoleStudioTests.run { studio, client in
+            _ = try await studio.appStore.purchase(
+                .init(productId: "gold60", bundleId: "com.example.stranger", environment: .sandbox))
+            let signed = try #require(await studio.appStore.notificationHistory().last?.signedPayload)
+            let body = try JSONEncoder().encode(["signedPayload": signed])
+            let answer = try await client.execute(
+                uri: "/v1/appstore/notifications", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(bytes: body))
+            #expect(answer.status == .ok, "\(String(buffer: answer.body))")
+            let outcome = try answer.decode(NotificationService.Outcome.self)
+            #expect(outcome.result == "ignored: unknown_bundle com.example.stranger", "\(outcome)")
+            for store in studio.stores {
+                let rows = try await store.integrity().rows
+                #expect(rows["notifications"] == 0 && rows["apple_transactions"] == 0, "\(rows)")
+            }
         }
     }
 }
