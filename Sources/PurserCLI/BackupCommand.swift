@@ -31,24 +31,46 @@ extension Purser {
 
         /// What a checked copy holds, in lines.
         static func describe(_ report: LedgerCopyReport) -> String {
-            [
+            let relabelled = report.relabelledFrom.map { ", re-labelled from \($0) (--as-app)" } ?? ""
+            return [
+                "app: " + (report.app.map { $0 + relabelled } ?? "none recorded yet (serve records its app at start)"),
                 "SQLite integrity_check: \(report.sqliteCheck)",
                 Purser.LedgerCommand.Check.text(report.ledger, ledger: "the copy"),
             ].joined(separator: "\n")
         }
     }
 
-    /// `purser restore --from FILE`: puts a backup in place of the SQLite ledger, refused while anyone has it open.
+    /// `purser restore --from FILE`: puts a backup in place of the SQLite ledger, refused while anyone has it open,
+    /// and refused for a backup of another app's ledger unless `--as-app` says to make it this app's.
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Replace the SQLite ledger with a checked backup; refused while a server has it open.")
+            abstract: "Replace the SQLite ledger with a checked backup; refused while a server has it open.",
+            discussion: """
+                A ledger records the app (bundle id) it belongs to. A backup of another app's ledger is refused, \
+                naming both apps. --as-app restores it all the same as the ledger of the app --app names (default: \
+                the first app): the restored copy records that app, its transactions keep the bundle ids Apple \
+                signed. Use it for a ledger whose app's bundle id changed, not to move a game's money to another game.
+                """)
 
         @OptionGroup var ledger: LedgerFileOptions
         @Option(help: "The backup to restore (from purser backup).") var from: String
+        @Flag(
+            name: .customLong("as-app"),
+            help: "Restore a backup of another app's ledger as the ledger of the app --app names (re-labelled).")
+        var asApp = false
 
         func run() async throws {
-            let path = try await ledger.sqlitePath(for: "restore")
-            let report = try await SQLiteLedgerStore.restore(ledger: path, from: from, logger: ledger.logger)
+            let (path, app) = try await ledger.sqliteLedger(for: "restore")
+            let report: LedgerCopyReport
+            do {
+                report = try await SQLiteLedgerStore.restore(
+                    ledger: path, from: from, app: app, relabel: asApp, logger: ledger.logger)
+            } catch let error as StorageError where error.code == .otherApp {
+                throw StorageError(
+                    .otherApp,
+                    error.message + ". Restore a backup of \(app)'s ledger, or add --as-app to make this one "
+                        + "\(app)'s ledger on purpose (a bundle id that changed)")
+            }
             print("restored: \(path) from \(from)")
             print(Purser.Backup.describe(report))
         }
@@ -70,6 +92,11 @@ struct LedgerFileOptions: ParsableArguments {
 
     /// The SQLite ledger's path; a configuration on PostgreSQL is refused with where to look instead.
     func sqlitePath(for command: String) async throws -> String {
+        try await sqliteLedger(for: command).path
+    }
+
+    /// The SQLite ledger's path and the app (bundle id) it serves.
+    func sqliteLedger(for command: String) async throws -> (path: String, app: String) {
         var flags: [AbsoluteConfigKey: ConfigContent] = [:]
         flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
         let settings = try app.settings(await ServerConfiguration.loadForCommand(file: config, flags: flags))
@@ -79,6 +106,6 @@ struct LedgerFileOptions: ParsableArguments {
                     + "pg_dump or a base backup with WAL archiving, as the server guide's \"SQLite and PostgreSQL\" shows"
             )
         }
-        return settings.sqliteLedgerPath
+        return (settings.sqliteLedgerPath, settings.bundleId)
     }
 }

@@ -61,7 +61,7 @@ extension Purser {
                 settings, appStores: { try await AppStoreAccess.configured(apps: $0, catalogs: $1) },
                 logger: logger)
             do {
-                try await studio.application().runService()
+                try await studio.runService(studio.application())
             } catch {
                 throw PortClash.configurationError(for: error, settings: settings) ?? error
             }

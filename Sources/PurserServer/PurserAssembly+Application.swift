@@ -120,35 +120,6 @@ extension PurserAssembly {
         LedgerGauges(
             app: configuration.bundleId, store: store, webhooksConfigured: !webhooks.endpoints.isEmpty, now: now)
     }
-
-    /// The cursor that names the app a ledger belongs to, written at its first start.
-    static let ledgerAppCursor = "ledger.app"
-
-    /// Migrates this app's ledger and checks it is this app's: a ledger first started for another bundle id (apps
-    /// listed in another order, a changed `bundleId`) would mix two games' money, so the server refuses to start.
-    func prepareLedger() async throws {
-        do {
-            try await store.migrate()
-            let app = configuration.bundleId
-            store.outbox.adopt(bundleID: app)
-            if let owner = try await store.cursor(Self.ledgerAppCursor) {
-                guard owner == app else {
-                    let place =
-                        configuration.database.url == nil
-                        ? configuration.sqliteLedgerPath
-                        : configuration.ledgerApp.map { "schema \(ServerConfiguration.postgresSchema(forApp: $0))" }
-                            ?? "the database's default schema"
-                    throw ConfigurationError(
-                        "the ledger at \(place) belongs to the app \(owner), not \(app): the first app of apps keeps "
-                            + "the ledger a single-app Purser had, so list \(owner) first (or give bundleId \(owner))")
-                }
-            } else {
-                try await store.setCursor(Self.ledgerAppCursor, to: app, now: now())
-            }
-        } catch let error as StorageError where error.code == .unavailable {
-            throw ConfigurationError("the ledger cannot be reached at start: \(error.message)")
-        }
-    }
 }
 
 /// Closes the ledger when the service group shuts down.

@@ -76,6 +76,7 @@ public struct PurserAssembly: Sendable {
         trustedProxies = try TrustedProxies(configuration.http.trustedProxies)
         xcodeCertificate = try configuration.xcodeCertificate()
         try configuration.retention.check()
+        try configuration.http.check()
         try configuration.backup.check(postgres: configuration.database.url != nil)
         webhooks = WebhookService(
             store: store, endpoints: try configuration.webhooks.checkedEndpoints(),

@@ -17,7 +17,7 @@ extension PurserStudio {
         middleware: [any MiddlewareProtocol<Request, Response, PurserRequestContext>] = [],
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) -> Application<RouterResponder<PurserRequestContext>> {
-        let readiness = ReadinessProbe(stores: apps.map(\.store))
+        let readiness = ReadinessProbe(stores: apps.map(\.store), drain: drain)
         var others: [String: RouterResponder<PurserRequestContext>] = [:]
         for app in apps.dropFirst() {
             let router = Router(context: PurserRequestContext.self)
@@ -43,7 +43,8 @@ extension PurserStudio {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "Purser",
                 availableConnectionsDelegate: configuration.http.connectionLimit(logger: home.logger)),
             services: apps.flatMap(\.ledgerServices) + workers(after: migrated),
-            onServerRunning: { [hosted = home.appStore.hosted] channel in
+            onServerRunning: { [hosted = home.appStore.hosted, drain] channel in
+                drain.serverListens()
                 let port = channel.localAddress?.port ?? 0
                 await hosted?.serverStarted(port)
                 await onServerRunning(port)

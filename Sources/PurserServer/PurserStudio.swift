@@ -13,6 +13,8 @@ import PurserStorage
 public struct PurserStudio: Sendable {
     /// Every app, in `ServerConfiguration.servedApps`' order; never empty.
     public let apps: [PurserAssembly]
+    /// Whether a stop has begun draining this studio's server (`runService`); `/ready` reads it.
+    let drain = ReplicaDrain()
 
     public init(apps: [PurserAssembly]) {
         precondition(!apps.isEmpty, "a studio serves at least one app")

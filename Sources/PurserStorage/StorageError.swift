@@ -15,6 +15,8 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible, 
         public static let unsupported = Code(description: "storage_unsupported")
         /// The ledger is open elsewhere (a running server) and the operation needs it closed (a restore).
         public static let inUse = Code(description: "ledger_in_use")
+        /// The ledger (a backup being restored) records another app than the one it would serve.
+        public static let otherApp = Code(description: "ledger_of_another_app")
         /// The ledger's schema is older than this purser's and the operation does not migrate (`purser ledger check`).
         public static let outdated = Code(description: "ledger_outdated")
         /// A webhook event whose payload retention pruned (`retention.days`): it can no longer be sent again.

@@ -79,6 +79,7 @@ public struct LedgerStoreConformance: Sendable {
         try await keepsConsoleOperatorsAndBumpsTheirGeneration()
         try await sharesFailedSignInsInTheLedger()
         try await keepsGrantRequestsUntilASecondOperatorDecides()
+        try await recordsTheAppItBelongsTo()
         // Last: it finds nothing in everything the checks above wrote, then breaks rows on purpose.
         try await checksItsOwnIntegrity()
     }

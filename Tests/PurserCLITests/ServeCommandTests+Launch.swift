@@ -18,11 +18,13 @@ extension ServeCommandTests {
     }
 
     /// Starts the `purser` binary with `arguments` and this process's environment with `environment` added; what it
-    /// prints is the child's `output`.
+    /// prints is the child's `output`. No load balancer watches a test's `serve`, so a stop does not drain
+    /// (`PURSER_HTTP_DRAIN_SECONDS` 0) unless `environment` sets it.
     func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildProcess {
         try await ChildProcess.start(
             VerifyCommandTests.binary, arguments,
-            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+            environment: ["PURSER_HTTP_DRAIN_SECONDS": "0"].merging(ProcessInfo.processInfo.environment) { $1 }
+                .merging(environment) { $1 })
     }
 
     /// Writes the one-product catalog (`gold60`, 60 gold) to `catalog.json` in `directory` and starts `appstore-sim`

@@ -108,10 +108,13 @@ extension ServeCommandTests {
         #expect(revoked, "\(finalView)")
         #expect(try await balances(of: "kim", in: Self.racers, at: base) == ["gems": 0])
         #expect(try await balances(of: "kim", in: Self.dragons, at: base) == ["gold": 60])
-        // Each ledger holds only its own app's transactions.
-        let (missing, _) = try await request(
+        // Each ledger credits only its own app's transactions: Dragons' holds the Racers one as the rejection it
+        // answered, which Apple does not know as a Dragons transaction.
+        let (rejected, record) = try await request(
             "GET", "\(base)/admin/v1/transactions/\(gemsID)", app: Self.dragons, bearer: "studio-admin-token")
-        #expect(missing == 404)
+        #expect(rejected == 200 && record["ledger"] as? String == "rejected", "\(record)")
+        #expect((record["rejection"] as? [String: Any])?["code"] as? String == "wrong_bundle", "\(record)")
+        #expect(record["apple"] as? String == "not found", "\(record)")
         let (found, _) = try await request(
             "GET", "\(base)/admin/v1/transactions/\(goldID)", app: Self.dragons, bearer: "studio-admin-token")
         #expect(found == 200)
@@ -134,6 +137,25 @@ extension ServeCommandTests {
         #expect(text.contains(#"purser_decisions_total{app="\#(Self.racers)",decision="rejected"}"#) == false)
         #expect(text.contains(#"purser_decisions_total{app="\#(Self.dragons)",decision="rejected"}"#), "\(text)")
         #expect(text.contains(#"purser_wallet_holds_open{app="\#(Self.racers)"}"#), "\(text)")
+
+        // Apple's notification for a bundle no app serves is acknowledged, counted, and recorded in no ledger.
+        let (bought, purchase) = try await request(
+            "POST", "\(base)/simulator/v1/purchases",
+            json: #"{"productId": "gold60", "bundleId": "com.example.stranger"}"#)
+        #expect((200..<300).contains(bought), "\(purchase)")
+        let ignored = #"purser_notifications_ignored_total{app="\#(Self.dragons)",reason="unknown_bundle"} 1"#
+        var counted = false
+        for _ in 0..<100 where !counted {
+            let (scraped, _) = try await URLSession.shared.data(
+                from: URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!)
+            counted = String(decoding: scraped, as: UTF8.self).contains(ignored)
+            if !counted { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(counted, "\(ignored)")
+        let strangerID = try #require(purchase["transactionId"] as? String)
+        let (unrecorded, _) = try await request(
+            "GET", "\(base)/admin/v1/transactions/\(strangerID)", app: Self.dragons, bearer: "studio-admin-token")
+        #expect(unrecorded == 404, "recorded in no ledger")
 
         let data = directory.appendingPathComponent("data")
         #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("purser.sqlite").path))

@@ -32,6 +32,8 @@ extension ChaosServer {
                 "verifyReceiptTimeoutSeconds": 2, "auth": ["mode": "development"],
                 "reconciliation": ["intervalSeconds": 0], "webhooks": webhooks, "wallet": ["clientSpend": true],
                 "admin": ["token": adminToken],
+                // No load balancer takes a replica out: a stop closes the listener at once, as before the drain.
+                "http": ["drainSeconds": 0],
                 // SQLite: one replica, its ledger kept across restarts; PostgreSQL: each replica its own files.
                 "dataDirectory": setup.databaseURL == nil ? "ledger" : "replica-\(index)",
             ]

@@ -18,6 +18,7 @@ extension ServerConfiguration {
         check { _ = try console.checkedOperators() }
         check { try console.check() }
         check { _ = try TrustedProxies(http.trustedProxies) }
+        check { try http.check() }
         check { _ = try xcodeCertificate() }
         check { _ = try checkedAuthenticator() }
         check { try retention.check() }

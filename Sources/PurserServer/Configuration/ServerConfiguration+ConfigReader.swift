@@ -40,7 +40,8 @@ extension ServerConfiguration {
     /// - `http.idleTimeoutSeconds` (double, default `30`): an idle keep-alive connection, or a request head that
     ///   stalls, is closed after this long. `http.requestReadTimeoutSeconds` (double, default `30`): a request whose
     ///   body has not arrived this long after its head is dropped. `http.maxConnections` (int, default `1024`): more
-    ///   connections wait to be accepted. 0 turns each off.
+    ///   connections wait to be accepted. 0 turns each off. `http.drainSeconds` (double, default `5`): after SIGTERM,
+    ///   how long `/ready` answers 503 `draining` while requests are still answered, before the listener closes.
     /// - `orderHint.maxAgeSeconds` (double, default `86400`): how long before the purchase an order may have been
     ///   created and still bind a transaction without Apple's `appAccountToken`.
     /// - `webhooks.endpoints` (array of objects, default none): each `url` (string), `secret` (string, **secret**)
@@ -112,6 +113,7 @@ extension ServerConfiguration {
         http.requestReadTimeoutSeconds = reader.double(
             forKey: "http.requestReadTimeoutSeconds", default: http.requestReadTimeoutSeconds)
         http.maxConnections = reader.int(forKey: "http.maxConnections", default: http.maxConnections)
+        http.drainSeconds = reader.double(forKey: "http.drainSeconds", default: http.drainSeconds)
         http.trustedProxies = reader.stringArray(forKey: "http.trustedProxies", default: http.trustedProxies)
         orderHint.maxAgeSeconds = reader.double(forKey: "orderHint.maxAgeSeconds", default: orderHint.maxAgeSeconds)
         webhooks = Webhooks(reader: reader.scoped(to: "webhooks"))

@@ -19,6 +19,13 @@ extension ServerConfiguration.HTTP {
         maxConnections > 0 ? MaximumAvailableConnections(maxConnections, logger: logger) : nil
     }
 
+    /// `drainSeconds` must be a number of seconds, 0 or more.
+    func check() throws(ConfigurationError) {
+        guard drainSeconds >= 0, drainSeconds.isFinite else {
+            throw ConfigurationError("http.drainSeconds must be 0 (close the listener at once) or more")
+        }
+    }
+
     /// Seconds as NIO's time amount; `nil` (off) for 0 or less.
     static func timeAmount(_ seconds: Double) -> TimeAmount? {
         seconds > 0 ? .nanoseconds(Int64(seconds * 1_000_000_000)) : nil

@@ -32,6 +32,7 @@ import PurserCore
 ///   "finishing": {"enabled": true, "afterSeconds": 86400, "intervalSeconds": 60},  // Finish Transaction at Apple
 ///   "admin": {"token": null},                                                // the support API's bearer token
 ///   "http": {"idleTimeoutSeconds": 30, "requestReadTimeoutSeconds": 30, "maxConnections": 1024,
+///            "drainSeconds": 5,                 // after SIGTERM: /ready 503 draining, requests still answered
 ///            "trustedProxies": []},             // CIDRs whose X-Forwarded-For names the client
 ///   "orderHint": {"maxAgeSeconds": 86400},   // how old an order may be and still bind a token-less transaction
 ///   "database": {"url": null, "password": null},   // postgres://user@host:port/db; none: SQLite in dataDirectory
@@ -177,6 +178,9 @@ public struct ServerConfiguration: Sendable, Encodable {
         public var requestReadTimeoutSeconds: Double = 30
         /// The most connections open at once; more wait in the listen backlog until one closes. 0 means no bound.
         public var maxConnections = 1024
+        /// Seconds after SIGTERM during which `/ready` answers 503 `draining` while every request is still answered
+        /// (a load balancer's time to take the replica out), before the listener closes. 0 closes it at once.
+        public var drainSeconds: Double = 5
         /// The proxies (CIDRs) whose `X-Forwarded-For` is believed: the console's sign-in throttle counts the
         /// client it names. Empty: the peer is the client.
         public var trustedProxies: [String] = []

@@ -30,10 +30,12 @@ extension ConsoleRoutes {
             default: text["whyUnknown"]
             }
         let dates = ISO8601DateFormatter()
+        // Apple unanswered, or knowing no such transaction of this app: the ledger's record is what the page shows.
+        let appleMissing = text[view.apple == "not found" ? "appleNotFound" : "appleUnanswered"] ?? view.apple
         var values: [String: Any] = [
             "view": [
                 "transactionId": view.transactionId, "productId": view.productId, "environment": view.environment,
-                "apple": view.appleError.map { "\(text["appleUnanswered"] ?? view.apple) (\($0))" } ?? view.apple,
+                "apple": view.appleError.map { "\(appleMissing) (\($0))" } ?? view.apple,
                 "ledger": view.ledger,
             ],
             "why": why ?? "", "purchased": dates.string(from: view.purchaseDate),
@@ -44,7 +46,9 @@ extension ConsoleRoutes {
             "audit": view.audit.map {
                 ["at": dates.string(from: $0.at), "event": $0.event, "cause": $0.cause, "detail": $0.detail]
             },
-            "grantable": view.ledger != "credited" && view.ledger != "revoked" && view.apple != "refunded",
+            // A grant asks Apple again: not for what Apple refunded or does not know in this app.
+            "grantable": view.ledger != "credited" && view.ledger != "revoked"
+                && !["refunded", "not found"].contains(view.apple),
         ]
         if let owner = view.ownerId { values["ownerLink"] = Self.userPath(owner.rawValue) }
         if let code = view.rejection?.code, RejectionReason.overridable.contains(code) { values["overridable"] = code }

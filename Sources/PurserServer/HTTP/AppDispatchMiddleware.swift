@@ -6,7 +6,8 @@ import Hummingbird
 /// Sends each request to the app it belongs to, in a studio (`PurserStudio`): `/v1` and `/admin/v1` by the
 /// `X-Purser-App: <bundleId>` header (required with several apps: 400 `app_required`; an app this Purser does not
 /// serve: 404 `unknown_app`, before anything is read or written), Apple's notifications by the bundle their signed
-/// payload names (one URL for every app; the app's own checks then verify it), the console (`/console`) by the
+/// payload names (one URL for every app; the app's own checks then verify it; a bundle no app serves is acknowledged
+/// and ignored by the first app, `NotificationService`), the console (`/console`) by the
 /// `purser_console_app` cookie its switcher sets (`ConsoleStudio`; without it, or naming an app not served: the first
 /// app, and each app's console then answers 404 for an operator without a role there). API keys, health and the
 /// hosted App Store belong to the first app. Sets the request's metrics `app` label.
@@ -66,14 +67,16 @@ struct AppDispatchMiddleware: RouterMiddleware {
     /// Every bundle id served, the first app's first.
     var served: [String] { [home] + others.keys.sorted() }
 
-    /// The bundle id a notification's signed payload names (`data.bundleId`, or `summary.bundleId`), read without
-    /// checking the signature: it only picks the app whose verifier then checks everything.
+    /// The bundle id a notification's signed payload names (`data.bundleId`, `summary.bundleId` or
+    /// `appData.bundleId`), read without checking the signature: it only picks the app whose verifier then checks
+    /// everything. A bundle no app serves goes to the first app, which acknowledges and ignores it.
     static func notificationBundle(_ body: Data) -> String? {
         struct Body: Decodable { var signedPayload: String }
         struct Payload: Decodable {
             struct Part: Decodable { var bundleId: String? }
             var data: Part?
             var summary: Part?
+            var appData: Part?
         }
         guard let jws = try? JSONDecoder().decode(Body.self, from: body) else { return nil }
         let parts = jws.signedPayload.split(separator: ".", omittingEmptySubsequences: false)
@@ -81,6 +84,6 @@ struct AppDispatchMiddleware: RouterMiddleware {
         guard let data = Base64URL.decode(parts[1].utf8),
             let payload = try? JSONDecoder().decode(Payload.self, from: data)
         else { return nil }
-        return payload.data?.bundleId ?? payload.summary?.bundleId
+        return payload.data?.bundleId ?? payload.summary?.bundleId ?? payload.appData?.bundleId
     }
 }

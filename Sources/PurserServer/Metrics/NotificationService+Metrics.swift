@@ -12,4 +12,12 @@ extension NotificationService {
         }
         Gauge(label: PurserMetrics.Name.notificationLastReceived).record(record.receivedAt.timeIntervalSince1970)
     }
+
+    /// Why a genuine notification was acknowledged and ignored: its bundle is served by no app of this Purser.
+    static let unknownBundle = "unknown_bundle"
+
+    /// A genuine notification acknowledged and ignored, by `reason`.
+    static func recordIgnored(reason: String) {
+        Counter(label: PurserMetrics.Name.notificationsIgnored, dimensions: [("reason", reason)]).increment()
+    }
 }

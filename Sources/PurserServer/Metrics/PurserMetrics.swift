@@ -43,6 +43,7 @@ public enum PurserMetrics {
         public static let ledgerWriteDuration = "purser.ledger.write.duration"
         public static let notificationIntakeLag = "purser.notifications.intake.lag"
         public static let notificationLastReceived = "purser.notifications.last.received.timestamp"
+        public static let notificationsIgnored = "purser.notifications.ignored"
         public static let reconciliationRuns = "purser.reconciliation.runs"
         public static let reconciliationFindings = "purser.reconciliation.findings"
         public static let reconciliationLastSuccess = "purser.reconciliation.last.success.timestamp"
@@ -63,6 +64,7 @@ public enum PurserMetrics {
         Name.decisions: "_total",
         Name.credits: "_total",
         Name.verificationFailures: "_total",
+        Name.notificationsIgnored: "_total",
         Name.reconciliationRuns: "_total",
         Name.reconciliationFindings: "_total",
         Name.webhookAttempts: "_total",

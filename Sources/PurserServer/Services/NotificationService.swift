@@ -10,7 +10,9 @@ import PurserStorage
 /// transaction exactly as a client submission would; REFUND revokes the share Apple refunded (`revocationType`,
 /// `revocationPercentage`); REFUND_REVERSED restores what the refunds took; CONSUMPTION_REQUEST is
 /// answered by the `ConsumptionResponder`. Every other type, `RESCIND_CONSENT` and types newer than this code
-/// included, is recorded and acknowledged (200) and changes nothing else.
+/// included, is recorded and acknowledged (200) and changes nothing else. A notification for a bundle that no app of
+/// this Purser serves is acknowledged (200) and ignored: recorded in no ledger, counted as
+/// `purser_notifications_ignored_total{reason="unknown_bundle"}`.
 public struct NotificationService: Sendable {
     public let submissions: SubmissionService
     public let consumption: ConsumptionResponder?
@@ -46,6 +48,20 @@ public struct NotificationService: Sendable {
             throw ServiceError(unverified: error)
         }
         let notification = verified.notification
+        if let app = submissions.claims.bundleID, let named = notification.bundleId, named != app {
+            // Signed by Apple for a bundle no app of this Purser serves (each served bundle is dispatched to its own
+            // app): acknowledged so Apple stops sending it, recorded in no ledger, counted.
+            Self.recordIgnored(reason: Self.unknownBundle)
+            logger.warning(
+                "ignored an App Store notification for a bundle this Purser does not serve",
+                metadata: [
+                    "purser.bundle": "\(named.prefix(255))",
+                    "purser.notification": "\(notification.notificationType)",
+                ])
+            return Outcome(
+                notificationUUID: notification.notificationUUID, duplicate: false,
+                result: "ignored: \(Self.unknownBundle) \(named.prefix(255))")
+        }
         let record = NotificationRecord(
             uuid: notification.notificationUUID, type: notification.notificationType, subtype: notification.subtype,
             transactionID: verified.transaction?.transactionId, environment: notification.environment,

@@ -13,10 +13,11 @@ public struct SupportService: Sendable {
         public var productId: String
         public var purchaseDate: Date
         public var environment: String
-        /// "charged" or "refunded", as Apple reports it; "unanswered" when Apple did not answer in time (the rest is
-        /// the ledger's record, and `appleError` says what went wrong).
+        /// "charged" or "refunded", as Apple reports it; "unanswered" when Apple did not answer in time, "not found"
+        /// when Apple knows no transaction of this app with this id (in both the rest is the ledger's record, and
+        /// `appleError` says what went wrong).
         public var apple: String
-        /// Why Apple's side is missing, when `apple` is "unanswered".
+        /// Why Apple's side is missing, when `apple` is "unanswered" or "not found".
         public var appleError: String?
         /// The ledger's state (`credited`, `unbound`, `rejected`, `revoked`), or `not recorded`.
         public var ledger: String
@@ -89,7 +90,9 @@ public struct SupportService: Sendable {
 
     /// One transaction, from the ledger and (when configured) from Apple, asked with a deadline of
     /// `appleDeadline`. When Apple does not answer in time (or at all) and the ledger knows the transaction, the
-    /// view is the ledger's record with `apple` "unanswered": support is never blind while Apple is down.
+    /// view is the ledger's record with `apple` "unanswered": support is never blind while Apple is down. When Apple
+    /// knows no such transaction of this app but the ledger recorded one (a transaction of another bundle, rejected
+    /// `wrong_bundle`), the view is the ledger's record, its rejection included, with `apple` "not found".
     public func view(transactionID: String) async throws -> TransactionView {
         try Self.requireAppleTransactionID(transactionID)
         let record = try await submissions.store.transaction(transactionID)
@@ -99,11 +102,12 @@ public struct SupportService: Sendable {
                     try await apple.transaction(transactionID)
                 }
                 return try await view(of: try await verified(jws))
-            } catch let error as ServiceError where error.code == .appleUnavailable {
+            } catch let error as ServiceError where error.code == .appleUnavailable || error.code == .notFound {
                 guard let record else { throw error }
                 var view = try await view(of: record.transaction, record: record)
-                view.apple = "unanswered"
-                view.appleError = error.message
+                let notFound = error.code == .notFound
+                view.apple = notFound ? "not found" : "unanswered"
+                view.appleError = notFound ? "Apple has no transaction with this id for this app" : error.message
                 return view
             }
         }

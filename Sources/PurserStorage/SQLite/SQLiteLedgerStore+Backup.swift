@@ -14,6 +14,10 @@ public struct LedgerCopyReport: Sendable, Hashable {
     public var sqliteCheck: String
     public var ledger: LedgerIntegrity
     public var statistics: LedgerStatistics
+    /// The app (bundle id) the copy records as its own (`recordedApp()`); `nil` when it records none yet.
+    public var app: String?
+    /// After a restore with `relabel`: the app the backup recorded before it was re-labelled.
+    public var relabelledFrom: String?
 
     /// Whether it can be restored: SQLite and the ledger check both found nothing.
     public var isSound: Bool { sqliteCheck == "ok" && ledger.findings.isEmpty }
@@ -47,10 +51,16 @@ extension SQLiteLedgerStore {
     /// ledger open (no server, no command): the backup is copied beside the ledger, migrated there when an earlier
     /// release took it (the backup file itself is never changed), checked, fsynced and renamed over the ledger, and
     /// the old ledger's `-wal` and `-shm` files are removed, so none of the old writes is replayed onto it.
-    /// - Throws: `StorageError(.inUse)` while the ledger is open; `.corrupt` when the backup is not sound.
-    public static func restore(ledger path: String, from backup: String, logger: Logger) async throws
-        -> LedgerCopyReport
-    {
+    ///
+    /// The ledger at `path` serves `app`: a backup that records another app is refused, unless `relabel` says to make
+    /// it `app`'s on purpose (its record of its app is rewritten in the restored copy; its transactions keep the
+    /// bundle ids Apple signed). A backup that records no app yet is taken; `serve` records `app` at its next start.
+    /// - Throws: `StorageError(.inUse)` while the ledger is open; `.corrupt` when the backup is not sound;
+    ///   `.otherApp` when it records another app than `app` and `relabel` is false.
+    public static func restore(
+        ledger path: String, from backup: String, app: String, relabel: Bool = false, logger: Logger,
+        now: Date = Date()
+    ) async throws -> LedgerCopyReport {
         guard FileManager.default.fileExists(atPath: backup) else {
             throw StorageError(.unavailable, "no backup at \(backup)")
         }
@@ -65,9 +75,19 @@ extension SQLiteLedgerStore {
             try FileManager.default.copyItem(atPath: backup, toPath: staged)
             return held
         }
-        let report: LedgerCopyReport
+        var report: LedgerCopyReport
         do {
             report = try await check(copy: staged, migrating: true, logger: logger)
+            if let recorded = report.app, recorded != app {
+                guard relabel else {
+                    throw StorageError(
+                        .otherApp,
+                        "the backup at \(backup) is the ledger of the app \(recorded), not of \(app), whose ledger is "
+                            + "\(path); nothing was restored")
+                }
+                try await record(app: app, in: staged, now: now, logger: logger)
+                (report.app, report.relabelledFrom) = (app, recorded)
+            }
             guard report.isSound else {
                 throw StorageError(
                     .corrupt,
@@ -106,7 +126,7 @@ extension SQLiteLedgerStore {
             let sqlite = try await store.read("PRAGMA integrity_check", []).map { try $0.text("integrity_check") }
             let report = LedgerCopyReport(
                 sqliteCheck: sqlite.joined(separator: "; "), ledger: try await store.integrity(),
-                statistics: try await store.statistics())
+                statistics: try await store.statistics(), app: try await store.recordedApp())
             try await store.close()
             return report
         } catch let error as StorageError where error.code == .outdated {
@@ -115,6 +135,18 @@ extension SQLiteLedgerStore {
         } catch {
             try? await store.close()
             throw StorageError(.corrupt, "\(copy) is not a ledger this purser can read", underlying: error)
+        }
+    }
+
+    /// Records `app` as the app of the ledger file at `copy` (opened without the open-ledger lock, and closed).
+    private static func record(app: String, in copy: String, now: Date, logger: Logger) async throws {
+        let store = try await open(path: copy, readers: 1, locked: false, logger: logger)
+        do {
+            try await store.recordApp(app, now: now)
+            try await store.close()
+        } catch {
+            try? await store.close()
+            throw error
         }
     }
 
