@@ -57,7 +57,7 @@ extension LedgerStoreConformance {
         #expect(try await store.heldAmounts(of: "hoshi", now: now + 3) == [:])
         #expect(
             try await store.captureHold("h-hoshi-1", amounts: ["gold": 20], cause: "admin", now: now + 4)
-                == .replayed(hold))
+                == .replayed(hold, change), "a replayed capture answers its first answer, balances included")
         #expect(
             try await store.captureHold("h-hoshi-1", amounts: nil, cause: "admin", now: now + 4)
                 == .alreadyResolved(hold))
@@ -111,7 +111,7 @@ extension WalletHold.Resolution {
     /// The hold's state afterwards, when the answer names the hold.
     var state: WalletHold.State? {
         switch self {
-        case .resolved(let hold, _), .replayed(let hold), .alreadyResolved(let hold), .exceeds(let hold): hold.state
+        case .resolved(let hold, _), .replayed(let hold, _), .alreadyResolved(let hold), .exceeds(let hold): hold.state
         case .notFound: nil
         }
     }

@@ -46,7 +46,10 @@ import Testing
             #expect(answer.state == "captured" && answer.captured == ["gold": 45] && answer.balances == ["gold": 55])
             let again = try await client.admin(
                 .post, "/admin/v1/holds/auction-9/capture", body: #"{"amounts": {"gold": 45}}"#)
-            #expect(try again.decode(WalletService.HoldAnswer.self).replayed)
+            var replay = try again.decode(WalletService.HoldAnswer.self)
+            #expect(replay.replayed)
+            replay.replayed = false
+            #expect(replay == answer, "a replayed capture answers exactly the first answer, balances included")
             let void = try await client.admin(.post, "/admin/v1/holds/auction-9/void")
             #expect(void.status == .conflict && void.errorCode == "hold_already_captured")
             #expect(try await client.wallet("mia") == ["gold": 55])

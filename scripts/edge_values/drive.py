@@ -3,7 +3,7 @@ running `purser serve`; after each request the server must still answer `GET /he
 
 Edges: 0, -1, Int64's bounds, 2^63 and -2^63-1, 1e308, -0, a fraction, NaN and Infinity spelled as strings, null;
 empty, blank, 10,000-character, NUL-holding, path-like and non-ASCII strings; empty and 100,000-element arrays; objects
-with 100,000 keys; and the same in path and query parameters. A request fails the run when the server answers 500
+with 60,000 keys (under the 1 MiB body limit); and the same in path and query parameters. A request fails the run when the server answers 500
 (a client's mistake is never a server error), stops answering, or answers `/health` with anything but 200 afterwards.
 503 is allowed (the ledger unavailable, draining), 5xx otherwise not.
 
@@ -36,6 +36,8 @@ STRING_EDGES = ["", " ", "x" * 10_000, "a\u0000b", "../../etc/passwd", "%2F..%2F
 PATH_EDGES = ["0", "-1", str(INT64_MAX), str(2**63), "x" * 10_000, "%00", "..", "%2F", "é", " ", "evt_" + "a" * 300]
 QUERY_EDGES = ["0", "-1", str(2**63), "1e308", "x" * 10_000, "", "NaN", "%00"]
 BIG = 100_000
+# Objects with this many keys stay under the server's 1 MiB body limit, so they are parsed, not refused for size.
+KEYS = 60_000
 
 
 def load_spec():
@@ -46,17 +48,20 @@ def load_spec():
 SPEC_DOC = load_spec()
 
 
-def resolve(node):
-    """`node` with every `$ref` replaced by what it names (one level at a time, recursively)."""
+def resolve(node, depth=0):
+    """`node` with every `$ref` replaced by what it names, recursively (a schema that refers to itself is cut off
+    after a few levels: edge values go into the first ones)."""
+    if depth > 8:
+        return {}
     if isinstance(node, dict):
         if "$ref" in node:
             target = SPEC_DOC
             for part in node["$ref"].lstrip("#/").split("/"):
                 target = target[part]
-            return resolve(target)
-        return {key: resolve(value) for key, value in node.items()}
+            return resolve(target, depth + 1)
+        return {key: resolve(value, depth + 1) for key, value in node.items() if key != "responses"}
     if isinstance(node, list):
-        return [resolve(item) for item in node]
+        return [resolve(item, depth + 1) for item in node]
     return node
 
 
@@ -128,7 +133,7 @@ def edges_for(schema):
     if kind == "array":
         texts += ["[]", "[" + ",".join(["1"] * BIG) + "]", "null", "{}"]
     if kind == "object" or "properties" in schema:
-        texts += ["{}", "[]", "null", "{" + ",".join(f'"k{i}":{i}' for i in range(BIG)) + "}"]
+        texts += ["{}", "[]", "null", "{" + ",".join(f'"k{i}":{i}' for i in range(KEYS)) + "}"]
     return texts
 
 
@@ -141,7 +146,7 @@ def with_text(base, path, text):
     node = body
     for part in path[:-1]:
         if isinstance(part, int):
-            while not isinstance(node, list) or len(node) <= part:
+            if not isinstance(node, list) or len(node) <= part:
                 return None
             node = node[part]
         else:

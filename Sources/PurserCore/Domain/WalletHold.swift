@@ -89,8 +89,9 @@ public struct WalletHold: Hashable, Sendable {
     public enum Resolution: Hashable, Sendable {
         /// Resolved now: the hold afterwards, and for a capture the wallet transaction it wrote.
         case resolved(WalletHold, WalletTransaction?)
-        /// The same resolution was asked before: the hold as it was resolved then.
-        case replayed(WalletHold)
+        /// The same resolution was asked before: the hold as it was resolved then, and for a capture the wallet
+        /// transaction it wrote (so the answer is the first answer again, balances included).
+        case replayed(WalletHold, WalletTransaction?)
         /// Resolved otherwise before (captured with other amounts, voided, expired): nothing changed.
         case alreadyResolved(WalletHold)
         /// A capture of more than the hold reserves, or of a currency it does not: nothing changed.

@@ -73,7 +73,7 @@ extension WalletService {
     private func answer(_ resolution: WalletHold.Resolution, id: String) throws -> HoldAnswer {
         switch resolution {
         case .resolved(let hold, let change): return HoldAnswer(hold, balances: change?.balances, replayed: false)
-        case .replayed(let hold): return HoldAnswer(hold, balances: nil, replayed: true)
+        case .replayed(let hold, let change): return HoldAnswer(hold, balances: change?.balances, replayed: true)
         case .notFound: throw ServiceError(.notFound, "no hold \(id)")
         case .exceeds:
             throw ServiceError(

@@ -59,7 +59,10 @@ extension PostgresLedgerStore {
             case .expire:
                 return .alreadyResolved(
                     try await self.resolve(hold, as: .expired, cause: "expiry", now: now, on: connection))
-            case .replay: return .replayed(hold)
+            case .replay:
+                let captureID = WalletHold.captureID(hold.request.id)
+                let state = try await self.ledgerState(ids: [captureID], users: [], now: now, on: connection)
+                return .replayed(hold, state.existing[captureID])
             case .exceeds: return .exceeds(hold)
             case .void, .alreadyResolved: return .alreadyResolved(hold)
             }
@@ -76,7 +79,7 @@ extension PostgresLedgerStore {
             case .expire:
                 return .alreadyResolved(
                     try await self.resolve(hold, as: .expired, cause: "expiry", now: now, on: connection))
-            case .replay: return .replayed(hold)
+            case .replay: return .replayed(hold, nil)
             case .capture, .exceeds, .alreadyResolved: return .alreadyResolved(hold)
             }
         }

@@ -54,7 +54,7 @@ extension PostgresLedgerStore {
 
     /// In one statement: the wallet transactions already recorded under `ids`, by id; each user's balances (their
     /// grants and wallet entries summed per currency); and what each user's open holds, unexpired at `now`, reserve.
-    private func ledgerState(ids: [String], users: [String], now: Date, on connection: PostgresConnection)
+    func ledgerState(ids: [String], users: [String], now: Date, on connection: PostgresConnection)
         async throws -> (
             existing: [String: WalletTransaction], balances: [String: [String: Int64]],
             held: [String: [String: Int64]]

@@ -42,7 +42,9 @@ extension SQLiteLedgerStore {
                 return .resolved(hold, change)
             case .expire:
                 return .alreadyResolved(try Self.resolve(hold, as: .expired, cause: "expiry", now: now, on: database))
-            case .replay: return .replayed(hold)
+            case .replay:
+                return .replayed(
+                    hold, try Self.walletTransaction(WalletHold.captureID(hold.request.id), on: database))
             case .exceeds: return .exceeds(hold)
             case .void, .alreadyResolved: return .alreadyResolved(hold)
             }
@@ -57,7 +59,7 @@ extension SQLiteLedgerStore {
                 return .resolved(try Self.resolve(hold, as: .voided, cause: cause, now: now, on: database), nil)
             case .expire:
                 return .alreadyResolved(try Self.resolve(hold, as: .expired, cause: "expiry", now: now, on: database))
-            case .replay: return .replayed(hold)
+            case .replay: return .replayed(hold, nil)
             case .capture, .exceeds, .alreadyResolved: return .alreadyResolved(hold)
             }
         }
