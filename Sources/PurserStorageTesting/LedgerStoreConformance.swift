@@ -74,6 +74,8 @@ public struct LedgerStoreConformance: Sendable {
         try await keepsConsoleOperatorsAndBumpsTheirGeneration()
         try await sharesFailedSignInsInTheLedger()
         try await keepsGrantRequestsUntilASecondOperatorDecides()
+        try await keepsTheDaysGrantLimitUnderConcurrentGrants()
+        try await endsConsoleSessionsForGood()
         // Last: it finds nothing in everything the checks above wrote, then breaks rows on purpose.
         try await checksItsOwnIntegrity()
     }

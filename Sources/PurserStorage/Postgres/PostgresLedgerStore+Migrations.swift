@@ -188,5 +188,6 @@ extension PostgresLedgerStore {
         (13, LedgerTimelineSQL.migration),
         (14, APIKeySQL.migration),
         (15, ConsoleLedgerSQL.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
+        (16, ConsoleLedgerSQL.sessionsMigration(integer: "BIGINT")),
     ]
 }
