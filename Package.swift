@@ -366,6 +366,8 @@ let package = Package(
                 "PurserWebhooks", "PurserChaos", "Purser", "PurserTesting",
                 .server("Hummingbird", "hummingbird"),
                 .server("Logging", "swift-log"),
+                // PrivilegeMatrixTests: the hash of an expired key's secret, written to the ledger.
+                .server("Crypto", "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -13,7 +13,8 @@ extension Purser {
 
 extension Purser.ConfigCommand {
     /// `purser config check`: prints the effective configuration (file, environment and defaults merged) with every
-    /// secret redacted, then every problem that would stop `serve`, and exits 1 when there is one.
+    /// secret redacted, a warning when the file holds secrets its group or others may read, then every problem that
+    /// would stop `serve`, and exits 1 when there is one.
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the effective configuration, secrets redacted, and every problem that would stop serve.")
@@ -29,6 +30,9 @@ extension Purser.ConfigCommand {
                 throw ExitCode(1)
             }
             print(try settings.effectiveJSON())
+            if let config, let warning = ServerConfiguration.exposedSecretsWarning(file: URL(fileURLWithPath: config)) {
+                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+            }
             let problems = settings.problems()
             for problem in problems { FileHandle.standardError.write(Data("problem: \(problem)\n".utf8)) }
             guard problems.isEmpty else { throw ExitCode(1) }

@@ -46,8 +46,13 @@ extension Purser {
 
 /// Prints a value as pretty JSON with ISO 8601 dates.
 func printJSON(_ value: some Encodable) {
+    print(jsonText(value))
+}
+
+/// `value` as the commands print JSON: pretty, keys sorted, dates in ISO 8601.
+func jsonText(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    print(String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self))
+    return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PurserCore
 import PurserServer
+import PurserStorage
 
 extension Purser {
     /// `purser users export|erase ID`: a user's data on request (Apple's guideline 5.1.1(v), the GDPR), on the ledger
@@ -11,19 +12,26 @@ extension Purser {
             commandName: "users", abstract: "Export everything the ledger holds about a user, or erase the user.",
             subcommands: [Export.self, Erase.self])
 
-        /// `purser users export ID`: every row that holds the id, per table, as JSON.
+        /// `purser users export ID`: every row that holds the id, per table, as JSON; with `--to`, in a new file only
+        /// its owner may read.
         struct Export: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Print, as JSON, every row of every table that holds the user's id.")
 
             @OptionGroup var options: LedgerCommandOptions
             @Argument(help: "The user's id.") var id: String
+            @Option(help: "Write the JSON to this new file (mode 0600) instead; an existing file is never overwritten.")
+            var to: String?
 
             func run() async throws {
                 let export = try await options.withServer(label: "purser.users") { assembly in
                     try await assembly.users.export(UserID(id))
                 }
-                printJSON(export)
+                guard let to else { return printJSON(export) }
+                guard try OwnerOnlyFiles.write(Data((jsonText(export) + "\n").utf8), toNewFile: to) else {
+                    throw ValidationError("\(to) exists; an export never overwrites a file")
+                }
+                print("exported: \(id) to \(to) (mode 0600)")
             }
         }
 

@@ -80,6 +80,8 @@ public struct LedgerStoreConformance: Sendable {
         try await sharesFailedSignInsInTheLedger()
         try await keepsGrantRequestsUntilASecondOperatorDecides()
         try await recordsTheAppItBelongsTo()
+        try await keepsTheDaysGrantLimitUnderConcurrentGrants()
+        try await endsConsoleSessionsForGood()
         // Last: it finds nothing in everything the checks above wrote, then breaks rows on purpose.
         try await checksItsOwnIntegrity()
     }

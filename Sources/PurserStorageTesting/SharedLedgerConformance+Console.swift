@@ -48,4 +48,31 @@ extension SharedLedgerConformance {
         #expect(
             try await stores[1].auditTrail(of: "goodwill-sh-g1").map(\.event) == ["grant_requested", "grant_approved"])
     }
+
+    /// Replicas share the two-person rule's day and the console's ended sessions: twelve grants of 100 asked at once
+    /// through every store, against a day of 500, give exactly 500 and leave seven waiting; a session signed out
+    /// through one store is ended for every other.
+    public func sharesGrantLimitsAndEndedSessionsAcrossStores() async throws {
+        let at = now.addingTimeInterval(601 * 86_400)
+        let limits = GrantLimits(perGrant: 100, perDay: 500)
+        let states = try await withThrowingTaskGroup(of: ConsoleGrant.State.self) { group in
+            for index in 0..<12 {
+                let grant = ConsoleGrant(
+                    id: "sh-day-\(index)", app: "app", userID: "sh-ann", currency: "gold", amount: 100, reason: "r",
+                    requestedBy: "sh-zhao", requestedAt: at, state: .granted)
+                let store = stores[index % stores.count]
+                group.addTask { try await store.recordConsoleGrant(grant, within: limits).state }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(states.filter { $0 == .granted }.count == 5 && states.filter { $0 == .pending }.count == 7)
+        for store in stores {
+            #expect(
+                try await store.consoleGrantTotal(app: "app", requestedBy: "sh-zhao", currency: "gold", since: at - 1)
+                    == 500)
+        }
+
+        try await stores[0].endConsoleSession("sh-session", expires: at + 3_600, now: at)
+        for store in stores { #expect(try await store.consoleSessionEnded("sh-session")) }
+    }
 }

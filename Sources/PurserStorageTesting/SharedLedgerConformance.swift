@@ -28,6 +28,7 @@ public struct SharedLedgerConformance: Sendable {
         try await claimsOneUsersEventsInSequenceAcrossStores()
         try await expiresEachHoldOnceAcrossStores()
         try await sharesTheConsolesOperatorsAndFailuresAcrossStores()
+        try await sharesGrantLimitsAndEndedSessionsAcrossStores()
     }
 
     /// Replicas sweeping expired holds at the same moment expire each once: one audit record each, no more.

@@ -31,9 +31,12 @@ extension ServeCommandTests {
         #expect(made.status == 0, "\(made.stderr)")
         let secret = try #require(made.stdout.firstMatch(of: /secret: (purser_\S+)/).map { String($0.1) })
         #expect(made.stdout.contains("scopes: wallet:write, ledger:read") && made.stdout.contains("apps: every app"))
+        // A keeper of keys sees and revokes only the keys it could have made: the backend's needs its scopes too.
         let keeper = try await PurserProcess.run(
-            ["keys", "create", "--name", "keeper", "--scopes", "keys:admin"] + ledger)
+            ["keys", "create", "--name", "keeper", "--scopes", "keys:admin,wallet:write,ledger:read"] + ledger)
         let keeperSecret = try #require(keeper.stdout.firstMatch(of: /secret: (purser_\S+)/).map { String($0.1) })
+        let desk = try await PurserProcess.run(["keys", "create", "--name", "desk", "--scopes", "keys:admin"] + ledger)
+        let deskSecret = try #require(desk.stdout.firstMatch(of: /secret: (purser_\S+)/).map { String($0.1) })
 
         let deposit = #"{"id":"w1","amounts":{"gold":30},"reason":"welcome"}"#
         let depositURL = "/admin/v1/wallets/kim/transactions"
@@ -46,7 +49,10 @@ extension ServeCommandTests {
         #expect(listed.status == 0 && listed.stdout.contains("game-backend\tactive\twallet:write,ledger:read\t*"))
         #expect(!listed.stdout.contains(secret))
 
-        // Revoked through one replica, refused by the other at once.
+        // Revoked through one replica, refused by the other at once; a keys:admin key alone finds no such key.
+        #expect(
+            try await admin("DELETE", "http://127.0.0.1:\(firstPort)/admin/v1/keys/game-backend", deskSecret) == 404)
+        #expect(try await admin("GET", "http://127.0.0.1:\(secondPort)/admin/v1/wallets/kim", secret) == 200)
         #expect(
             try await admin("DELETE", "http://127.0.0.1:\(firstPort)/admin/v1/keys/game-backend", keeperSecret) == 200)
         #expect(try await admin("GET", "http://127.0.0.1:\(secondPort)/admin/v1/wallets/kim", secret) == 401)

@@ -20,8 +20,12 @@ extension ForwardingLedgerStore {
         try await inner.recordSignInFailure(keys: keys, at: at, forgettingBefore: forgettingBefore)
     }
     func clearSignInFailures(key: String) async throws { try await inner.clearSignInFailures(key: key) }
-    func recordConsoleGrant(_ grant: ConsoleGrant) async throws -> ConsoleGrant {
-        try await inner.recordConsoleGrant(grant)
+    func endConsoleSession(_ id: String, expires: Date, now: Date) async throws {
+        try await inner.endConsoleSession(id, expires: expires, now: now)
+    }
+    func consoleSessionEnded(_ id: String) async throws -> Bool { try await inner.consoleSessionEnded(id) }
+    func recordConsoleGrant(_ grant: ConsoleGrant, within limits: GrantLimits?) async throws -> ConsoleGrant {
+        try await inner.recordConsoleGrant(grant, within: limits)
     }
     func consoleGrant(_ id: String) async throws -> ConsoleGrant? { try await inner.consoleGrant(id) }
     func consoleGrants(app: String, state: ConsoleGrant.State, limit: Int) async throws -> [ConsoleGrant] {

@@ -64,6 +64,29 @@ import _CryptoExtras
         await #expect(throws: APIError.self) { try await authenticator().authenticate([:]) }
     }
 
+    /// `sub` follows the rule of every user id (1 to 128 characters, not blank), as development mode's header does: a
+    /// 10,000-character one was once taken and stored, and the admin API could then not look that user up.
+    @Test func refusesASubLongerThanAUserIDWithAReason() async throws {
+        var longest = valid
+        longest["sub"] = String(repeating: "界", count: 128)
+        #expect(try await authenticator().authenticate(headers(try hs256(longest))).rawValue.count == 128)
+        for sub in [String(repeating: "a", count: 129), String(repeating: "a", count: 10_000)] {
+            var long = valid
+            long["sub"] = sub
+            do {
+                _ = try await authenticator().authenticate(headers(try hs256(long)))
+                Issue.record("a sub of \(sub.count) characters was taken")
+            } catch let error as APIError {
+                #expect(error.status == .unauthorized && error.code == "invalid_token")
+                #expect(error.message == "the token's sub claim is longer than 128 characters")
+            }
+        }
+        let development = DevelopmentAuthenticator()
+        await #expect(throws: APIError.self) {
+            try await development.authenticate([DevelopmentAuthenticator.header: String(repeating: "a", count: 129)])
+        }
+    }
+
     @Test func verifiesES256AndRS256() async throws {
         let ecKey = P256.Signing.PrivateKey()
         let es = JWTAuthenticator(key: .es256(ecKey.publicKey), now: { [now] in now })

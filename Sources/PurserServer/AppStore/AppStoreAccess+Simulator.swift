@@ -4,6 +4,7 @@ import AppStoreVerification
 import Crypto
 import Foundation
 import PurserCore
+import PurserStorage
 
 extension AppStoreAccess {
     /// Where the simulator that stands in for Apple runs.
@@ -102,6 +103,9 @@ extension AppStoreAccess {
         placement: SimulatorPlacement = .hosted(notifications: .sent)
     ) async throws -> AppStoreAccess {
         let directory = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("appstore-sim")
+        // The data directory is made here when the simulator's keys come before the ledger: owner-only, as the
+        // ledger's would be.
+        try OwnerOnlyFiles.createDirectory(atPath: directory.path)
         let store = try SimulatedAppStore.persistent(
             in: directory, bundleID: configuration.bundleId, appAppleID: configuration.appAppleId,
             productTypes: catalog.products.mapValues(\.type.appleType))
@@ -116,7 +120,7 @@ extension AppStoreAccess {
             return try P256.Signing.PrivateKey(pemRepresentation: pem)
         }
         let key = P256.Signing.PrivateKey()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try OwnerOnlyFiles.createDirectory(atPath: directory.path)
         try Data(key.pemRepresentation.utf8).write(to: file, options: .atomic)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
         return key

@@ -40,6 +40,13 @@ struct AdminCaller: Sendable {
     /// Whether the caller may act on `app`.
     func mayAct(on app: String) -> Bool { apps.map { $0.contains(app) } ?? true }
 
+    /// Whether the caller may act on every app of `others` (`nil`: every app, which only a caller of every app
+    /// covers): what a key it makes, reads or revokes may be limited to.
+    func covers(_ others: [String]?) -> Bool {
+        guard let apps else { return true }
+        return others.map { $0.allSatisfy(apps.contains) } ?? false
+    }
+
     /// Lets a route of `app` (`nil`: a route of no app, such as the keys') and `scope` (`nil`: the app alone) go on:
     /// a key of other apps gets 404 as if nothing were there, so it cannot learn what another app holds; a key
     /// without the scope, 403.

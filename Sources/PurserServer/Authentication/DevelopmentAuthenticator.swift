@@ -11,8 +11,7 @@ public struct DevelopmentAuthenticator: Authenticator {
     public init() {}
 
     public func authenticate(_ headers: HTTPFields) async throws(APIError) -> UserID {
-        guard let value = headers[Self.header]?.trimmingCharacters(in: .whitespaces), !value.isEmpty, value.count <= 128
-        else {
+        guard let value = headers[Self.header]?.trimmingCharacters(in: .whitespaces), UserID.isWellFormed(value) else {
             throw APIError(
                 .unauthorized, code: "unauthenticated", "development mode: send the user id in X-Purser-User")
         }

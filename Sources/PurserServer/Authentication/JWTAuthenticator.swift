@@ -7,7 +7,8 @@ import PurserCore
 import Synchronization
 import _CryptoExtras
 
-/// Verifies `Authorization: Bearer <JWT>` issued by the game's own login service. The user is the `sub` claim.
+/// Verifies `Authorization: Bearer <JWT>` issued by the game's own login service. The user is the `sub` claim: 1 to
+/// 128 characters, not blank, as every user id (`UserID.isWellFormed`).
 /// jwt-kit checks the signature; `exp` is required; `nbf`, `iss` and `aud` are checked when present or configured.
 /// The header's `alg` must be the configured one, so a token cannot pick another algorithm (jwt-kit verifies with
 /// the key's own algorithm whatever the header says; the authenticator also refuses a header that names another).
@@ -98,6 +99,9 @@ public final class JWTAuthenticator: Authenticator {
         }
         try check(claims)
         guard let subject = claims.sub?.value, !subject.isBlank else { throw invalid("the token has no sub claim") }
+        guard UserID.isWellFormed(subject) else {
+            throw invalid("the token's sub claim is longer than \(UserID.maxLength) characters")
+        }
         return UserID(subject)
     }
 

@@ -38,11 +38,6 @@ extension ServerConfiguration {
                 throw ConfigurationError("database.url: \(error.message)")
             }
         }
-        if ledgerApp != nil {
-            try FileManager.default.createDirectory(
-                atPath: URL(fileURLWithPath: sqliteLedgerPath).deletingLastPathComponent().path,
-                withIntermediateDirectories: true)
-        }
         return try await SQLiteLedgerStore.open(path: sqliteLedgerPath, outbox: outbox, logger: logger)
     }
 

@@ -7,17 +7,13 @@ import PurserStorage
 extension ConsoleRoutes {
     /// Gives a goodwill credit, or asks for it: an admin's, and a support operator's within their `GrantLimits`, is
     /// recorded as `granted` (counting towards the operator's day) and credited at once; anything more is recorded
-    /// as `pending` and waits on the approvals page for a second operator. Recording comes first, by the form's key,
-    /// so a second click finds the first record and neither credits twice nor turns a request into a credit.
-    func give(_ asked: ConsoleGrant, request: Request, _ signedIn: SignedIn) async throws -> Response {
-        var grant = asked
-        if !signedIn.may(.admin) {
-            let given = try await store.consoleGrantTotal(
-                app: app, requestedBy: grant.requestedBy, currency: grant.currency,
-                since: grant.requestedAt.addingTimeInterval(-86_400))
-            if !grantLimits.of(signedIn.person).allows(grant.amount, given: given) { grant.state = .pending }
-        }
-        let recorded = try await store.recordConsoleGrant(grant)
+    /// as `pending` and waits on the approvals page for a second operator. The ledger decides which, in the one
+    /// database transaction that records it (`recordConsoleGrant(_:within:)`), so grants asked at once never give
+    /// more than the day's limit together. Recording comes first, by the form's key, so a second click finds the
+    /// first record and neither credits twice nor turns a request into a credit.
+    func give(_ grant: ConsoleGrant, request: Request, _ signedIn: SignedIn) async throws -> Response {
+        let limits = signedIn.may(.admin) ? nil : grantLimits.of(signedIn.person)
+        let recorded = try await store.recordConsoleGrant(grant, within: limits)
         guard recorded.state == .granted else {
             return ConsolePage.redirect(to: Self.userPath(recorded.userID) + "&requested=1")
         }

@@ -5,24 +5,31 @@ import PurserCore
 import PurserStorage
 
 extension ConsoleRoutes {
-    /// An admin's page of operators: each with their role in every app the admin administers (this app alone in a
-    /// single-app Purser), whether disabled, and their own grant limits; forms to add one (with a role in this app),
-    /// change a role in an app (or, in a studio, take it away: `none`), disable or enable, set a new password, set
-    /// limits. Every change is an audit record (subject `operator`) with the cause `console by <admin>`.
+    /// An admin's page of operators, showing only what this admin may change: each operator with a role in an app
+    /// the admin administers (or in none), with their role in every app the admin administers (this app alone in a
+    /// single-app Purser); whether disabled, their own grant limits and a new password only for an operator the
+    /// admin manages (`manages`). Forms to add one (with a role in this app), change a role in an app (or, in a
+    /// studio, take it away: `none`), disable or enable, set a new password, set limits. Every change is an audit
+    /// record (subject `operator`) with the cause `console by <admin>`.
     func operators(
         _ request: Request, signedIn: SignedIn, notice: String? = nil, error: String? = nil,
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        let everyone = try await people.consoleOperators()
+        let everyone = try await people.consoleOperators().filter { sees($0, signedIn) }
         let administered = studio.bundleIds.filter { administers($0, signedIn) }
         var values: [String: Any] = [
             "operators": everyone.map { person in
-                [
-                    "name": person.name, "disabled": person.disabled,
-                    "perGrant": person.grantLimit.map(String.init) ?? "",
-                    "perDay": person.grantLimitPerDay.map(String.init) ?? "",
-                    "appRoles": administered.map { roleForm(person, in: $0) },
-                ] as [String: Any]
+                var row: [String: Any] = [
+                    "name": person.name, "appRoles": administered.map { roleForm(person, in: $0) },
+                ]
+                if manages(person, signedIn) {
+                    row["account"] = [
+                        "name": person.name, "disabled": person.disabled,
+                        "perGrant": person.grantLimit.map(String.init) ?? "",
+                        "perDay": person.grantLimitPerDay.map(String.init) ?? "",
+                    ]
+                }
+                return row
             },
             "defaultPerGrant": grantLimits.perGrant, "defaultPerDay": grantLimits.perDay,
         ]
@@ -64,8 +71,9 @@ extension ConsoleRoutes {
         return try await operators(request, signedIn: signedIn, notice: text["operatorSaved"])
     }
 
-    /// One change to an operator (`change`: `role`, `disable`, `enable`, `password` or `limits`). Disabling and a
-    /// new password bump the operator's generation: their sessions end with their next request, on every replica.
+    /// One change to an operator (`change`: `role`, `disable`, `enable`, `password` or `limits`): a role in an app by
+    /// an admin of that app, the rest by an admin who `manages` the operator. Disabling and a new password bump the
+    /// operator's generation: their sessions end with their next request, on every replica.
     func changeOperator(_ request: Request, context: PurserRequestContext, _ signedIn: SignedIn) async throws
         -> Response
     {
@@ -84,6 +92,19 @@ extension ConsoleRoutes {
         guard let change = try Self.change(form, app: target, mayTakeAway: studio.several) else {
             return try await operators(request, signedIn: signedIn, error: text["operatorInvalid"], status: .badRequest)
         }
+        switch change {
+        case .role: break
+        case .disabled, .password, .limits:
+            // The operator's account is every app's they have a role in: only an admin of all of them changes it.
+            // An operator the page does not show is unknown, as one of no such name.
+            guard let person = try await people.consoleOperator(form["name"] ?? ""), sees(person, signedIn) else {
+                return try await operators(
+                    request, signedIn: signedIn, error: text["operatorUnknown"], status: .notFound)
+            }
+            guard manages(person, signedIn) else {
+                return try await operators(request, signedIn: signedIn, error: text["forbidden"], status: .forbidden)
+            }
+        }
         guard
             try await people.changeConsoleOperator(form["name"] ?? "", change, cause: cause(signedIn), now: now())
                 != nil
@@ -98,6 +119,19 @@ extension ConsoleRoutes {
     func administers(_ app: String, _ signedIn: SignedIn) -> Bool {
         guard let person = signedIn.person else { return true }
         return person.roles[app] == .admin
+    }
+
+    /// Whether the signed-in admin may change `person`'s password, state and limits, which hold in every app: the
+    /// admin token always, an operator who administers every app of the studio where `person` has a role.
+    func manages(_ person: ConsoleOperator, _ signedIn: SignedIn) -> Bool {
+        studio.bundleIds.filter { person.roles[$0] != nil }.allSatisfy { administers($0, signedIn) }
+    }
+
+    /// Whether the Operators page shows `person` to the signed-in admin: when they have a role in an app the admin
+    /// administers, or in no app of the studio (then any admin may give them one).
+    func sees(_ person: ConsoleOperator, _ signedIn: SignedIn) -> Bool {
+        let apps = studio.bundleIds.filter { person.roles[$0] != nil }
+        return apps.isEmpty || apps.contains { administers($0, signedIn) }
     }
 
     /// The change a form asks for; `nil` when a field is missing or malformed. `mayTakeAway`: the role `none` takes

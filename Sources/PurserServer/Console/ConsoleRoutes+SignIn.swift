@@ -5,12 +5,14 @@ import PurserCore
 import PurserStorage
 
 extension ConsoleRoutes {
-    /// The valid session of `request`, if any: signed, unexpired, and (but for the admin token's) of an operator the
-    /// studio's ledger (`people`) holds now, enabled, with the session's generation and a role in some app. One
-    /// ledger read per request, so a disabled operator's next request on any replica is signed out.
+    /// The valid session of `request`, if any: signed, unexpired, not signed out, and (but for the admin token's) of
+    /// an operator the studio's ledger (`people`) holds now, enabled, with the session's generation and a role in some
+    /// app. Read from the ledger on every request, so a disabled operator's or a signed-out session's next request on
+    /// any replica is signed out.
     func signedIn(_ request: Request) async throws -> SignedIn? {
         guard let value = request.cookies[ConsoleSession.cookieName]?.value,
-            let session = keys.session(fromCookie: value, now: now())
+            let session = keys.session(fromCookie: value, now: now()),
+            try await !people.consoleSessionEnded(session.id)
         else { return nil }
         let csrf = keys.csrfToken(forCookie: value, app: studio.several ? app : nil)
         guard let generation = session.generation else {
@@ -84,28 +86,41 @@ extension ConsoleRoutes {
             + (secureCookies ? "; Secure" : "")
     }
 
+    /// Signs in with an operator's name and password, or with the admin token. Every attempt is throttled
+    /// (`SignInThrottle`): a token by its address, a name by the name and the address. Every attempt with a name
+    /// checks one scrypt hash, the decoy's for a name no operator has, so the time taken does not tell names apart.
     func signIn(_ request: Request, context: PurserRequestContext) async throws -> Response {
         let form = try await Self.form(request, context: context)
         let name = (form["operator"] ?? "").trimmingCharacters(in: .whitespaces)
         let client = proxies.client(
             peer: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[Self.forwardedFor])
         let text = ConsoleText.table(language(request))
-        // The admin token is checked before the throttle: the team's own key is never locked out.
-        if let token = form["token"], !token.isEmpty, ConstantTime.equal(token, adminToken) {
+        let refused = { (status: HTTPResponse.Status, error: String) in
+            page("sign-in", status: status, ["error": text[error] ?? ""])
+                .response(language: language(request), signedIn: nil, path: "/console/sign-in")
+        }
+        if let token = form["token"], !token.isEmpty {
+            guard try await throttle.allows(address: client, now: now()) else {
+                return refused(.tooManyRequests, "tooManyAttempts")
+            }
+            guard ConstantTime.equal(token, adminToken) else {
+                try await throttle.recordFailure(address: client, now: now())
+                return refused(.unauthorized, "badCredentials")
+            }
             return signedIn(as: name.isEmpty ? "admin" : name, generation: nil, apps: studio.bundleIds)
         }
         guard try await throttle.allows(name: name, address: client, now: now()) else {
-            return page("sign-in", status: .tooManyRequests, ["error": text["tooManyAttempts"] ?? ""])
-                .response(language: language(request), signedIn: nil, path: "/console/sign-in")
+            return refused(.tooManyRequests, "tooManyAttempts")
         }
         let person = name.isEmpty || name.count > 100 ? nil : try await people.consoleOperator(name)
-        guard form["token"]?.isEmpty ?? true, let person, !person.disabled, !studio.visible(to: person).isEmpty,
-            let hash = PasswordHash(encoded: person.passwordHash), let password = form["password"],
-            password.count <= 200, hash.matches(password)
+        let password = form["password"].flatMap { $0.count <= 200 ? $0 : nil }
+        let stored = person.flatMap { PasswordHash(encoded: $0.passwordHash) }
+        let matches = (stored ?? PasswordHash.decoy).matches(password ?? "")
+        guard let person, stored != nil, password != nil, matches, !person.disabled,
+            !studio.visible(to: person).isEmpty
         else {
             try await throttle.recordFailure(name: name, address: client, now: now())
-            return page("sign-in", status: .unauthorized, ["error": text["badCredentials"] ?? ""])
-                .response(language: language(request), signedIn: nil, path: "/console/sign-in")
+            return refused(.unauthorized, "badCredentials")
         }
         try await throttle.recordSuccess(name: name)
         return signedIn(as: name, generation: person.generation, apps: studio.visible(to: person))

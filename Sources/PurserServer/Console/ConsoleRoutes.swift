@@ -7,8 +7,8 @@ import PurserStorage
 /// The support console under `/console`: server-rendered pages (Mustache), no JavaScript, in English and Simplified
 /// Chinese. Sign-in takes an operator's name and password (the ledger's operators, seeded from `console.operators`)
 /// or the admin token; the session is a signed, `HttpOnly`, `SameSite=Strict` cookie (`Secure` with
-/// `console.secureCookies`) checked against the ledger on every request; every form carries a CSRF token; failed
-/// sign-ins are throttled through the ledger. Nothing but sign-in answers without a session, and each page and form
+/// `console.secureCookies`) checked against the ledger on every request (and ended there by signing out); every form
+/// carries a CSRF token; failed sign-ins are throttled through the ledger. Nothing but sign-in answers without a session, and each page and form
 /// needs a role (`viewer` reads, `support` binds and credits, `admin` replays and manages operators). In a studio
 /// every app's router has its own `ConsoleRoutes` over its ledger, sharing the first app's operators, sessions and
 /// throttle (`people`) and the switcher (`ConsoleStudio`); a page of an app the operator has no role in is 404.
@@ -97,6 +97,9 @@ struct ConsoleRoutes: Sendable {
             guard let signedIn = try await signedIn(request), signedIn.accepts(form["csrf"]) else {
                 return ConsolePage.redirect(to: "/console/sign-in")
             }
+            // Ended in the ledger, not only in this browser: a copy of the cookie is refused on every replica.
+            try await people.endConsoleSession(
+                signedIn.session.id, expires: signedIn.session.expires, now: now())
             return ConsolePage.redirect(to: "/console/sign-in", setting: [cookie(value: "", maxAge: 0)])
         }
         console.get("transactions/:id") { request, context in

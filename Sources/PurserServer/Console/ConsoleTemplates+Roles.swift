@@ -39,7 +39,7 @@ extension ConsoleTemplates {
         <option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/roles}}</select>
         <button type="submit" class="set-role">{{t.setRole}}</button></form></span>{{#studio}}<br>{{/studio}}
         {{/appRoles}}</td>
-        <td class="status">{{#disabled}}{{t.disabled}}{{/disabled}}{{^disabled}}{{t.enabled}}{{/disabled}}
+        {{#account}}<td class="status">{{#disabled}}{{t.disabled}}{{/disabled}}{{^disabled}}{{t.enabled}}{{/disabled}}
         <form method="post" action="/console/operators/change" class="inline">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}">
         {{#disabled}}<button type="submit" name="change" value="enable" class="enable">{{t.enable}}</button>{{/disabled}}
@@ -55,7 +55,8 @@ extension ConsoleTemplates {
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}">
         <input type="hidden" name="change" value="password">
         <input name="password" type="password" autocomplete="new-password" minlength="10" maxlength="200">
-        <button type="submit" class="set-password">{{t.setPassword}}</button></form></td></tr>{{/operators}}</table>
+        <button type="submit" class="set-password">{{t.setPassword}}</button></form></td>{{/account}}
+        {{^account}}<td class="status" colspan="3">{{t.otherApps}}</td>{{/account}}</tr>{{/operators}}</table>
         <h2>{{t.addOperator}}</h2>
         <form method="post" action="/console/operators" id="add-operator">
         <input type="hidden" name="csrf" value="{{csrf}}">

@@ -21,6 +21,7 @@ extension ConsoleText {
         "operatorExists": "An operator of this name exists.", "operatorUnknown": "No operator of this name.",
         "appNotFound": "There is no such page in the apps you may see.", "apps": "Apps",
         "foundById": "transaction id",
+        "otherApps": "Password, state and limits: only an admin of every app this operator has a role in.",
     ]
 
     static let roleChinese: [String: String] = [
@@ -40,5 +41,6 @@ extension ConsoleText {
         "operatorInvalid": "请填写名称、角色以及 10 至 200 个字符的密码（上限须为整数）。",
         "operatorExists": "已有同名客服账号。", "operatorUnknown": "没有该客服账号。",
         "appNotFound": "您可查看的应用中没有此页面。", "apps": "应用", "foundById": "交易 ID",
+        "otherApps": "密码、状态和上限：仅限该客服所在每个应用的管理员修改。",
     ]
 }

@@ -4,8 +4,10 @@ import PurserStorage
 /// Limits failed sign-ins, per operator name and per client address separately: after `nameLimit` failures for one
 /// name within `window`, that name waits out the window; after `addressLimit` failures from one address, that
 /// address does. The address limit is higher, so one person's typos behind a shared proxy do not lock out the whole
-/// team. A correct admin token is never throttled (`ConsoleRoutes.signIn` checks it first). The failures are rows in
-/// the ledger, so every replica counts the same ones: a guesser spread over replicas meets the same limit.
+/// team. A sign-in with the admin token counts against the address alone (it names no operator): a wrong token is a
+/// failure of the address, and an address past its limit waits even with the right token, so the token cannot be
+/// guessed at full speed. The failures are rows in the ledger, so every replica counts the same ones: a guesser
+/// spread over replicas meets the same limit.
 struct SignInThrottle: Sendable {
     let store: any LedgerStore
     var nameLimit = 5
@@ -25,6 +27,19 @@ struct SignInThrottle: Sendable {
         try await store.recordSignInFailure(
             keys: [Self.key(name: name), Self.key(address: address)], at: now,
             forgettingBefore: now.addingTimeInterval(-window))
+    }
+
+    /// Whether a sign-in with the admin token from `address` may be tried now.
+    func allows(address: String, now: Date) async throws -> Bool {
+        let key = Self.key(address: address)
+        let counts = try await store.signInFailures(keys: [key], since: now.addingTimeInterval(-window))
+        return counts[key, default: 0] < addressLimit
+    }
+
+    /// Records a failed sign-in with the admin token: the address's alone.
+    func recordFailure(address: String, now: Date) async throws {
+        try await store.recordSignInFailure(
+            keys: [Self.key(address: address)], at: now, forgettingBefore: now.addingTimeInterval(-window))
     }
 
     /// A successful sign-in clears the name's failures (the address keeps its count: others may be guessing).

@@ -11,6 +11,12 @@ import Hummingbird
 /// `purser_console_app` cookie its switcher sets (`ConsoleStudio`; without it, or naming an app not served: the first
 /// app, and each app's console then answers 404 for an operator without a role there). API keys, health and the
 /// hosted App Store belong to the first app. Sets the request's metrics `app` label.
+///
+/// The dispatch reads the route the router matched (`/admin/v1/wallets/{userId}`, the context's `endpointPath`), never
+/// the raw path: Hummingbird's trie router skips empty segments, so `//admin/v1/…` or `/v1//wallet` reach the same
+/// route as the canonical path and meet the same dispatch. A segment `.`, `..`, `%2F` or with a trailing dot matches
+/// no literal segment of any route, or is a parameter's value, which the route checks as any other. A request no
+/// route matches is the first app's 404 (or 405), with nothing read.
 struct AppDispatchMiddleware: RouterMiddleware {
     typealias Context = PurserRequestContext
     static var header: HTTPField.Name { HTTPField.Name("X-Purser-App")! }
@@ -33,7 +39,8 @@ struct AppDispatchMiddleware: RouterMiddleware {
 
     /// The bundle id `request` belongs to (reading a notification's body into memory to find it).
     func app(of request: inout Request, context: Context) async throws -> String {
-        let path = request.uri.path
+        // No route matched: the first app answers 404 (or 405), whatever the request names.
+        guard let path = context.endpointPath else { return home }
         if path == "/v1/appstore/notifications" {
             guard !others.isEmpty else { return home }
             let body = try await request.collectBody(upTo: context.maxUploadSize)

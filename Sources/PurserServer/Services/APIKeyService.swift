@@ -67,7 +67,7 @@ public struct APIKeyService: Sendable {
             for scope in scopes where !caller.holds(scope) {
                 throw ServiceError(.forbiddenScope, "the key \(caller.key) cannot give the scope \(scope.rawValue)")
             }
-            if let allowed = caller.apps, !(apps.map { $0.allSatisfy(allowed.contains) } ?? false) {
+            guard caller.covers(apps) else {
                 throw ServiceError(.forbiddenScope, "the key \(caller.key) cannot give apps it may not act on")
             }
         }
@@ -84,13 +84,22 @@ public struct APIKeyService: Sendable {
         return Created(key: View(key, now: at), secret: secret.value)
     }
 
-    /// Every key, revoked and expired ones too, oldest first; through the API, only those limited to apps the
-    /// caller's key may act on (a key of one game learns nothing of another's keys, nor of keys for every app).
+    /// Every key, revoked and expired ones too, oldest first; through the API, only the keys the caller could have
+    /// made (`mayManage`): a key of one game learns nothing of another's keys, nor of keys stronger than itself.
     public func list() async throws -> [View] { try await list(visibleTo: nil) }
 
     func list(visibleTo caller: AdminCaller?) async throws -> [View] {
         let now = now()
-        return try await store.apiKeys().filter { Self.isVisible($0, to: caller) }.map { View($0, now: now) }
+        return try await store.apiKeys().filter { Self.mayManage($0, caller: caller) }.map { View($0, now: now) }
+    }
+
+    /// The key `name`, revoked and expired too; through the API, a key the caller could not have made is `not_found`
+    /// exactly as a name no key has, so its names cannot be probed.
+    func key(named name: String, caller: AdminCaller?) async throws -> View {
+        guard let key = try await store.apiKeys().first(where: { $0.name == name }),
+            Self.mayManage(key, caller: caller)
+        else { throw Self.noKey(named: name) }
+        return View(key, now: now())
     }
 
     /// Revokes the key `name` (once; a revoked key is answered as it is); `not_found` when there is none.
@@ -98,16 +107,19 @@ public struct APIKeyService: Sendable {
         try await revoke(name: name, by: actor, caller: nil)
     }
 
+    /// Through the API, a key the caller could not have made is `not_found` exactly as a name no key has: it is
+    /// neither revoked nor confirmed to exist.
     func revoke(name: String, by actor: String, caller: AdminCaller?) async throws -> View {
-        if let caller, caller.apps != nil,
-            try await !store.apiKeys().contains(where: { $0.name == name && Self.isVisible($0, to: caller) })
-        {
-            throw ServiceError(.notFound, "no key is named \(name)")
-        }
+        if let caller { _ = try await key(named: name, caller: caller) }
         guard let key = try await store.revokeAPIKey(named: name, by: actor, now: wholeMilliseconds(now())) else {
-            throw ServiceError(.notFound, "no key is named \(name)")
+            throw Self.noKey(named: name)
         }
         return View(key, now: now())
+    }
+
+    /// The answer for a key that is not there, or not the caller's to see: the same status, code and message.
+    static func noKey(named name: String) -> ServiceError {
+        ServiceError(.notFound, "no key is named \(name.prefix(64))")
     }
 
     /// The key whose secret this is, when it may be used now (not revoked, not expired).
@@ -118,10 +130,13 @@ public struct APIKeyService: Sendable {
         }
     }
 
-    /// Whether `caller` may see `key`: any key for an unlimited caller, else keys limited to its own apps.
-    static func isVisible(_ key: APIKey, to caller: AdminCaller?) -> Bool {
-        guard let allowed = caller?.apps else { return true }
-        return key.apps.map { $0.allSatisfy(allowed.contains) } ?? false
+    /// Whether `caller` may see, read and revoke `key`: exactly when it could have made it (`create`'s rule): it holds
+    /// every scope of the key and may act on every app the key may (a key for every app only for an unlimited
+    /// caller). The CLI (`nil`) manages every key.
+    static func mayManage(_ key: APIKey, caller: AdminCaller?) -> Bool {
+        guard let caller else { return true }
+        let scopes = key.scopes.map { APIKeyScope(rawValue: $0) ?? .all }
+        return scopes.allSatisfy(caller.holds) && caller.covers(key.apps)
     }
 
     /// `date` as the ledger keeps it, to the millisecond, so what `create` answers is what `list` reads back.

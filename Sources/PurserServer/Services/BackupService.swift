@@ -63,7 +63,7 @@ public struct BackupService: Service, CustomStringConvertible {
 
     /// Takes one copy now, then lets go of the copies beyond `keep` when it checked sound.
     func take(at moment: Date) async throws -> Taken {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try OwnerOnlyFiles.createDirectory(atPath: directory)
         // Written under a name no backup has, and given its own once checked: a copy cut short (the process killed
         // during it) is never taken for a backup, and the next take removes it.
         for stale in try FileManager.default.contentsOfDirectory(atPath: directory) where stale.hasSuffix(".partial") {

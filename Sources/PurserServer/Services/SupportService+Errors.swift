@@ -3,8 +3,8 @@ import PurserCore
 import PurserStorage
 
 extension SupportService {
-    /// The longest user id a grant accepts, as long as the development header allows.
-    static let maxUserIDLength = 128
+    /// The longest user id a grant accepts, as long as an authenticator lets in.
+    static let maxUserIDLength = UserID.maxLength
 
     /// Apple's transaction ids are decimal digits (`^[0-9]{1,20}$` in `openapi.yaml`); anything else is
     /// `invalid_transaction_id` before Apple or the ledger is asked.

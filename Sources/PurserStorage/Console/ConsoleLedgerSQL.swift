@@ -55,6 +55,19 @@ enum ConsoleLedgerSQL {
         ]
     }
 
+    /// Console sessions ended by signing out, until their cookie would have expired anyway (`endConsoleSession`).
+    static func sessionsMigration(integer: String) -> [String] {
+        [
+            """
+            CREATE TABLE console_ended_sessions (
+                id TEXT PRIMARY KEY,
+                expires_at \(integer) NOT NULL
+            )
+            """,
+            "CREATE INDEX console_ended_sessions_expiry ON console_ended_sessions (expires_at)",
+        ]
+    }
+
     static let operatorColumns =
         "name, password_hash, disabled, generation, grant_limit, grant_limit_per_day, updated_at"
     static let grantColumns =

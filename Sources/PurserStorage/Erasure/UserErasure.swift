@@ -27,10 +27,12 @@ public struct UserErasure: Sendable, Hashable, Codable {
         static let callerIDs: Set<String> = ["wallet_transactions.idempotency_id", "wallet_holds.idempotency_id"]
         /// Columns dropped from the user's rows (free-form, may identify the person without holding the id).
         static let dropped: [String: String] = ["wallet_transactions": "metadata"]
-        /// Tables an erasure leaves alone: the migrations' record, and the console's operators and failed sign-ins
-        /// (staff names and addresses, never a player's id; a player who shares an operator's name keeps them).
+        /// Tables an erasure leaves alone: the migrations' record, and the console's operators, ended sessions and
+        /// failed sign-ins (staff names and addresses, never a player's id; a player who shares an operator's name
+        /// keeps them).
         static let untouched: Set<String> = [
             "schema_migrations", "console_operators", "console_operator_roles", "console_sign_in_failures",
+            "console_ended_sessions",
         ]
 
         /// What an erasure replaces, in order: the id by the pseudonym, then the account token Purser derives from the

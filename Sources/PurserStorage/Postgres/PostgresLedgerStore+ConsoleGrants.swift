@@ -3,8 +3,26 @@ import PostgresNIO
 import PurserCore
 
 extension PostgresLedgerStore {
-    public func recordConsoleGrant(_ grant: ConsoleGrant) async throws -> ConsoleGrant {
+    /// The advisory lock class of a requester's goodwill day (with `hashtext` of app, requester and currency):
+    /// "purg" in ASCII.
+    static let consoleGrantLockKey: Int32 = 0x7075_7267
+
+    /// In one transaction that first takes the lock on the requester's day in the grant's app and currency: two
+    /// grants asked at once, on any replicas, are decided one after the other, each seeing the other's credit.
+    public func recordConsoleGrant(_ grant: ConsoleGrant, within limits: GrantLimits?) async throws -> ConsoleGrant {
         try await inTransaction { connection in
+            let day = "\(grant.app)|\(grant.requestedBy)|\(grant.currency)"
+            try await self.execute(
+                connection, "SELECT pg_advisory_xact_lock(\(Self.consoleGrantLockKey), hashtext(\(day)))")
+            if let recorded = try await self.consoleGrant(grant.id, on: connection) { return recorded }
+            var decided = grant
+            if let limits {
+                let given = try await self.consoleGrantTotal(
+                    app: grant.app, requestedBy: grant.requestedBy, currency: grant.currency,
+                    since: grant.requestedAt.addingTimeInterval(-GrantLimits.day), on: connection)
+                decided = limits.decide(grant, given: given)
+            }
+            let grant = decided
             let inserted = try await self.rows(
                 connection,
                 """
@@ -41,15 +59,22 @@ extension PostgresLedgerStore {
         async throws -> Int64
     {
         try await withConnection { connection in
-            let rows = try await self.rows(
-                connection,
-                """
-                SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM console_grants
-                WHERE requested_by = \(requester) AND currency = \(currency) AND requested_at >= \(since.millis)
-                  AND app = \(app) AND state = 'granted'
-                """)
-            return try rows.first?.makeRandomAccess().int64("total") ?? 0
+            try await self.consoleGrantTotal(
+                app: app, requestedBy: requester, currency: currency, since: since, on: connection)
         }
+    }
+
+    func consoleGrantTotal(
+        app: String, requestedBy requester: String, currency: String, since: Date, on connection: PostgresConnection
+    ) async throws -> Int64 {
+        let rows = try await self.rows(
+            connection,
+            """
+            SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM console_grants
+            WHERE requested_by = \(requester) AND currency = \(currency) AND requested_at >= \(since.millis)
+              AND app = \(app) AND state = 'granted'
+            """)
+        return try rows.first?.makeRandomAccess().int64("total") ?? 0
     }
 
     public func decideConsoleGrant(_ id: String, state: ConsoleGrant.State, by decider: String, now: Date)

@@ -189,6 +189,7 @@ extension PostgresLedgerStore {
         (13, LedgerTimelineSQL.migration),
         (14, APIKeySQL.migration),
         (15, ConsoleLedgerSQL.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
-        (16, revokeAtCredit),
+        (16, ConsoleLedgerSQL.sessionsMigration(integer: "BIGINT")),
+        (17, revokeAtCredit),
     ]
 }

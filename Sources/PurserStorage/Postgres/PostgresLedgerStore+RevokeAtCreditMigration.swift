@@ -1,7 +1,7 @@
 import Foundation
 
 extension PostgresLedgerStore {
-    /// Migration 16: a settlement may take back, in its own database transaction, the share Apple refunded and the
+    /// Migration 17: a settlement may take back, in its own database transaction, the share Apple refunded and the
     /// ledger has not revoked (`LedgerPlan.revoke`), so no crash between two writes and no race between a refund's
     /// notification and a credit can leave a credit without its revoke. It is migration 9's write function under a
     /// new signature (the previous release's replicas keep calling the old one during a rolling deploy), derived from
@@ -53,7 +53,7 @@ extension PostgresLedgerStore {
             extended.contains("g_kind TEXT[]") && extended.contains("revocation_percentage = u.revocation_percentage")
                 && extended.contains("b_revocation_percentage)\n") && extended.contains("u.amount, u.kind, u.at")
                 && extended.contains("unnest(r_ids"),
-            "migration 16 drifted")
+            "migration 17 drifted")
         return [extended]
     }()
 }

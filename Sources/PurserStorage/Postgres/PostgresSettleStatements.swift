@@ -22,7 +22,7 @@ struct PostgresSettleLock: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
 
-/// `purser_settle_write` (migration 16's signature), prepared once per connection: everything a settlement batch
+/// `purser_settle_write` (migration 17's signature), prepared once per connection: everything a settlement batch
 /// writes.
 struct PostgresSettleWrite: PostgresPreparedStatement {
     static let sql = "SELECT purser_settle_write(\((1...60).map { "$\($0)" }.joined(separator: ", ")))"

@@ -36,7 +36,7 @@ final class SQLiteLedgerLock: Sendable {
     }
 
     private static func lockFile(ledger path: String) throws -> SQLiteLedgerLock {
-        let descriptor = open(Self.path(forLedger: path), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(Self.path(forLedger: path), O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw StorageError(.unavailable, "cannot open \(Self.path(forLedger: path)): errno \(errno)")
         }

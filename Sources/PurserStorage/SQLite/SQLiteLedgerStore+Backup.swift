@@ -25,8 +25,8 @@ public struct LedgerCopyReport: Sendable, Hashable {
 
 extension SQLiteLedgerStore {
     /// Copies the ledger at `path` to `destination` while servers keep using it (`VACUUM INTO` on a connection of its
-    /// own: one read snapshot, so the copy is consistent, and the writers go on), fsyncs the copy (SQLite does not),
-    /// and checks it.
+    /// own: one read snapshot, so the copy is consistent, and the writers go on) in a new file of mode 0600, fsyncs the
+    /// copy (SQLite does not), and checks it.
     /// - Throws: `StorageError(.corrupt)` when `destination` exists; `.unavailable` when the ledger cannot be read.
     public static func backup(ledger path: String, to destination: String, logger: Logger) async throws
         -> LedgerCopyReport
@@ -38,9 +38,18 @@ extension SQLiteLedgerStore {
             throw StorageError(.unavailable, "no ledger at \(path)")
         }
         try await NIOThreadPool.singleton.runIfActive {
-            let connection = try SQLiteDatabase(path: path, pragmas: connectionPragmas)
-            defer { connection.close() }
-            _ = try connection.query("VACUUM INTO ?", [.text(destination)])
+            // An empty file, made owner-only and exclusively, for SQLite to fill: a copy as private as the ledger.
+            guard try OwnerOnlyFiles.createFile(atPath: destination) else {
+                throw StorageError(.corrupt, "\(destination) exists; a backup never overwrites a file")
+            }
+            do {
+                let connection = try SQLiteDatabase(path: path, pragmas: connectionPragmas)
+                defer { connection.close() }
+                _ = try connection.query("VACUUM INTO ?", [.text(destination)])
+            } catch {
+                try? FileManager.default.removeItem(atPath: destination)
+                throw error
+            }
             try synchronize(destination)
             try synchronize(URL(fileURLWithPath: destination).deletingLastPathComponent().path)
         }

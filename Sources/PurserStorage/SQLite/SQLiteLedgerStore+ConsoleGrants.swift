@@ -2,8 +2,19 @@ import Foundation
 import PurserCore
 
 extension SQLiteLedgerStore {
-    public func recordConsoleGrant(_ grant: ConsoleGrant) async throws -> ConsoleGrant {
+    /// On the one writer: the requester's day is read and the grant written in one hop of the writer, so no other
+    /// write comes between them.
+    public func recordConsoleGrant(_ grant: ConsoleGrant, within limits: GrantLimits?) async throws -> ConsoleGrant {
         try await write { database in
+            if let recorded = try Self.consoleGrant(grant.id, on: database) { return recorded }
+            let decided = try limits.map { limits in
+                limits.decide(
+                    grant,
+                    given: try Self.consoleGrantTotal(
+                        app: grant.app, requestedBy: grant.requestedBy, currency: grant.currency,
+                        since: grant.requestedAt.addingTimeInterval(-GrantLimits.day), on: database))
+            }
+            let grant = decided ?? grant
             let inserted = try database.query(
                 """
                 INSERT INTO console_grants (\(ConsoleLedgerSQL.grantColumns))
@@ -38,7 +49,15 @@ extension SQLiteLedgerStore {
     public func consoleGrantTotal(app: String, requestedBy requester: String, currency: String, since: Date)
         async throws -> Int64
     {
-        let rows = try await read(
+        try await reading {
+            try Self.consoleGrantTotal(app: app, requestedBy: requester, currency: currency, since: since, on: $0)
+        }
+    }
+
+    static func consoleGrantTotal(
+        app: String, requestedBy requester: String, currency: String, since: Date, on database: SQLiteDatabase
+    ) throws -> Int64 {
+        let rows = try database.query(
             """
             SELECT COALESCE(SUM(amount), 0) AS total FROM console_grants
             WHERE requested_by = ? AND currency = ? AND requested_at >= ? AND app = ? AND state = 'granted'

@@ -134,5 +134,6 @@ extension SQLiteLedgerStore {
         (13, LedgerTimelineSQL.migration),
         (14, APIKeySQL.migration),
         (15, ConsoleLedgerSQL.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
+        (16, ConsoleLedgerSQL.sessionsMigration(integer: "INTEGER")),
     ]
 }

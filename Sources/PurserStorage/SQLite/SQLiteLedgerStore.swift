@@ -44,7 +44,8 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// in memory, where SQLite would otherwise write it to a temporary file for every large batch.
     static let connectionPragmas = ["PRAGMA busy_timeout=5000", "PRAGMA temp_store=MEMORY"]
 
-    /// Opens (creating if needed) the ledger at `path` with `readers` read connections. Call `migrate()` before use.
+    /// Opens (creating if needed, with its directory, owner-only: `OwnerOnlyFiles`) the ledger at `path` with `readers`
+    /// read connections. Call `migrate()` before use.
     /// `locked`: hold the shared lock that tells `purser restore` the ledger is open (off for a backup's copy).
     /// `outbox`: what its webhook events are stamped with (the app they name, the ids' randomness).
     public static func open(
@@ -54,8 +55,10 @@ public final class SQLiteLedgerStore: LedgerStore {
         do {
             // Opening may wait for another process's lock (the busy timeout): not on the caller's thread.
             let (writer, readConnections, lock) = try await NIOThreadPool.singleton.runIfActive {
-                try FileManager.default.createDirectory(
-                    at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+                // Owner-only from the start: SQLite gives the -wal and -shm files the ledger's own mode.
+                try OwnerOnlyFiles.createDirectory(
+                    atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+                try OwnerOnlyFiles.createFile(atPath: path)
                 let lock = locked ? try SQLiteLedgerLock.shared(ledger: path) : nil
                 let writer = try SQLiteDatabase(
                     path: path,
