@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import PurserCore
 
 extension PostgresLedgerStore {
     public func endConsoleSession(_ id: String, expires: Date, now: Date) async throws {

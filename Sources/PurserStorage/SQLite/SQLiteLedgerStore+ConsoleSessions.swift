@@ -1,4 +1,5 @@
 import Foundation
+import PurserCore
 
 extension SQLiteLedgerStore {
     public func endConsoleSession(_ id: String, expires: Date, now: Date) async throws {
