@@ -3,7 +3,7 @@
 # compact JWS with its x5c chain, base64 / base64url, the JSON bodies of the routes, Apple's notifications.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     each target for SECONDS (default 30); targets: receipt jws base64 bodies
-#                                             notification (default: all). Hours by hand: scripts/fuzz.sh 14400 jws
+#                                             notification money (default: all). Hours by hand: scripts/fuzz.sh 14400 jws
 #
 # How it builds: PurserCore and AppStoreVerification are compiled from their sources with
 # `swiftc -sanitize=fuzzer,address` (so libFuzzer sees their coverage and ASan their memory), against the package's
@@ -20,7 +20,7 @@ cd "$repo"
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(receipt jws base64 bodies notification)
+[ ${#targets[@]} -gt 0 ] || targets=(receipt jws base64 bodies notification money)
 
 bin="$(swift build --show-bin-path)"
 purser="${PURSER_BIN:-$bin/purser}"
@@ -71,7 +71,7 @@ module AppStoreVerification Sources/AppStoreVerification Sources/PurserCore
 for target in "${targets[@]}"; do
   case "$target" in
     receipt) name=Receipt ;; jws) name=JWS ;; base64) name=Base64 ;; bodies) name=Bodies ;;
-    notification) name=Notification ;; *) echo "fuzz.sh: no target $target" >&2; exit 2 ;;
+    notification) name=Notification ;; money) name=Money ;; *) echo "fuzz.sh: no target $target" >&2; exit 2 ;;
   esac
   extra=()
   [ "$target" = bodies ] && extra=(Sources/PurserServer/Services/String+Blank.swift)

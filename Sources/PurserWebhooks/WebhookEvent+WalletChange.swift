@@ -12,7 +12,11 @@ extension WebhookEvent {
         public var amounts: [String: Int64]
         /// The user's balances of those currencies right after the change.
         public var balances: [String: Int64]
-        /// Who applied it: `admin` (the game's backend) or `support by <operator>` (a goodwill credit).
+        /// Who applied it: `admin` (the game's backend with the legacy admin token), `admin by key:<name>` (with the
+        /// API key `<name>`), `admin by <operator> via key:<name>` (with a key and an `X-Purser-Operator` header),
+        /// `app` (the user's own app, `POST /v1/wallet/spend`), `support by <operator>` (a goodwill credit) or
+        /// `support by <operator>, approved by <operator>` (a goodwill credit above the limit, once a second
+        /// operator approved it). A hold's capture has the cause of the call that captured it.
         public var cause: String
         /// The caller's reason, as the wallet's history shows it.
         public var reason: String

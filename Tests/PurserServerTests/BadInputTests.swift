@@ -128,4 +128,21 @@ import Testing
             #expect(try await client.execute(uri: "/health", method: .head).status == .ok)
         }
     }
+
+    /// An error message repeats at most 100 characters of what the client sent: a 10,000-character product id, key
+    /// name or hold id comes back cut, with `…`.
+    @Test func echoesAtMostAHundredCharactersOfAnInput() async throws {
+        try await TestServer.run { _, client in
+            let long = String(repeating: "x", count: 10_000)
+            let order = try await client.post(
+                "/v1/orders", user: "amy", json: CreateOrderRequest(productId: long))
+            #expect(order.status == .unprocessableContent && order.errorCode == "unknown_product")
+            let hold = try await client.admin(.post, "/admin/v1/holds/\(long)/void")
+            let key = try await client.admin(.delete, "/admin/v1/keys/\(long)")
+            for response in [order, hold, key] {
+                let message = try response.decode(APIErrorResponse.self).error.message
+                #expect(message.count < 200 && message.contains(String(repeating: "x", count: 100) + "…"), "\(message)")
+            }
+        }
+    }
 }

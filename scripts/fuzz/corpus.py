@@ -2,12 +2,13 @@
 
 Usage: corpus.py SIMULATOR_BASE_URL OUT_DIR
 Needs a running `purser appstore-sim`. Writes OUT_DIR/root.der (the simulator's root, which the JWS targets trust) and
-one file per seed under OUT_DIR/{jws,notification,receipt,base64,bodies}/.
+one file per seed under OUT_DIR/{jws,notification,receipt,base64,bodies,money}/.
 """
 
 import base64
 import json
 import os
+import struct
 import sys
 import urllib.request
 import uuid
@@ -25,7 +26,7 @@ def call(base, method, path, body=None):
 
 def main():
     base, out = sys.argv[1].rstrip("/"), sys.argv[2]
-    seeds = {name: [] for name in ("jws", "notification", "receipt", "base64", "bodies")}
+    seeds = {name: [] for name in ("jws", "notification", "receipt", "base64", "bodies", "money")}
     with open(os.path.join(out, "root.der"), "wb") as handle:
         handle.write(call(base, "GET", "/simulator/v1/root-certificate"))
 
@@ -72,8 +73,16 @@ def main():
         (2, {"receipt": receipt, "transactionId": ids[3], "orderId": order}),
         (3, {"signedPayload": seeds["notification"][0].decode()}),
         (4, {"transactionId": ids[1], "userId": "alice", "reason": "ticket 4711"}),
+        (5, {"id": "spend-1", "amounts": {"gold": -(2**63)}, "reason": "edge"}),
+        (5, {"id": "deposit-1", "amounts": {"gold": 2**63 - 1, "gems": 1}, "reason": "edge"}),
     ]
     seeds["bodies"] = [bytes([route]) + json.dumps(body).encode() for route, body in bodies]
+
+    # Money (MoneyFuzz.swift): little-endian 64-bit amounts at the edges, in pairs and triples.
+    edges = [-(2**63), -(2**63) + 1, -1, 0, 1, 2**63 - 2, 2**63 - 1, 2**53 - 1, 2**53, -(2**53) + 1, 60, 100_000]
+    def pack(*values):
+        return b"".join(struct.pack("<q", value) for value in values)
+    seeds["money"] = [pack(a, b) for a in edges for b in edges[:6]] + [pack(a, 10, 2**53 - 1) for a in edges]
 
     for name, items in seeds.items():
         directory = os.path.join(out, name)

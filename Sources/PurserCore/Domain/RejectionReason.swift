@@ -14,19 +14,20 @@ public struct RejectionReason: Hashable, Sendable, Codable {
     public static let overridable: Set<String> = ["product_type_mismatch"]
 
     public static func unknownProduct(_ id: String) -> Self {
-        .init(code: "unknown_product", message: "product \(id) is not in the catalog")
+        .init(code: "unknown_product", message: "product \(id.echoed) is not in the catalog")
     }
     public static func productTypeMismatch(_ id: String, apple: String, catalog: ProductDefinition.Kind) -> Self {
         .init(
             code: "product_type_mismatch",
-            message: "product \(id) is \(apple) at Apple but \(catalog.rawValue) in the catalog")
+            message: "product \(id.echoed) is \(apple.echoed) at Apple but \(catalog.rawValue) in the catalog")
     }
     public static func wrongBundle(_ bundle: String) -> Self {
-        .init(code: "wrong_bundle", message: "the transaction belongs to bundle \(bundle), not this app")
+        .init(code: "wrong_bundle", message: "the transaction belongs to bundle \(bundle.echoed), not this app")
     }
     public static func wrongEnvironment(_ environment: String) -> Self {
         .init(
-            code: "wrong_environment", message: "transactions from the \(environment) environment are not accepted here"
+            code: "wrong_environment",
+            message: "transactions from the \(environment.echoed) environment are not accepted here"
         )
     }
     public static func wrongApp(_ appAppleID: String) -> Self {

@@ -20,7 +20,7 @@ public enum APIKeyScope: String, CaseIterable, Sendable {
         for name in list.flatMap({ $0.split(whereSeparator: { $0 == "," || $0 == " " }) }) {
             guard let scope = APIKeyScope(rawValue: String(name)) else {
                 let known = allCases.map(\.rawValue).joined(separator: ", ")
-                throw ServiceError(.invalidScope, "unknown scope \(name); the scopes are \(known)")
+                throw ServiceError(.invalidScope, "unknown scope \(name.echoed); the scopes are \(known)")
             }
             if !scopes.contains(scope) { scopes.append(scope) }
         }

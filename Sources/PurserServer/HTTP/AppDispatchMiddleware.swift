@@ -66,7 +66,7 @@ struct AppDispatchMiddleware: RouterMiddleware {
             return home
         }
         guard named == home || others[named] != nil else {
-            throw ServiceError(.unknownApp, "this Purser does not serve the app \(named.prefix(255))")
+            throw ServiceError(.unknownApp, "this Purser does not serve the app \(named.echoed)")
         }
         return named
     }

@@ -79,7 +79,7 @@ public struct APIKeyService: Sendable {
         do {
             try await store.createAPIKey(key)
         } catch let error as StorageError where error.code == .duplicateKey {
-            throw ServiceError(.keyExists, "a key named \(name) exists (a revoked key keeps its name)")
+            throw ServiceError(.keyExists, "a key named \(name.echoed) exists (a revoked key keeps its name)")
         }
         return Created(key: View(key, now: at), secret: secret.value)
     }
@@ -119,7 +119,7 @@ public struct APIKeyService: Sendable {
 
     /// The answer for a key that is not there, or not the caller's to see: the same status, code and message.
     static func noKey(named name: String) -> ServiceError {
-        ServiceError(.notFound, "no key is named \(name.prefix(64))")
+        ServiceError(.notFound, "no key is named \(name.echoed)")
     }
 
     /// The key whose secret this is, when it may be used now (not revoked, not expired).

@@ -30,7 +30,7 @@ public struct OrderService: Sendable {
     /// `already_owned` (409: a non-consumable the user owns).
     public func create(_ request: CreateOrderRequest, for user: UserID) async throws -> Order {
         guard let product = catalog.product(request.productId) else {
-            throw ServiceError(.unknownProduct, "product \(request.productId) is not in the catalog")
+            throw ServiceError(.unknownProduct, "product \(request.productId.echoed) is not in the catalog")
         }
         let quantity = request.quantity ?? 1
         guard Self.quantities.contains(quantity), product.type == .consumable || quantity == 1 else {

@@ -50,7 +50,7 @@ extension WalletService {
         case .conflict(let fields):
             throw ServiceError(
                 .idempotencyConflict,
-                "hold \(body.id) was placed before with another \(fields.joined(separator: ", ")); nothing was changed")
+                "hold \(body.id.echoed) was placed before with another \(fields.joined(separator: ", ")); nothing was changed")
         case .insufficient(let currency, let available, let requested):
             throw ServiceError(
                 .insufficientBalance,
@@ -74,15 +74,15 @@ extension WalletService {
         switch resolution {
         case .resolved(let hold, let change): return HoldAnswer(hold, balances: change?.balances, replayed: false)
         case .replayed(let hold, let change): return HoldAnswer(hold, balances: change?.balances, replayed: true)
-        case .notFound: throw ServiceError(.notFound, "no hold \(id)")
+        case .notFound: throw ServiceError(.notFound, "no hold \(id.echoed)")
         case .exceeds:
             throw ServiceError(
                 .captureExceedsHold, "a capture takes at most what hold \(id) reserves, of its currencies")
         case .alreadyResolved(let hold):
             switch hold.state {
-            case .captured: throw ServiceError(.holdAlreadyCaptured, "hold \(id) was captured; nothing was changed")
-            case .voided: throw ServiceError(.holdAlreadyVoided, "hold \(id) was voided; nothing was changed")
-            case .expired, .open: throw ServiceError(.holdExpired, "hold \(id) expired; nothing was changed")
+            case .captured: throw ServiceError(.holdAlreadyCaptured, "hold \(id.echoed) was captured; nothing was changed")
+            case .voided: throw ServiceError(.holdAlreadyVoided, "hold \(id.echoed) was voided; nothing was changed")
+            case .expired, .open: throw ServiceError(.holdExpired, "hold \(id.echoed) expired; nothing was changed")
             }
         }
     }

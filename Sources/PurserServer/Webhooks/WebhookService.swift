@@ -61,7 +61,7 @@ public struct WebhookService: Sendable {
         } catch let error as StorageError where error.code == .pruned {
             throw ServiceError(.eventPruned, error.message)
         }
-        guard let deliveries else { throw ServiceError(.notFound, "the outbox has no event \(id)") }
+        guard let deliveries else { throw ServiceError(.notFound, "the outbox has no event \(id.echoed)") }
         return deliveries
     }
 
