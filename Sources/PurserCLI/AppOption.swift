@@ -10,4 +10,9 @@ struct AppOption: ParsableArguments {
     func settings(_ configuration: ServerConfiguration) throws -> ServerConfiguration {
         try configuration.settings(forApp: app)
     }
+
+    /// That app of a resolved configuration (`ResolvedConfiguration.app(_:)`).
+    func resolved(_ configuration: ResolvedConfiguration) throws -> ResolvedApp {
+        try configuration.app(app)
+    }
 }

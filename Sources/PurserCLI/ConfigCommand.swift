@@ -22,21 +22,30 @@ extension Purser.ConfigCommand {
         @Option(help: "The JSON configuration file (as serve --config takes it).") var config: String?
 
         func run() async throws {
-            let settings: ServerConfiguration
+            // Read, then resolve exactly as serve does (ServerConfiguration.resolve): one list of every problem.
+            let reading: ConfigurationReading
             do {
-                settings = try await ServerConfiguration.loadForCommand(file: config, flags: [:])
+                reading = try await ServerConfiguration.read(file: config.map(URL.init(fileURLWithPath:)))
             } catch let error as ConfigurationError {
-                FileHandle.standardError.write(Data("problem: \(error.description)\n".utf8))
+                Self.report(error.problems)
                 throw ExitCode(1)
             }
-            print(try settings.effectiveJSON())
+            print(try reading.configuration.effectiveJSON())
             if let config, let warning = ServerConfiguration.exposedSecretsWarning(file: URL(fileURLWithPath: config)) {
                 FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
             }
-            let problems = settings.problems()
-            for problem in problems { FileHandle.standardError.write(Data("problem: \(problem)\n".utf8)) }
-            guard problems.isEmpty else { throw ExitCode(1) }
+            do {
+                _ = try reading.resolve()
+            } catch {
+                Self.report(error.problems)
+                throw ExitCode(1)
+            }
             FileHandle.standardError.write(Data("no problems: serve would start with this configuration\n".utf8))
+        }
+
+        /// Writes each problem on its own line of standard error.
+        static func report(_ problems: [String]) {
+            for problem in problems { FileHandle.standardError.write(Data("problem: \(problem)\n".utf8)) }
         }
     }
 }

@@ -32,11 +32,13 @@ struct LedgerCommandOptions: ParsableArguments {
         flags["dataDirectory"] = dataDirectory.map(ConfigContent.string)
         flags["catalogFile"] = catalog.map(ConfigContent.string)
         flags["port"] = port.map(ConfigContent.int)
-        let settings = try app.settings(await ServerConfiguration.loadForCommand(file: config, flags: flags))
+        let resolved = try app.resolved(await ServerConfiguration.resolveForCommand(file: config, flags: flags))
+        let settings = resolved.settings
         let host = settings.host == "0.0.0.0" ? "127.0.0.1" : settings.host
         let server = URL(string: "http://\(host):\(settings.port)")!
         let assembly = try await PurserAssembly.open(
-            settings, appStore: { try await .configured($0, catalog: $1, simulatorPlacement: .remote(server)) },
+            resolved,
+            appStore: { try await .configured($0.settings, catalog: $0.catalog, simulatorPlacement: .remote(server)) },
             logger: logger)
         return try await assembly.store.whileRunning {
             try await assembly.store.migrate()

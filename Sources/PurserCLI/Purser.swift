@@ -30,7 +30,7 @@ struct Purser: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("purser: \(error.description)\n".utf8))
+            for problem in error.problems { FileHandle.standardError.write(Data("purser: \(problem)\n".utf8)) }
             Foundation.exit(1)
         } catch let error as ServiceError {
             FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))

@@ -6,57 +6,48 @@ import PurserServer
 import PurserStorage
 
 extension PurserAssembly {
-    /// The server a configuration describes, for the commands: the catalog, the App Store and the ledger it names.
-    /// A configuration that cannot be used throws its `ConfigurationError` (`purser` prints it and exits 1), leaves
-    /// no ledger open behind it, and no SQLite ledger file that this call created.
+    /// The server of one resolved app (`ResolvedConfiguration.app(_:)`), for the commands: its catalog, the App Store
+    /// `appStore` makes for it, and its ledger. Opening leaves no ledger open behind it when it fails, and no SQLite
+    /// ledger file that this call created.
     static func open(
-        _ settings: ServerConfiguration,
-        appStore: (ServerConfiguration, ProductCatalog) async throws -> AppStoreAccess,
-        logger: Logger
+        _ app: ResolvedApp, appStore: (ResolvedApp) async throws -> AppStoreAccess, logger: Logger
     ) async throws -> PurserAssembly {
-        let catalog = try settings.loadCatalog()
-        let access = try await appStore(settings, catalog)
-        return try await openingLedgers(of: [settings], logger: logger) { ledgers in
-            try PurserAssembly(
-                configuration: settings, catalog: catalog, store: ledgers[0], appStore: access, logger: logger)
+        let access = try await appStore(app)
+        return try await openingLedgers(of: [app], logger: logger) { ledgers in
+            PurserAssembly(app: app, store: ledgers[0], appStore: access, logger: logger)
         }
     }
 }
 
 extension PurserStudio {
-    /// The studio a configuration describes, for `serve`: every app's catalog, App Store access and ledger (the
-    /// first app's where a single-app Purser kept it, each other app's its own). A configuration that cannot be
-    /// used throws its `ConfigurationError`, leaves no ledger open behind it, and no SQLite ledger file this call
-    /// created.
+    /// The studio a resolved configuration describes, for `serve`: every app's App Store access and ledger (the first
+    /// app's where a single-app Purser kept it, each other app's its own), built from the resolved values. Opening
+    /// leaves no ledger open behind it when it fails, and no SQLite ledger file this call created.
     static func open(
-        _ settings: ServerConfiguration,
-        appStores: (ServerConfiguration, [ProductCatalog]) async throws -> [AppStoreAccess], logger: Logger
+        _ resolved: ResolvedConfiguration,
+        appStores: (ResolvedConfiguration) async throws -> [AppStoreAccess], logger: Logger
     ) async throws -> PurserStudio {
-        try settings.checkApps()
-        let apps = settings.servedApps.map(settings.settings(for:))
-        let catalogs = try apps.map { try $0.loadCatalog() }
-        let accesses = try await appStores(settings, catalogs)
-        return try await openingLedgers(of: apps, logger: logger) { ledgers in
-            try PurserStudio.assemble(
-                settings, catalogs: catalogs, ledgers: ledgers, appStores: accesses, logger: logger)
+        let accesses = try await appStores(resolved)
+        return try await openingLedgers(of: resolved.apps, logger: logger) { ledgers in
+            PurserStudio.assemble(resolved, ledgers: ledgers, appStores: accesses, logger: logger)
         }
     }
 }
 
-/// Opens the ledger of each of `apps` and builds from them with `build`; when opening or building throws, the
-/// ledgers are closed and every SQLite ledger file this call created is removed, so an unusable configuration leaves
-/// nothing behind.
+/// Opens the ledger of each of `apps` (at its `ledger`) and builds from them with `build`; when opening or building
+/// throws, the ledgers are closed and every SQLite ledger file this call created is removed, so a failed start
+/// leaves nothing behind.
 private func openingLedgers<T>(
-    of apps: [ServerConfiguration], logger: Logger, _ build: ([any LedgerStore]) throws -> T
+    of apps: [ResolvedApp], logger: Logger, _ build: ([any LedgerStore]) throws -> T
 ) async throws -> T {
     var ledgers: [any LedgerStore] = []
     var created: [String] = []
     do {
         for app in apps {
-            if app.database.url == nil, !FileManager.default.fileExists(atPath: app.sqliteLedgerPath) {
-                created.append(app.sqliteLedgerPath)
+            if case .sqlite(let path) = app.ledger, !FileManager.default.fileExists(atPath: path) {
+                created.append(path)
             }
-            ledgers.append(try await app.openLedger(logger: logger))
+            ledgers.append(try await app.ledger.open(bundleId: app.bundleId, logger: logger))
         }
         return try build(ledgers)
     } catch {
@@ -76,5 +67,13 @@ extension ServerConfiguration {
         logger: Logger? = nil
     ) async throws -> ServerConfiguration {
         try await load(file: file.map(URL.init(fileURLWithPath:)), flags: flags, logger: logger)
+    }
+
+    /// The settings a command runs with, resolved (`resolve(file:environment:flags:logger:)`): a configuration that
+    /// cannot be used throws one `ConfigurationError` listing every problem.
+    static func resolveForCommand(
+        file: String?, flags: [AbsoluteConfigKey: ConfigContent], logger: Logger? = nil
+    ) async throws -> ResolvedConfiguration {
+        try await resolve(file: file.map(URL.init(fileURLWithPath:)), flags: flags, logger: logger)
     }
 }

@@ -56,14 +56,13 @@ extension Purser {
             flags["database.url"] = databaseURL.map(ConfigContent.string)
             var logger = Logger(label: "purser")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-            let settings = try await ServerConfiguration.loadForCommand(file: config, flags: flags, logger: logger)
+            let resolved = try await ServerConfiguration.resolveForCommand(file: config, flags: flags, logger: logger)
             let studio = try await PurserStudio.open(
-                settings, appStores: { try await AppStoreAccess.configured(apps: $0, catalogs: $1) },
-                logger: logger)
+                resolved, appStores: { try await AppStoreAccess.configured($0) }, logger: logger)
             do {
                 try await studio.runService(studio.application())
             } catch {
-                throw PortClash.configurationError(for: error, settings: settings) ?? error
+                throw PortClash.configurationError(for: error, settings: resolved.configuration) ?? error
             }
         }
     }

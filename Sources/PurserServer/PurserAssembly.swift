@@ -44,47 +44,42 @@ public struct PurserAssembly: Sendable {
     /// Xcode's StoreKit testing certificate, when `xcode.certificateFile` trusts it (development only).
     let xcodeCertificate: Certificate?
 
-    /// Builds every service. `now` is the clock of every decision, order and audit record (a chaos run moves it).
+    /// Builds every service of one app from its resolved values (`ServerConfiguration.resolve`), checking nothing
+    /// again: `serve`, `chaos` and `bench` build their servers here (through `PurserStudio.assemble`).
     /// - Parameters:
-    ///   - configuration: the settings `purser serve` read (`ServerConfiguration.load`).
-    ///   - catalog: the products and what each grants.
-    ///   - store: the ledger, migrated.
+    ///   - app: the app's settings, catalog, webhook endpoints and the studio's shared values, resolved.
+    ///   - store: the app's ledger (`app.ledger`, opened), migrated.
     ///   - appStore: how Apple is reached: its endpoints, or the simulator hosted in the server.
     ///   - logger: the server's logger.
-    ///   - now: the clock of every decision, order and audit record.
+    ///   - now: the clock of every decision, order and audit record (a chaos run moves it).
     ///   - webhookSeed: seeds the webhook retries' jitter (a chaos run's seed); `nil`: the system's randomness.
     ///   - webhookTransport: how the delivery worker posts (tests count and break posts); `nil`: AsyncHTTPClient.
     ///   - keys: the studio's API keys (`PurserStudio`: the first app's ledger holds them); `nil`: this ledger's.
-    /// - Throws: `ConfigurationError` when the configuration cannot be used (for example JWT mode without a key, or
-    ///   a webhook endpoint with a malformed URL or secret).
     public init(
-        configuration: ServerConfiguration, catalog: ProductCatalog, store: any LedgerStore,
-        appStore: AppStoreAccess, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
-        webhookSeed: UInt64? = nil, webhookTransport: (any WebhookTransport)? = nil, keys: APIKeyService? = nil
-    )
-        throws(ConfigurationError)
-    {
+        app: ResolvedApp, store: any LedgerStore, appStore: AppStoreAccess, logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }, webhookSeed: UInt64? = nil,
+        webhookTransport: (any WebhookTransport)? = nil, keys: APIKeyService? = nil
+    ) {
+        let configuration = app.settings
         self.configuration = configuration
-        self.catalog = catalog
+        self.catalog = app.catalog
         self.store = store
         self.appStore = appStore
         self.logger = logger
         self.now = now
         webhookJitter = WebhookJitter(seed: webhookSeed)
         self.webhookTransport = webhookTransport
-        consoleOperators = try configuration.console.checkedOperators()
-        trustedProxies = try TrustedProxies(configuration.http.trustedProxies)
-        xcodeCertificate = try configuration.xcodeCertificate()
-        try configuration.retention.check()
-        try configuration.http.check()
-        try configuration.backup.check(postgres: configuration.database.url != nil)
+        consoleOperators = app.studio.consoleOperators
+        trustedProxies = app.studio.trustedProxies
+        xcodeCertificate = app.xcodeCertificate
         webhooks = WebhookService(
-            store: store, endpoints: try configuration.webhooks.checkedEndpoints(),
+            store: store, endpoints: app.webhookEndpoints,
             transport: webhookTransport
                 ?? HTTPClientWebhookTransport(client: HTTPClientWebhookTransport.operatorsClient),
             timeout: .milliseconds(Int64(configuration.webhooks.timeoutSeconds * 1000)), now: now)
-        authenticator = try configuration.checkedAuthenticator()
-        receiptVerification = try configuration.receiptVerification(serverAPI: appStore.serverAPI != nil)
+        authenticator = app.studio.authenticator
+        receiptVerification = app.receiptVerification
+        let catalog = app.catalog
         let receiptVerifier = AppReceiptVerifier(configuration: .init(trustedRoots: appStore.receiptRoots), now: now)
         let localReceipts: SubmissionService.LocalReceiptCheck? =
             switch receiptVerification {
@@ -113,10 +108,9 @@ public struct PurserAssembly: Sendable {
             catalog: catalog, store: store, orderHintMaxAge: configuration.orderHint.maxAgeSeconds,
             followUps: followUps,
             allowNegativeBalance: configuration.refunds.allowNegativeBalance, now: now)
-        let consumptionPolicy = try configuration.consumptionPolicy()
         let consumption = appStore.serverAPI.flatMap { api in
             configuration.consumption.respond
-                ? ConsumptionResponder.viaServerAPI(api, store: store, policy: consumptionPolicy)
+                ? ConsumptionResponder.viaServerAPI(api, store: store, policy: app.consumptionPolicy)
                 : nil
         }
         let notifications = NotificationService(
@@ -132,6 +126,21 @@ public struct PurserAssembly: Sendable {
         support = SupportService(
             submissions: submissions, apple: appStore.serverAPI.map(SupportService.AppleLookup.init))
         reconciler = appStore.serverAPI.map { Reconciler(api: $0, notifications: notifications, now: now) }
+    }
+
+    /// Builds every service of one app from `configuration` (that app's settings, as `settings(for:)` makes them),
+    /// resolved here with `catalog` and `appStore` (`ServerConfiguration.resolve`), for a server built in code.
+    /// - Throws: `ConfigurationError` with every problem of the configuration (for example JWT mode without a key,
+    ///   or a webhook endpoint with a malformed URL or secret).
+    public init(
+        configuration: ServerConfiguration, catalog: ProductCatalog, store: any LedgerStore,
+        appStore: AppStoreAccess, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
+        webhookSeed: UInt64? = nil, webhookTransport: (any WebhookTransport)? = nil, keys: APIKeyService? = nil
+    ) throws(ConfigurationError) {
+        let resolved = try configuration.resolve(.init(catalogs: [catalog], appStores: [appStore], oneApp: true))
+        self.init(
+            app: resolved.home, store: store, appStore: appStore, logger: logger, now: now, webhookSeed: webhookSeed,
+            webhookTransport: webhookTransport, keys: keys)
     }
 
     /// The lease every reconciliation run holds, whoever runs it (a replica's periodic run, `purser reconcile`).

@@ -24,25 +24,35 @@ public struct PurserStudio: Sendable {
     /// The first app: its ledger holds the API keys and the console's operators.
     public var home: PurserAssembly { apps[0] }
 
-    /// Builds every app of `configuration` (`servedApps`) on ledgers already opened (`ledgers[i]` for app `i`):
-    /// the first app's API keys serve every app. `webhookSeed` seeds every app's webhook retries (a chaos run's seed).
-    /// - Throws: `ConfigurationError` for a configuration that cannot be used (`checkApps`, or an app's own).
+    /// Builds every app of a resolved configuration (`ServerConfiguration.resolve`) on ledgers already opened
+    /// (`ledgers[i]` for `resolved.apps[i]`, each at its `ledger`) with their App Stores, checking nothing again: the
+    /// first app's API keys serve every app. `webhookSeed` seeds every app's webhook retries (a chaos run's seed).
+    public static func assemble(
+        _ resolved: ResolvedConfiguration, ledgers: [any LedgerStore], appStores: [AppStoreAccess], logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }, webhookSeed: UInt64? = nil
+    ) -> PurserStudio {
+        var apps: [PurserAssembly] = []
+        for (index, app) in resolved.apps.enumerated() {
+            var appLogger = logger
+            if !resolved.configuration.apps.isEmpty { appLogger[metadataKey: "purser.app"] = "\(app.bundleId)" }
+            apps.append(
+                PurserAssembly(
+                    app: app, store: ledgers[index], appStore: appStores[index], logger: appLogger, now: now,
+                    webhookSeed: webhookSeed, keys: apps.first?.apiKeys))
+        }
+        return PurserStudio(apps: apps)
+    }
+
+    /// Builds every app of `configuration` (`servedApps`), resolved here with `catalogs` and `appStores` in place of
+    /// its catalog files and App Store settings (a studio built in code: chaos, tests), on ledgers already opened.
+    /// - Throws: `ConfigurationError` with every problem of the configuration (`ServerConfiguration.resolve`).
     public static func assemble(
         _ configuration: ServerConfiguration, catalogs: [ProductCatalog], ledgers: [any LedgerStore],
         appStores: [AppStoreAccess], logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
         webhookSeed: UInt64? = nil
     ) throws(ConfigurationError) -> PurserStudio {
-        try configuration.checkApps()
-        var apps: [PurserAssembly] = []
-        for (index, app) in configuration.servedApps.enumerated() {
-            var appLogger = logger
-            if !configuration.apps.isEmpty { appLogger[metadataKey: "purser.app"] = "\(app.bundleId)" }
-            apps.append(
-                try PurserAssembly(
-                    configuration: configuration.settings(for: app), catalog: catalogs[index], store: ledgers[index],
-                    appStore: appStores[index], logger: appLogger, now: now, webhookSeed: webhookSeed,
-                    keys: apps.first?.apiKeys))
-        }
-        return PurserStudio(apps: apps)
+        let resolved = try configuration.resolve(.init(catalogs: catalogs, appStores: appStores))
+        return assemble(
+            resolved, ledgers: ledgers, appStores: appStores, logger: logger, now: now, webhookSeed: webhookSeed)
     }
 }

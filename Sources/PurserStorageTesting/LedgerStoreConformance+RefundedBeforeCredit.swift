@@ -7,6 +7,15 @@ import Testing
 /// share back in its own database transaction, whether the share came with the submission or Apple's refund reached
 /// the ledger while the purchase was still unbound; a refund of an uncredited purchase is remembered, not dropped.
 extension LedgerStoreConformance {
+    /// Every check of this file.
+    public func takesBackRefundsAppleMadeBeforeOrBesideTheCredit() async throws {
+        try await revokesTheRefundedShareInTheSettlementThatCredits()
+        try await remembersARefundOfAnUnboundPurchaseForTheCreditThatBindsIt()
+        try await revokesAWhollyRefundedUnboundPurchaseAndReopensItOnReversal()
+        try await stopsTheRevokeAtCreditAtZeroWithoutNegativeBalances()
+        try await revokesARefundARepeatSettlementCarries()
+    }
+
     /// `transaction(id)` as Apple signs it after refunding `percentage` of it.
     func refunded(_ id: String, token: OrderID?, _ percentage: Int) -> AppleTransaction {
         var refunded = transaction(id, token: token)

@@ -1,6 +1,7 @@
 import Foundation
 import PurserCore
 import PurserServer
+import PurserWebhooks
 import Testing
 
 /// `apps`: a studio's apps, each entry taking the top-level value of every key it leaves out, its paths resolved
@@ -72,5 +73,43 @@ extension ServerConfigurationTests {
         defer { remove(file) }
         let settings = try await ServerConfiguration.load(file: file, environment: [:])
         #expect(settings.problems().contains { $0.hasPrefix("apps.0 (com.a): cannot read the catalog") })
+    }
+
+    /// A missing webhook secret is hinted with the variable that sets it for that app: an app's own endpoint's
+    /// `PURSER_APPS_1_WEBHOOKS_ENDPOINTS_0_SECRET` (it once named the top-level `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET`,
+    /// which never reaches that endpoint), an inherited top-level endpoint's `PURSER_WEBHOOKS_ENDPOINTS_0_SECRET`.
+    /// Setting the variables named is all it takes.
+    @Test func aMissingSecretNamesTheVariableThatSetsItForThatApp() async throws {
+        let file = try configFile(
+            """
+            {"auth": {"mode": "development"}, "catalogFile": "catalog.json",
+             "webhooks": {"endpoints": [{"url": "https://studio.example.com/purser"}]},
+             "apps": [{"bundleId": "com.example.dragons"},
+                      {"bundleId": "com.example.racers",
+                       "webhooks": {"endpoints": [{"url": "https://racers.example.com/purser"}]}}]}
+            """)
+        defer { remove(file) }
+        try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#.write(
+            to: file.deletingLastPathComponent().appendingPathComponent("catalog.json"), atomically: true,
+            encoding: .utf8)
+        let problems = try await ServerConfiguration.load(file: file, environment: [:]).problems()
+        #expect(problems.count == 2, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasPrefix("apps.1 (com.example.racers): ")
+                    && $0.contains("(secret or secrets, or PURSER_APPS_1_WEBHOOKS_ENDPOINTS_0_SECRET)")
+            }, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasPrefix("apps.0 (com.example.dragons): ")
+                    && $0.contains("(secret or secrets, or PURSER_WEBHOOKS_ENDPOINTS_0_SECRET)")
+            }, "\(problems)")
+        let secret = WebhookSecret.generate().serialized
+        let fixed = try await ServerConfiguration.load(
+            file: file,
+            environment: [
+                "PURSER_WEBHOOKS_ENDPOINTS_0_SECRET": secret, "PURSER_APPS_1_WEBHOOKS_ENDPOINTS_0_SECRET": secret,
+            ])
+        #expect(fixed.problems().isEmpty, "\(fixed.problems())")
     }
 }

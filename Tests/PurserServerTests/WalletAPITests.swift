@@ -49,7 +49,8 @@ import Testing
                 (#"{"id": "x", "amounts": {"gold bars": 1}, "reason": "r"}"#, "invalid_amounts"),
                 (#"{"id": "x", "amounts": {"gold": 1}, "reason": ""}"#, "reason_required"),
                 (#"{"id": "x", "amounts": {"gold": 1}, "reason": "r", "metadata": [1]}"#, "invalid_metadata"),
-                (#"{"id": "x", "amounts": {"gold": 1.5}, "reason": "r"}"#, "malformed_json"),
+                (#"{"id": "x", "amounts": {"gold": 1.5}, "reason": "r"}"#, "invalid_amounts"),
+                (#"{"id": "x", "amounts": {"gold": 1}, "reason": "r""#, "malformed_json"),
             ] {
                 let refused = try await send(client, "zoe", body)
                 #expect(

@@ -2,14 +2,31 @@ import AppStoreVerification
 import PurserCore
 
 extension AppStoreAccess {
-    /// How each app of `configuration` reaches the App Store, in `servedApps`' order: Apple's endpoints or an
+    /// How each app of a resolved configuration reaches the App Store, in `apps`' order: Apple's endpoints or an
     /// external simulator per app (each with its own `bid` and shared secret), or one simulator hosted by this
     /// server that sells for every app (it signs each product of every app's catalog with its type).
+    public static func configured(
+        _ resolved: ResolvedConfiguration, simulatorPlacement: SimulatorPlacement = .hosted(notifications: .sent)
+    ) async throws -> [AppStoreAccess] {
+        try await configured(
+            settings: resolved.apps.map(\.settings), catalogs: resolved.apps.map(\.catalog),
+            simulatorPlacement: simulatorPlacement)
+    }
+
+    /// How each app of `configuration` reaches the App Store (`servedApps`' order, `catalogs` theirs), as
+    /// `configured(_:simulatorPlacement:)` makes it for a resolved configuration.
     public static func configured(
         apps configuration: ServerConfiguration, catalogs: [ProductCatalog],
         simulatorPlacement: SimulatorPlacement = .hosted(notifications: .sent)
     ) async throws -> [AppStoreAccess] {
-        let settings = configuration.servedApps.map(configuration.settings(for:))
+        try await configured(
+            settings: configuration.servedApps.map(configuration.settings(for:)), catalogs: catalogs,
+            simulatorPlacement: simulatorPlacement)
+    }
+
+    private static func configured(
+        settings: [ServerConfiguration], catalogs: [ProductCatalog], simulatorPlacement: SimulatorPlacement
+    ) async throws -> [AppStoreAccess] {
         let everyProduct = ProductCatalog(catalogs.reversed().flatMap { Array($0.products.values) })
         let first = try await configured(settings[0], catalog: everyProduct, simulatorPlacement: simulatorPlacement)
         var accesses = [first]

@@ -1,3 +1,5 @@
+import PurserCore
+
 /// What an admin API key may do. Each `/admin/v1` route needs one scope; `*` holds them all.
 public enum APIKeyScope: String, CaseIterable, Sendable {
     /// Lookups, search, wallet reads, webhook listings, a user's export.

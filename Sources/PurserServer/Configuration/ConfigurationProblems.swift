@@ -5,7 +5,7 @@ import Synchronization
 
 /// An access reporter that keeps what could not be read: a provider's error (a value of the wrong type) or a failed
 /// conversion (a string that is not one of an enumeration's values). swift-configuration's readers with a default
-/// report these and return the default; `ServerConfiguration.load` turns the first one into a `ConfigurationError`.
+/// report these and return the default; `ServerConfiguration.read` keeps every one as a problem of the reading.
 /// The messages name the key and its source, never a value.
 
 final class ConfigurationProblems: AccessReporter {
@@ -18,8 +18,8 @@ final class ConfigurationProblems: AccessReporter {
         self.sources = sources
     }
 
-    /// The first problem reported, if any.
-    var first: String? { problems.withLock { $0.first } }
+    /// Every problem reported, in the order the keys were read.
+    var all: [String] { problems.withLock { $0 } }
 
     /// Every key read so far, by any provider or none.
     var readKeys: Set<String> { read.withLock { $0 } }
@@ -39,7 +39,7 @@ final class ConfigurationProblems: AccessReporter {
             problem = "configuration key \(key) from \(source(answered?.providerName)): \(conversionError)"
             if let valid = Self.validValues[key] { problem? += "; valid values: \(valid.joined(separator: ", "))" }
         }
-        if let problem { problems.withLock { $0.append(problem) } }
+        if let problem { problems.withLock { if !$0.contains(problem) { $0.append(problem) } } }
     }
 
     /// The values of the keys that take one of a fixed set, for the message when a value is none of them.

@@ -20,6 +20,9 @@ extension ServerConfiguration {
         public var refunds: Refunds
         /// Its game backend's webhook endpoints (`webhooks.endpoints`); pacing stays top-level.
         public var webhookEndpoints: [Webhooks.Endpoint]
+        /// Whose keys set `webhookEndpoints`: `webhooks` when the app takes the top-level endpoints, `apps.N.webhooks`
+        /// when it lists its own (messages name the key and the environment variable to set).
+        var webhookScope = "webhooks"
 
         private enum CodingKeys: String, CodingKey {
             case bundleId, appAppleId, environments, catalogFile, sharedSecret, appStoreServerAPI, consumption
@@ -79,7 +82,10 @@ extension ServerConfiguration {
             app.consumption = Consumption(reader: entry.scoped(to: "consumption"), base: top.consumption)
             app.refunds = Refunds(reader: entry.scoped(to: "refunds"), base: top.refunds)
             let endpoints = Webhooks.endpoints(reader: entry.scoped(to: "webhooks"))
-            app.webhookEndpoints = endpoints.isEmpty ? top.webhookEndpoints : endpoints
+            if !endpoints.isEmpty {
+                app.webhookEndpoints = endpoints
+                app.webhookScope = "apps.\(index).webhooks"
+            }
             apps.append(app)
         }
         return apps
@@ -119,35 +125,44 @@ extension ServerConfiguration {
     /// The settings of the app `bundleId` names (`--app` of the commands), or of the first app when it is `nil`.
     /// - Throws: `ConfigurationError` naming the apps served, for an app this configuration does not serve.
     public func settings(forApp bundleId: String?) throws(ConfigurationError) -> ServerConfiguration {
-        guard let bundleId else { return settings(for: servedApps[0]) }
-        guard let app = servedApps.first(where: { $0.bundleId == bundleId }) else {
+        settings(for: servedApps[try servedAppIndex(bundleId)])
+    }
+
+    /// The index in `servedApps` of the app `bundleId` names, or 0 (the first app) when it is `nil`.
+    /// - Throws: `ConfigurationError` naming the apps served, for an app this configuration does not serve.
+    func servedAppIndex(_ bundleId: String?) throws(ConfigurationError) -> Int {
+        guard let bundleId else { return 0 }
+        guard let index = servedApps.firstIndex(where: { $0.bundleId == bundleId }) else {
             let served = servedApps.map(\.bundleId).joined(separator: ", ")
             throw ConfigurationError("--app \(bundleId): this configuration serves \(served)")
         }
-        return settings(for: app)
+        return index
     }
 
     /// Throws for two apps with one bundle id, an entry whose bundle id is not one, or two apps whose PostgreSQL
-    /// schemas would be one.
+    /// schemas would be one: every such problem.
     public func checkApps() throws(ConfigurationError) {
+        var problems: [String] = []
         var seen: [String: String] = [:]
         for (index, app) in apps.enumerated() {
             guard !app.bundleId.isEmpty, !app.bundleId.hasPrefix("."),
                 app.bundleId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
             else {
-                throw ConfigurationError(
+                problems.append(
                     "apps.\(index).bundleId \(app.bundleId.debugDescription) is not a bundle id (letters, digits, . and -)"
                 )
+                continue
             }
             let schema = Self.postgresSchema(forApp: app.bundleId)
             if let other = seen[schema] {
-                throw ConfigurationError(
+                problems.append(
                     other == app.bundleId
                         ? "apps lists \(app.bundleId) twice"
                         : "apps \(other) and \(app.bundleId) would share the ledger schema \(schema): rename one")
             }
             seen[schema] = app.bundleId
         }
+        guard problems.isEmpty else { throw ConfigurationError(problems) }
     }
 
     /// The PostgreSQL schema of a further app's ledger: `app_` and the bundle id, lower-cased, each character

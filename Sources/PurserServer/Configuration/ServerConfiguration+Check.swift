@@ -1,57 +1,16 @@
 import Foundation
-import PurserStorage
 
 extension ServerConfiguration {
-    /// Every problem that would stop `serve` from starting with this configuration, each naming its key or file,
-    /// found without opening the ledger or calling anyone: the catalog, the console's operators, the trusted
-    /// proxies, Xcode's certificate, the webhook endpoints, authentication, receipts, consumption answers, Apple's
-    /// roots and key, and the database URL. Empty when it would start (as far as a file can tell: ports and the
-    /// database itself are tried only by `serve`).
+    /// Every problem that would stop `serve` from starting with this configuration, each naming its key or file:
+    /// what `resolve(catalogs:)` throws, found without opening the ledger or calling anyone. Empty when it would
+    /// start (as far as a file can tell: ports and the database itself are tried only by `serve`).
     public func problems() -> [String] {
-        var problems = ProblemList()
-        func check(_ part: () throws -> Void) { problems.check(part) }
-        check { try checkApps() }
-        for (index, app) in servedApps.enumerated() {
-            let prefix = apps.isEmpty ? "" : "apps.\(index) (\(app.bundleId)): "
-            problems.items += settings(for: app).appProblems().map { prefix + $0 }
+        do {
+            _ = try resolve()
+            return []
+        } catch {
+            return error.problems
         }
-        check { _ = try console.checkedOperators() }
-        check { try console.check() }
-        check { _ = try TrustedProxies(http.trustedProxies) }
-        check { try http.check() }
-        check { _ = try xcodeCertificate() }
-        check { _ = try checkedAuthenticator() }
-        check { try retention.check() }
-        check { try backup.check(postgres: database.url != nil) }
-        if let url = database.url {
-            check {
-                do { _ = try PostgresLedgerStore.Configuration(url: url, password: database.password) } catch let error
-                    as StorageError
-                {
-                    throw ConfigurationError("database.url: \(error.message)")
-                }
-            }
-        }
-        return problems.items
-    }
-
-    /// The problems of one app's settings (`settings(for:)`): its catalog, webhook endpoints, receipts, consumption
-    /// answers, Apple's roots and key.
-    func appProblems() -> [String] {
-        var problems = ProblemList()
-        func check(_ part: () throws -> Void) { problems.check(part) }
-        check { _ = try loadCatalog() }
-        check { _ = try webhooks.checkedEndpoints() }
-        let credentials =
-            appStore == .simulator
-            || (appStoreServerAPI.issuerId != nil && appStoreServerAPI.keyId != nil
-                && appStoreServerAPI.privateKeyFile != nil)
-        check { _ = try receiptVerification(serverAPI: credentials) }
-        check { _ = try consumptionPolicy() }
-        if appStore == .apple {
-            check { _ = try AppStoreAccess.apple(self) }
-        }
-        return problems.items
     }
 
     /// The configuration in effect, as JSON with sorted keys: the defaults, the file, the environment and the flags
@@ -82,21 +41,5 @@ extension ServerConfiguration {
             return array.enumerated().map { redacting($0.element, path: path + [String($0.offset)]) }
         }
         return value
-    }
-}
-
-/// The problems several checks found, each naming its key or file.
-private struct ProblemList {
-    var items: [String] = []
-
-    /// Runs `part`, keeping what it throws as a problem.
-    mutating func check(_ part: () throws -> Void) {
-        do {
-            try part()
-        } catch let error as ConfigurationError {
-            items += error.problems
-        } catch {
-            items.append("\(error)")
-        }
     }
 }

@@ -86,22 +86,24 @@ extension ServerConfiguration.Console {
     }
 
     /// The operators, each with a password hash that parses and a known role (`admin` when absent); a malformed one
-    /// stops `serve` naming it.
+    /// stops `serve` naming it (every malformed one, at once).
     func checkedOperators() throws(ConfigurationError) -> [String: (hash: PasswordHash, role: ConsoleRole)] {
         var checked: [String: (hash: PasswordHash, role: ConsoleRole)] = [:]
+        var problems: [String] = []
         for (index, entry) in operators.enumerated() {
-            guard !entry.name.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw ConfigurationError("console.operators.\(index).name is empty")
+            if entry.name.trimmingCharacters(in: .whitespaces).isEmpty {
+                problems.append("console.operators.\(index).name is empty")
             }
-            guard let hash = PasswordHash(encoded: entry.passwordHash) else {
-                throw ConfigurationError(
+            let hash = PasswordHash(encoded: entry.passwordHash)
+            if hash == nil {
+                problems.append(
                     "console.operators.\(index).passwordHash is not a hash made by purser console hash-password")
             }
-            guard let role = ConsoleRole(rawValue: entry.role ?? ConsoleRole.admin.rawValue) else {
-                throw ConfigurationError("console.operators.\(index).role must be viewer, support or admin")
-            }
-            checked[entry.name] = (hash, role)
+            let role = ConsoleRole(rawValue: entry.role ?? ConsoleRole.admin.rawValue)
+            if role == nil { problems.append("console.operators.\(index).role must be viewer, support or admin") }
+            if let hash, let role { checked[entry.name] = (hash, role) }
         }
+        guard problems.isEmpty else { throw ConfigurationError(problems) }
         return checked
     }
 }

@@ -5,6 +5,7 @@ import Logging
 extension ServerConfiguration {
     /// The settings of `purser serve` and of the commands that share its configuration: the command line over the
     /// environment over the JSON file over the defaults, read with swift-configuration through `init(reader:)`.
+    /// `resolve(file:environment:flags:logger:)` reads them the same way and checks everything they name.
     ///
     /// Relative paths that come from the file (or the defaults, when there is a file) resolve against the file's
     /// directory; paths given on the command line or in the environment stay relative to the working directory.
@@ -15,13 +16,24 @@ extension ServerConfiguration {
     ///   - flags: command-line values by configuration key, for example `["port": .int(8081)]`.
     ///   - logger: when given, swift-configuration's `AccessLogger` logs every access at debug level, secrets
     ///     redacted (`auth.jwt.secret`, `sharedSecret` and `admin.token` are read as secrets).
-    /// - Throws: `ConfigurationError` naming the file (missing, unreadable, not a JSON object, a key Purser does not
-    ///   know, with the nearest known one) or the key and its source (a value of the wrong type, or not one of an
-    ///   enumeration's values, listed).
+    /// - Throws: `ConfigurationError` naming the file (missing, unreadable, not a JSON object), or listing every key
+    ///   that could not be read: each key Purser does not know, with the nearest known one, and each value of the
+    ///   wrong type, or not one of an enumeration's values (listed), with its source.
     public static func load(
         file: URL?, environment: [String: String] = ProcessInfo.processInfo.environment,
         flags: [AbsoluteConfigKey: ConfigContent] = [:], logger: Logger? = nil
     ) async throws -> ServerConfiguration {
+        let reading = try await read(file: file, environment: environment, flags: flags, logger: logger)
+        guard reading.problems.isEmpty else { throw ConfigurationError(reading.problems) }
+        return reading.configuration
+    }
+
+    /// Reads the settings as `load` does, keeping every key that could not be read as a problem (its default in its
+    /// place) instead of throwing; throws only for a file that cannot be read as a JSON object.
+    package static func read(
+        file: URL?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        flags: [AbsoluteConfigKey: ConfigContent] = [:], logger: Logger? = nil
+    ) async throws -> ConfigurationReading {
         let commandLine = InMemoryProvider(
             name: "command line",
             values: flags.mapValues {
@@ -40,23 +52,40 @@ extension ServerConfiguration {
             sources[provider.providerName] = file.path
             providers.append(provider)
         }
-        let problems = ConfigurationProblems(sources: sources)
+        let reported = ConfigurationProblems(sources: sources)
         let reporter: any AccessReporter =
             logger.map {
-                BroadcastingAccessReporter(upstreams: [problems, AccessLogger(logger: $0)])
-            } ?? problems
+                BroadcastingAccessReporter(upstreams: [reported, AccessLogger(logger: $0)])
+            } ?? reported
         var configuration = ServerConfiguration(reader: ConfigReader(providers: providers, accessReporter: reporter))
-        if let problem = problems.first { throw ConfigurationError(problem) }
+        var problems = reported.all
         if let file, let data = try? Data(contentsOf: file) {
-            let unknown = UnknownConfigurationKeys(known: problems.readKeys).problems(in: data)
-            if !unknown.isEmpty { throw ConfigurationError("\(file.path): \(unknown.joined(separator: "; "))") }
+            let unknown = UnknownConfigurationKeys(known: reported.readKeys).problems(in: data)
+            problems += unknown.map { "\(file.path): \($0)" }
         }
         if let file {
             configuration.resolvePaths(
                 against: file.deletingLastPathComponent(),
                 unlessSetBy: ConfigReader(providers: overrides))
         }
-        return configuration
+        return ConfigurationReading(configuration: configuration, problems: problems)
+    }
+
+    /// The environment variable that sets `key`, as the environment provider names it: `PURSER_`, then each
+    /// component upper-cased with `_` at each lower-to-upper boundary and between components
+    /// (`apps.1.webhooks.endpoints.0.secret` → `PURSER_APPS_1_WEBHOOKS_ENDPOINTS_0_SECRET`).
+    static func environmentVariable(forKey key: String) -> String {
+        let components = key.split(separator: ".").map { component in
+            var name = ""
+            var previous: Character?
+            for character in component {
+                if let previous, previous.isLowercase, character.isUppercase { name.append("_") }
+                name += character.isLetter || character.isNumber ? character.uppercased() : "_"
+                previous = character
+            }
+            return name
+        }
+        return (["PURSER"] + components).joined(separator: "_")
     }
 
     /// `PURSER_`-prefixed variables, with keys mapped as swift-configuration's environment provider does

@@ -20,25 +20,37 @@ extension ServerConfiguration {
         }
     }
 
-    /// The ledger the configuration names: PostgreSQL at `database.url` (with `database.password`), shared by several
-    /// replicas, or else the embedded SQLite ledger `purser.sqlite` in `dataDirectory`. A PostgreSQL store connects
-    /// when it first runs: run it in the server's service group (`PurserAssembly` does), or with `whileRunning`.
-    /// A further app of `apps` (`ledgerApp`) has its own: the schema `postgresSchema(forApp:)` of that database, or
-    /// the SQLite file `sqliteLedgerPath(dataDirectory:app:)`.
-    /// Its webhook events name `bundleId` and get random ids (`OutboxIdentity`; `eventSeed` seeds them, for a chaos
-    /// run that replays).
+    /// The ledger the configuration names (`ledgerLocation()`), opened: PostgreSQL at `database.url` (with
+    /// `database.password`), shared by several replicas, or else the embedded SQLite ledger `purser.sqlite` in
+    /// `dataDirectory`; a further app of `apps` (`ledgerApp`) has its own. Its webhook events name `bundleId` and get
+    /// random ids (`OutboxIdentity`; `eventSeed` seeds them, for a chaos run that replays).
     public func openLedger(logger: Logger, eventSeed: UInt64? = nil) async throws -> any LedgerStore {
-        let outbox = OutboxIdentity(bundleID: bundleId, seed: eventSeed)
-        if let url = database.url {
-            do {
-                var configuration = try PostgresLedgerStore.Configuration(url: url, password: database.password)
-                if let ledgerApp { configuration = try configuration.inSchema(Self.postgresSchema(forApp: ledgerApp)) }
-                return PostgresLedgerStore(configuration: configuration, outbox: outbox, logger: logger)
-            } catch {
-                throw ConfigurationError("database.url: \(error.message)")
-            }
+        try await ledgerLocation().open(bundleId: bundleId, logger: logger, eventSeed: eventSeed)
+    }
+
+    /// Where the ledger of these settings lives: the PostgreSQL database at `database.url` (with `database.password`),
+    /// in the schema `postgresSchema(forApp:)` for a further app of `apps` (`ledgerApp`), or else the SQLite file
+    /// `sqliteLedgerPath`.
+    /// - Throws: `ConfigurationError` under `database.url` for a URL that does not name a PostgreSQL database.
+    public func ledgerLocation() throws(ConfigurationError) -> LedgerLocation {
+        guard let url = database.url else { return .sqlite(path: sqliteLedgerPath) }
+        do {
+            var configuration = try PostgresLedgerStore.Configuration(url: url, password: database.password)
+            if let ledgerApp { configuration = try configuration.inSchema(Self.postgresSchema(forApp: ledgerApp)) }
+            return .postgres(configuration)
+        } catch {
+            throw ConfigurationError("database.url: \(error.message)")
         }
-        return try await SQLiteLedgerStore.open(path: sqliteLedgerPath, outbox: outbox, logger: logger)
+    }
+
+    /// `simulator.url`, an external App Store simulator's base URL; `nil` when unset.
+    /// - Throws: `ConfigurationError` for a value that is not an http(s) URL.
+    func simulatorURL() throws(ConfigurationError) -> URL? {
+        guard let external = simulator.url else { return nil }
+        guard let url = URL(string: external), url.scheme == "http" || url.scheme == "https" else {
+            throw ConfigurationError("simulator.url must be an http(s) URL, not \(external)")
+        }
+        return url
     }
 
     /// Where `serve` puts its own backups: `backup.directory`, or `backups` in `dataDirectory`; a further app's
@@ -67,10 +79,7 @@ extension AppStoreAccess {
         switch configuration.appStore {
         case .apple: return try apple(configuration)
         case .simulator:
-            if let external = configuration.simulator.url {
-                guard let url = URL(string: external), url.scheme == "http" || url.scheme == "https" else {
-                    throw ConfigurationError("simulator.url must be an http(s) URL, not \(external)")
-                }
+            if let url = try configuration.simulatorURL() {
                 return try await externalSimulator(at: url, configuration: configuration)
             }
             return try await persistentSimulator(configuration, catalog: catalog, placement: simulatorPlacement)

@@ -2,6 +2,7 @@ import AppStoreVerification
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PurserCore
 
 /// Sends each request to the app it belongs to, in a studio (`PurserStudio`): `/v1` and `/admin/v1` by the
 /// `X-Purser-App: <bundleId>` header (required with several apps: 400 `app_required`; an app this Purser does not

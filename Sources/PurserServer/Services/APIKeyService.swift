@@ -1,4 +1,5 @@
 import Foundation
+import PurserCore
 import PurserStorage
 
 /// Makes, lists and revokes the admin API's keys, for `purser keys` and `/admin/v1/keys`. A key is shown once, when

@@ -50,7 +50,8 @@ extension WalletService {
         case .conflict(let fields):
             throw ServiceError(
                 .idempotencyConflict,
-                "hold \(body.id.echoed) was placed before with another \(fields.joined(separator: ", ")); nothing was changed")
+                "hold \(body.id.echoed) was placed before with another \(fields.joined(separator: ", ")); nothing was changed"
+            )
         case .insufficient(let currency, let available, let requested):
             throw ServiceError(
                 .insufficientBalance,
@@ -77,10 +78,11 @@ extension WalletService {
         case .notFound: throw ServiceError(.notFound, "no hold \(id.echoed)")
         case .exceeds:
             throw ServiceError(
-                .captureExceedsHold, "a capture takes at most what hold \(id) reserves, of its currencies")
+                .captureExceedsHold, "a capture takes at most what hold \(id.echoed) reserves, of its currencies")
         case .alreadyResolved(let hold):
             switch hold.state {
-            case .captured: throw ServiceError(.holdAlreadyCaptured, "hold \(id.echoed) was captured; nothing was changed")
+            case .captured:
+                throw ServiceError(.holdAlreadyCaptured, "hold \(id.echoed) was captured; nothing was changed")
             case .voided: throw ServiceError(.holdAlreadyVoided, "hold \(id.echoed) was voided; nothing was changed")
             case .expired, .open: throw ServiceError(.holdExpired, "hold \(id.echoed) expired; nothing was changed")
             }

@@ -81,7 +81,8 @@ public struct WalletService: Sendable {
         case .conflict(let fields):
             throw ServiceError(
                 .idempotencyConflict,
-                "id \(body.id.echoed) was applied before with another \(fields.joined(separator: ", ")); nothing was changed")
+                "id \(body.id.echoed) was applied before with another \(fields.joined(separator: ", ")); nothing was changed"
+            )
         case .insufficient(let currency, let balance, let requested):
             throw ServiceError(
                 .insufficientBalance,

@@ -1,4 +1,5 @@
 import Foundation
+import PurserCore
 import PurserStorage
 import PurserWebhooks
 
