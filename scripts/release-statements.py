@@ -6,7 +6,8 @@ Usage: scripts/release-statements.py COMMIT sqlite|postgres > Tests/LedgerFixtur
 
 The statements are the string literals of the store's files and of the shared files beside them that begin with
 SELECT, INSERT, UPDATE, DELETE or WITH (migrations left out). Interpolations become what they stand for: a bind (`?` on SQLite, `$n` on PostgreSQL; `(1...n).map`
-of `$` numbers all n of them), a constant of the same file inlined, the repeated text of `Array(repeating: "…",
+of `$` numbers all n of them), a constant of the same file (or of another file of the module, written
+`File.name`) inlined, the repeated text of `Array(repeating: "…",
 count:)` once, a value inlined after a comparison, `LIMIT`, `,` or `(` a bind, and any other fragment (an optional
 condition) left out; a statement that names a table or column at run time (inside quotes) is left out whole. PreviousReleaseTests compiles each against today's schema, so a migration that drops or renames
 what the previous release still reads or writes fails before a rolling deploy would.
@@ -77,12 +78,18 @@ def interpolations(text):
         i = j
 
 
-def statements(source, store):
+def constants_of(source):
+    """The string constants of a file (`let name = "…"`, on the same line or the next, or a multi-line literal)."""
     constants = {}
-    for match in re.finditer(r'let (\w+) = "([^"\n]+)"', source):
+    for match in re.finditer(r'let (\w+) =\s*"([^"\n]+)"', source):
         constants[match.group(1)] = match.group(2)
-    for match in re.finditer(r'let (\w+) = """\n(.*?)\n\s*"""', source, re.S):
+    for match in re.finditer(r'let (\w+) =\s*"""\n(.*?)\n\s*"""', source, re.S):
         constants[match.group(1)] = " ".join(line.strip() for line in match.group(2).split("\n"))
+    return constants
+
+
+def statements(source, store, shared_constants):
+    constants = {**shared_constants, **constants_of(source)}
     for text in literals(source):
         if not text.strip().startswith(KEYWORDS):
             continue
@@ -134,9 +141,16 @@ def main():
         listing = git("show", f"{commit}:Sources/PurserStorage/{path}+Migrations.swift")
         latest[name] = max(int(v) for v in re.findall(r"^\s*\(\s*(\d+),", listing, re.M))
     print(f"-- schema: sqlite {latest['sqlite']}, postgres {latest['postgres']}")
+    # Constants of every file of the module by `File.name` (`APIKeySQL.columns` of Keys/APIKeySQL.swift).
+    module = git("ls-tree", "-r", "--name-only", commit, "Sources/PurserStorage/").split()
+    shared_constants = {}
+    for path in (f for f in module if f.endswith(".swift")):
+        stem = path.rsplit("/", 1)[-1].removesuffix(".swift")
+        for name, value in constants_of(git("show", f"{commit}:{path}")).items():
+            shared_constants[f"{stem}.{name}"] = value
     seen = set()
     for path in sorted(files):
-        for statement in statements(git("show", f"{commit}:{path}"), store):
+        for statement in statements(git("show", f"{commit}:{path}"), store, shared_constants):
             if statement in seen:
                 continue
             seen.add(statement)

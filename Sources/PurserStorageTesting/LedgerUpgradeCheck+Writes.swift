@@ -6,7 +6,8 @@ extension LedgerUpgradeCheck {
     /// Today's store writes over the rows earlier releases left, after every read: a deposit to each declared user
     /// (its wallet.changed event takes the user's next sequence, so a sequence the upgrade left behind conflicts), a
     /// support credit of each unbound transaction, a whole refund of each credited one and a reversal of each revoked
-    /// one. Each applies, the ledger check still holds, and every balance still equals its history.
+    /// one, then the keys', operators' and grants' writes (`accessWritesAfterTheUpgrade`). Each applies, the ledger
+    /// check still holds, and every balance still equals its history.
     func writesAfterTheUpgrade() async throws -> [String] {
         var problems: [String] = []
         var users = Set(expectations.filter { $0.kind == "balance" }.compactMap(\.arguments.first))
@@ -46,6 +47,7 @@ extension LedgerUpgradeCheck {
                 return true
             }
         }
+        problems += await accessWritesAfterTheUpgrade()
         problems += try await store.integrity().findings.map { "ledger check after writing: \($0)" }
         for user in users.sorted() {
             let balances = try await store.balances(of: UserID(user)).filter { $0.value != 0 }
@@ -61,7 +63,7 @@ extension LedgerUpgradeCheck {
     }
 
     /// Runs one write; a `false` or an error is a problem named `what`.
-    private func attempt(_ what: String, into problems: inout [String], _ write: () async throws -> Bool) async {
+    func attempt(_ what: String, into problems: inout [String], _ write: () async throws -> Bool) async {
         do {
             if try await !write() { problems.append("\(what) after the upgrade did not apply") }
         } catch {

@@ -15,7 +15,10 @@ import PurserStorage
 /// `unprocessed UUID`; `cursor NAME VALUE`; `lease NAME EXPIRES_MS` (held until then); `apptx ID TX…`;
 /// `followup TX finish` or `followup TX token ORDER`; `owned USER PRODUCT…`; `held USER NOW_MS CUR=AMOUNT,…`;
 /// `hold ID STATE`; `delivery WEBHOOK_ID ENDPOINT STATUS`; `event WEBHOOK_ID TYPE USER SEQUENCE CUR=AMOUNT,… [CAUSE]`
-/// (its body, read from a claim once the upgraded ledger fans it out or its delivery falls due).
+/// (its body, read from a claim once the upgraded ledger fans it out or its delivery falls due); `key NAME
+/// active|revoked SCOPE,… APP,…|all` (also found by its secret's hash); `operator NAME APP=ROLE,… GENERATION
+/// enabled|disabled [PER_GRANT/PER_DAY]`; `failures KEY SINCE_MS COUNT` (failed sign-ins); `grant ID STATE` (a pending
+/// one among its app's waiting grants); `given APP OPERATOR CURRENCY SINCE_MS TOTAL` (what they gave alone).
 public struct LedgerUpgradeCheck: Sendable {
     public let store: any LedgerStore
     public let fixtures: [LedgerFixture]
@@ -125,7 +128,7 @@ public struct LedgerUpgradeCheck: Sendable {
         }
     }
 
-    /// The expectations of later schema versions: Apple follow-ups, entitlements, holds.
+    /// The expectations of later schema versions: Apple follow-ups, entitlements, holds, then keys and the console's.
     private func checkLater(_ expectation: LedgerFixture.Expectation) async throws -> String? {
         let a = expectation.arguments
         switch (expectation.kind, a.count) {
@@ -148,7 +151,7 @@ public struct LedgerUpgradeCheck: Sendable {
             let state = try await store.hold(a[0])?.state.rawValue
             return state == a[1] ? nil : "is \(state ?? "missing")"
         default:
-            return "unknown expectation"
+            return try await checkAccess(expectation)
         }
     }
 

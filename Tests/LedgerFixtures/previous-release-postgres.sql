@@ -1,6 +1,6 @@
--- Every statement of the postgres ledger store at 2453ce5 (2026-11-26),
--- printed by scripts/release-statements.py 2453ce5 postgres.
--- schema: sqlite 13, postgres 13
+-- Every statement of the postgres ledger store at 3bca248 (2026-11-26),
+-- printed by scripts/release-statements.py 3bca248 postgres.
+-- schema: sqlite 15, postgres 15
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -115,6 +115,27 @@ VALUES ($1, $2, $3) ON CONFLICT (at) DO NOTHING;
 -- LedgerTimeline.swift
 DELETE FROM queue_samples WHERE at < $1;
 
+-- PostgresLedgerStore+APIKeys.swift
+INSERT INTO api_keys (name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at)
+VALUES ($1, $2, $3, $4, $5, $6,
+    $7, $8)
+ON CONFLICT DO NOTHING RETURNING name;
+
+-- PostgresLedgerStore+APIKeys.swift
+SELECT name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at FROM api_keys ORDER BY created_at, name;
+
+-- PostgresLedgerStore+APIKeys.swift
+SELECT name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at FROM api_keys
+WHERE secret_hash = $1;
+
+-- PostgresLedgerStore+APIKeys.swift
+UPDATE api_keys SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL
+RETURNING name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at;
+
+-- PostgresLedgerStore+APIKeys.swift
+SELECT name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at FROM api_keys
+WHERE name = $1;
+
 -- PostgresLedgerStore+AppleFollowUps.swift
 SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = $1
 ORDER BY recorded_at, transaction_id LIMIT 500;
@@ -136,6 +157,83 @@ WHERE transaction_id = $2 AND finished_at_apple IS NULL;
 -- PostgresLedgerStore+AppleFollowUps.swift
 UPDATE apple_transactions SET app_account_token_for_apple = NULL
 WHERE transaction_id = $1 AND app_account_token_for_apple = $2;
+
+-- PostgresLedgerStore+Console.swift
+SELECT name, password_hash, disabled, generation, grant_limit, grant_limit_per_day, updated_at FROM console_operators ORDER BY name;
+
+-- PostgresLedgerStore+Console.swift
+INSERT INTO console_operators (name, password_hash, disabled, generation, grant_limit,
+    grant_limit_per_day, created_at, updated_at)
+VALUES ($1, $2, $3, $4,
+    $5, $6, $7, $8)
+ON CONFLICT (name) DO NOTHING RETURNING name;
+
+-- PostgresLedgerStore+Console.swift
+UPDATE console_operators SET updated_at = $1 WHERE name = $2 RETURNING name;
+
+-- PostgresLedgerStore+Console.swift
+UPDATE console_operators SET disabled = $1, updated_at = $2,
+    generation = generation + $3
+WHERE name = $4 RETURNING name;
+
+-- PostgresLedgerStore+Console.swift
+UPDATE console_operators SET password_hash = $1, updated_at = $2,
+    generation = generation + $3
+WHERE name = $4 RETURNING name;
+
+-- PostgresLedgerStore+Console.swift
+UPDATE console_operators SET grant_limit = $1, grant_limit_per_day = $2,
+    updated_at = $3
+WHERE name = $4 RETURNING name;
+
+-- PostgresLedgerStore+Console.swift
+SELECT key, COUNT(*) AS n FROM console_sign_in_failures
+WHERE key = ANY($1) AND at >= $2 GROUP BY key;
+
+-- PostgresLedgerStore+Console.swift
+DELETE FROM console_sign_in_failures WHERE at < $1;
+
+-- PostgresLedgerStore+Console.swift
+INSERT INTO console_sign_in_failures (key, at) VALUES ($1, $2);
+
+-- PostgresLedgerStore+Console.swift
+DELETE FROM console_sign_in_failures WHERE key = $1;
+
+-- PostgresLedgerStore+Console.swift
+DELETE FROM console_operator_roles WHERE operator_name = $1 AND app = $2;
+
+-- PostgresLedgerStore+Console.swift
+INSERT INTO console_operator_roles (operator_name, app, role) VALUES ($1, $2, $3)
+ON CONFLICT (operator_name, app) DO UPDATE SET role = excluded.role;
+
+-- PostgresLedgerStore+Console.swift
+SELECT name, password_hash, disabled, generation, grant_limit, grant_limit_per_day, updated_at FROM console_operators WHERE name = $1;
+
+-- PostgresLedgerStore+Console.swift
+SELECT app, role FROM console_operator_roles WHERE operator_name = $1;
+
+-- PostgresLedgerStore+ConsoleGrants.swift
+INSERT INTO console_grants (id, app, user_id, currency, amount, reason, requested_by, requested_at, state, decided_by, decided_at)
+VALUES ($1, $2, $3, $4, $5, $6,
+    $7, $8, $9, $10,
+    $11)
+ON CONFLICT (id) DO NOTHING RETURNING id;
+
+-- PostgresLedgerStore+ConsoleGrants.swift
+SELECT id, app, user_id, currency, amount, reason, requested_by, requested_at, state, decided_by, decided_at FROM console_grants
+WHERE app = $1 AND state = $2 ORDER BY requested_at, id LIMIT $3;
+
+-- PostgresLedgerStore+ConsoleGrants.swift
+SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM console_grants
+WHERE requested_by = $1 AND currency = $2 AND requested_at >= $3
+  AND app = $4 AND state = 'granted';
+
+-- PostgresLedgerStore+ConsoleGrants.swift
+UPDATE console_grants SET state = $1, decided_by = $2, decided_at = $3
+WHERE id = $4 AND state = 'pending' AND requested_by <> $5 RETURNING id;
+
+-- PostgresLedgerStore+ConsoleGrants.swift
+SELECT id, app, user_id, currency, amount, reason, requested_by, requested_at, state, decided_by, decided_at FROM console_grants WHERE id = $1;
 
 -- PostgresLedgerStore+Erasure.swift
 UPDATE webhook_sequences SET last = GREATEST(last,

@@ -1,6 +1,6 @@
--- Every statement of the sqlite ledger store at 2453ce5 (2026-11-26),
--- printed by scripts/release-statements.py 2453ce5 sqlite.
--- schema: sqlite 13, postgres 13
+-- Every statement of the sqlite ledger store at 3bca248 (2026-11-26),
+-- printed by scripts/release-statements.py 3bca248 sqlite.
+-- schema: sqlite 15, postgres 15
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -115,6 +115,21 @@ VALUES (?, ?, ?) ON CONFLICT (at) DO NOTHING;
 -- LedgerTimeline.swift
 DELETE FROM queue_samples WHERE at < ?;
 
+-- SQLiteLedgerStore+APIKeys.swift
+INSERT INTO api_keys (name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING;
+
+-- SQLiteLedgerStore+APIKeys.swift
+SELECT name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at FROM api_keys ORDER BY created_at, name;
+
+-- SQLiteLedgerStore+APIKeys.swift
+SELECT name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at FROM api_keys WHERE secret_hash = ?;
+
+-- SQLiteLedgerStore+APIKeys.swift
+UPDATE api_keys SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL RETURNING name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at;
+
+-- SQLiteLedgerStore+APIKeys.swift
+SELECT name, secret_hash, scopes, apps, created_at, created_by, expires_at, revoked_at FROM api_keys WHERE name = ?;
+
 -- SQLiteLedgerStore+AppleFollowUps.swift
 SELECT transaction_id FROM apple_transactions WHERE app_transaction_id = ?
 ORDER BY recorded_at, transaction_id LIMIT 500;
@@ -132,6 +147,61 @@ WHERE transaction_id = ? AND finished_at_apple IS NULL;
 -- SQLiteLedgerStore+AppleFollowUps.swift
 UPDATE apple_transactions SET app_account_token_for_apple = NULL
 WHERE transaction_id = ? AND app_account_token_for_apple = ?;
+
+-- SQLiteLedgerStore+Console.swift
+SELECT name, password_hash, disabled, generation, grant_limit, grant_limit_per_day, updated_at FROM console_operators ORDER BY name;
+
+-- SQLiteLedgerStore+Console.swift
+INSERT INTO console_operators (name, password_hash, disabled, generation, grant_limit,
+    grant_limit_per_day, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING RETURNING name;
+
+-- SQLiteLedgerStore+Console.swift
+UPDATE console_operators SET updated_at = ? WHERE name = ? RETURNING name;
+
+-- SQLiteLedgerStore+Console.swift
+SELECT COUNT(*) AS n FROM console_sign_in_failures WHERE key = ? AND at >= ?;
+
+-- SQLiteLedgerStore+Console.swift
+DELETE FROM console_sign_in_failures WHERE at < ?;
+
+-- SQLiteLedgerStore+Console.swift
+INSERT INTO console_sign_in_failures (key, at) VALUES (?, ?);
+
+-- SQLiteLedgerStore+Console.swift
+DELETE FROM console_sign_in_failures WHERE key = ?;
+
+-- SQLiteLedgerStore+Console.swift
+DELETE FROM console_operator_roles WHERE operator_name = ? AND app = ?;
+
+-- SQLiteLedgerStore+Console.swift
+INSERT INTO console_operator_roles (operator_name, app, role) VALUES (?, ?, ?)
+ON CONFLICT (operator_name, app) DO UPDATE SET role = excluded.role;
+
+-- SQLiteLedgerStore+Console.swift
+SELECT name, password_hash, disabled, generation, grant_limit, grant_limit_per_day, updated_at FROM console_operators WHERE name = ?;
+
+-- SQLiteLedgerStore+Console.swift
+SELECT app, role FROM console_operator_roles WHERE operator_name = ?;
+
+-- SQLiteLedgerStore+ConsoleGrants.swift
+INSERT INTO console_grants (id, app, user_id, currency, amount, reason, requested_by, requested_at, state, decided_by, decided_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id;
+
+-- SQLiteLedgerStore+ConsoleGrants.swift
+SELECT id, app, user_id, currency, amount, reason, requested_by, requested_at, state, decided_by, decided_at FROM console_grants WHERE app = ? AND state = ?
+ORDER BY requested_at, id LIMIT ?;
+
+-- SQLiteLedgerStore+ConsoleGrants.swift
+SELECT COALESCE(SUM(amount), 0) AS total FROM console_grants
+WHERE requested_by = ? AND currency = ? AND requested_at >= ? AND app = ? AND state = 'granted';
+
+-- SQLiteLedgerStore+ConsoleGrants.swift
+UPDATE console_grants SET state = ?, decided_by = ?, decided_at = ?
+WHERE id = ? AND state = 'pending' AND requested_by <> ? RETURNING id;
+
+-- SQLiteLedgerStore+ConsoleGrants.swift
+SELECT id, app, user_id, currency, amount, reason, requested_by, requested_at, state, decided_by, decided_at FROM console_grants WHERE id = ?;
 
 -- SQLiteLedgerStore+Erasure.swift
 INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES (?, 'user', ?, 'erased', ?, ?);
