@@ -12,10 +12,11 @@
 #      the SDK with `traits: []` resolves no package at all (scripts/check-sdk-dependencies.sh);
 #   2. the README's five-minute tour run as written (scripts/readme-walkthrough.sh); the referee: Apple's official
 #      Python library against Purser, in both directions, standardwebhooks and prometheus_client; schemathesis
-#      against a running `purser serve` (openapi.yaml is the contract); the support console in Chromium driven by
-#      Selenium; each fuzz target in Fuzz/ for 30 seconds;
+#      against a running `purser serve` (openapi.yaml is the contract); every route of openapi.yaml with edge values
+#      in every field, the server answering /health after each (scripts/edge-values.sh); the support console in
+#      Chromium driven by Selenium; each fuzz target in Fuzz/ for 30 seconds;
 #   3. short chaos runs (every fault family): a fixed seed in process; a random seed for a studio of two apps in
-#      process (--apps 2, with the cross-app invariant); random seeds (printed) against a real
+#      process (--apps 2, one game backend for both apps: the cross-app and webhook-id-reused invariants); random seeds (printed) against a real
 #      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted, whose own
 #      primary is killed and standby promoted (database-failover); then a SQLite backup taken mid-chaos, restored and
 #      checked (scripts/backup-during-chaos.sh); a PostgreSQL ledger dumped, restored into a new database and checked
@@ -77,6 +78,8 @@ echo "== referee (Apple's app-store-server-library)"
 PURSER_BIN="$PURSER_BIN" bash scripts/referee.sh
 echo "== schemathesis: a running purser serve held to openapi.yaml"
 PURSER_BIN="$PURSER_BIN" bash scripts/schemathesis.sh
+echo "== edge values: every route of openapi.yaml, every field at its edges; no 500, /health after each"
+PURSER_BIN="$PURSER_BIN" bash scripts/edge-values.sh
 echo "== the support console in a real browser (Chromium driven by Selenium; installs them if missing)"
 PURSER_BIN="$PURSER_BIN" bash scripts/console-browser.sh
 echo "== fuzzing: each libFuzzer target in Fuzz/ for 30 s"

@@ -145,4 +145,21 @@ import Testing
             }
         }
     }
+
+    /// The work a body costs before it is refused is bounded by its size: a wallet change of 60,000 metadata keys
+    /// (650 KB, which took seconds of CPU to refuse) is 413 before it is parsed, while a submission keeps room for a
+    /// StoreKit 1 receipt of every transaction of a device.
+    @Test func boundsTheBodiesOfEveryRouteButReceiptsAndNotifications() async throws {
+        try await TestServer.run { _, client in
+            let keys = (0..<60_000).map { #""k\#($0)": \#($0)"# }.joined(separator: ",")
+            let wallet = try await client.admin(
+                .post, "/admin/v1/wallets/amy/transactions",
+                body: #"{"id": "big", "amounts": {"gold": 1}, "reason": "r", "metadata": {\#(keys)}}"#)
+            #expect(wallet.status == .contentTooLarge && wallet.errorCode == "body_too_large")
+            let receipt = String(repeating: "A", count: 500_000)
+            let submission = try await client.post(
+                "/v1/transactions", user: "amy", json: SubmitTransactionRequest(receipt: receipt))
+            #expect(submission.status != .contentTooLarge, "a large receipt is read: \(submission.status)")
+        }
+    }
 }

@@ -37,7 +37,8 @@ struct PurserRoutes {
         }
         // Apple calls this one; the signature is the authentication.
         router.on(.post, "v1/appstore/notifications", recordingIn: &endpoints) { request, context in
-            let body = try await request.decodeJSON(NotificationBody.self, context: context)
+            let body = try await request.decodeJSON(
+                NotificationBody.self, context: context, limit: context.maxUploadSize)
             return try JSONResponse.make(try await notifications.receive(signedPayload: body.signedPayload))
         }
         let v1 = router.group("v1")
@@ -72,7 +73,9 @@ struct PurserRoutes {
             return response
         }
         v1.on(.post, "transactions", under: "/v1", recordingIn: &endpoints) { request, context in
-            let body = try await request.decodeJSON(SubmitTransactionRequest.self, context: context)
+            // A StoreKit 1 receipt holds every transaction of the device: up to the server's largest body.
+            let body = try await request.decodeJSON(
+                SubmitTransactionRequest.self, context: context, limit: context.maxUploadSize)
             return try JSONResponse.make(try await submissions.submit(body, by: try context.requireUser()))
         }
         v1.on(.get, "wallet", under: "/v1", recordingIn: &endpoints) { _, context in

@@ -3,21 +3,31 @@ import Hummingbird
 import PurserCore
 
 extension Request {
-    /// Reads and decodes a JSON body, mapping every failure to a stable 4xx: `unsupported_media_type` (415: the
-    /// `Content-Type` is missing or not JSON), `empty_body`, `body_too_large`, `malformed_json`.
-    func decodeJSON<T: Decodable>(_ type: T.Type, context: some RequestContext) async throws -> T {
-        try Self.decode(type, from: try await jsonBody(context: context))
+    /// The most a JSON body may hold, but a StoreKit 1 receipt's or Apple's notification's (`context.maxUploadSize`):
+    /// every other body of the API fits in a few kilobytes (a wallet change at its largest, 100 currencies, a 500-
+    /// character reason and 4 KB of metadata, is under 16 KiB), and the work a body costs before it is refused
+    /// (parsing, counting keys) grows with its size.
+    static let jsonLimit = 64 * 1024
+
+    /// Reads and decodes a JSON body of at most `limit` bytes (`jsonLimit` unless a route takes more), mapping every
+    /// failure to a stable 4xx: `unsupported_media_type` (415: the `Content-Type` is missing or not JSON),
+    /// `empty_body`, `body_too_large` (413), `malformed_json`.
+    func decodeJSON<T: Decodable>(_ type: T.Type, context: some RequestContext, limit: Int = jsonLimit)
+        async throws -> T
+    {
+        try Self.decode(type, from: try await jsonBody(context: context, limit: limit))
     }
 
-    /// The body's bytes, once its `Content-Type` says JSON and it is neither empty nor too large (the errors of
-    /// `decodeJSON`), for a route that reads more of it than one `Decodable` does.
-    func jsonBody(context: some RequestContext) async throws -> Data {
+    /// The body's bytes, once its `Content-Type` says JSON and it is neither empty nor larger than `limit` (the
+    /// errors of `decodeJSON`), for a route that reads more of it than one `Decodable` does.
+    func jsonBody(context: some RequestContext, limit: Int = jsonLimit) async throws -> Data {
         guard Self.isJSON(contentType: headers[.contentType]) else { throw APIError.unsupportedMediaType }
+        let limit = min(limit, context.maxUploadSize)
         let buffer: ByteBuffer
         do {
-            buffer = try await self.body.collect(upTo: context.maxUploadSize)
+            buffer = try await self.body.collect(upTo: limit)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw APIError.bodyTooLarge(limit: context.maxUploadSize)
+            throw APIError.bodyTooLarge(limit: limit)
         }
         guard buffer.readableBytes > 0 else { throw APIError.emptyBody }
         return Data(buffer.readableBytesView)
