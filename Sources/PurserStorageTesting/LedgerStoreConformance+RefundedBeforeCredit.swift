@@ -1,6 +1,7 @@
 import Foundation
 import PurserCore
 import PurserStorage
+import PurserWebhooks
 import Testing
 
 /// A purchase Apple refunded (in part) before Purser credited it: the settlement that credits it takes Apple's

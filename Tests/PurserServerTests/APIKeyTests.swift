@@ -149,6 +149,7 @@ import Testing
                 (#"{"name":"x","scopes":["ledger:write"]}"#, "invalid_scope"),
                 (#"{"name":"x","scopes":[]}"#, "invalid_scope"),
                 (#"{"name":"x","scopes":["*"],"apps":["com.example.other"]}"#, "unknown_app"),
+                (#"{"name":"x","scopes":["*"],"apps":[]}"#, "invalid_apps"),
                 (#"{"name":"x","scopes":["*"],"expiresInDays":0}"#, "invalid_expiry"),
             ] {
                 let response = try await client.admin(.post, "/admin/v1/keys", body: body)

@@ -14,7 +14,7 @@ extension ServiceError.Code {
         case .invalidOrderID, .missingTransaction, .malformedReceipt, .invalidQuantity, .invalidReason, .reasonRequired,
             .invalidTransactionID, .invalidUserID, .invalidStatus, .invalidLimit, .invalidEventID, .invalidOverride,
             .invalidIdempotencyID, .invalidAmounts, .invalidMetadata, .invalidCursor, .invalidExpiry, .invalidKeyName,
-            .invalidScope, .appRequired:
+            .invalidScope, .appRequired, .invalidApps:
             return .badRequest
         case .receiptRejected, .unknownProduct, .insufficientBalance, .captureExceedsHold, .amountOutOfRange:
             return .unprocessableContent

@@ -160,11 +160,13 @@ public struct APIKeyService: Sendable {
         for app in list.flatMap({ $0.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init) }) {
             guard apps.contains(app) else {
                 throw ServiceError(
-                    .unknownApp, "\(app) is not an app of this Purser (\(apps.joined(separator: ", ")))")
+                    .unknownApp, "\(app.echoed) is not an app of this Purser (\(apps.joined(separator: ", ")))")
             }
             if !checked.contains(app) { checked.append(app) }
         }
-        guard !checked.isEmpty else { throw ServiceError(.unknownApp, "apps names no app") }
+        guard !checked.isEmpty else {
+            throw ServiceError(.invalidApps, "apps must name at least one app; leave it out for a key of every app")
+        }
         return checked
     }
 }

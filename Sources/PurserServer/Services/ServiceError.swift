@@ -18,7 +18,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case invalidStatus, invalidLimit, invalidEventID, webhooksNotConfigured, clientSpendDisabled, draining
             case eventPruned, erasureNotConfigured
             case invalidKeyName, invalidScope, unknownApp, keyExists, forbiddenScope, appRequired
-            case amountOutOfRange
+            case amountOutOfRange, invalidApps
             /// A signed payload that did not verify, by its verification code.
             case unverified(VerificationError.Code)
             /// A genuine transaction that can never be credited here, by its rejection code.
@@ -74,6 +74,8 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
         /// Arithmetic on amounts (a sum, product or negation of amounts, grants, quantities or balances) that would
         /// overflow or leave the wallet's range: refused, nothing written (`AmountError`).
         public static let amountOutOfRange = Code(.amountOutOfRange)
+        /// A new key's `apps` that names no app (an empty list): leave `apps` out for a key of every app.
+        public static let invalidApps = Code(.invalidApps)
         /// Wallet metadata that is not a JSON object, or too large.
         public static let invalidMetadata = Code(.invalidMetadata)
         /// A wallet transaction's id applied before with another request (the message names the fields).
@@ -173,6 +175,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible, 
             case .forbiddenScope: "forbidden_scope"
             case .appRequired: "app_required"
             case .amountOutOfRange: AmountError.code
+            case .invalidApps: "invalid_apps"
             case .unverified(let code): code.description
             case .rejected(let code): code
             }
