@@ -154,6 +154,7 @@ let package = Package(
                 .server("HummingbirdCore", "hummingbird"),
                 .server("HTTPTypes", "swift-http-types"),
                 .server("NIOCore", "swift-nio"),
+                .server("NIOPosix", "swift-nio"),
                 .server("NIOHTTP1", "swift-nio"),
                 .server("NIOHTTPTypes", "swift-nio-extras"),
                 .server("AsyncHTTPClient", "async-http-client"),

@@ -47,7 +47,9 @@ extension PurserAssembly {
                     perGrant: configuration.console.grantLimit, perDay: configuration.console.grantLimitPerDay),
                 secureCookies: configuration.console.secureCookies,
                 sessionLength: configuration.console.sessionMinutes * 60,
-                throttle: SignInThrottle(store: studio.home.store), proxies: trustedProxies, now: now
+                throttle: SignInThrottle(store: studio.home.store),
+                decoy: .decoy(costOf: (try? configuration.console.checkedOperators().values.map(\.hash)) ?? []),
+                proxies: trustedProxies, now: now
             ).add(to: router)
         }
         guard studio.home.configuration.bundleId == configuration.bundleId else { return }

@@ -64,7 +64,8 @@ extension ConsoleRoutes {
             return try await operators(request, signedIn: signedIn, error: text["operatorInvalid"], status: .badRequest)
         }
         let person = ConsoleOperator(
-            name: name, passwordHash: try PasswordHash.make(password).encoded, roles: [app: role], updatedAt: now())
+            name: name, passwordHash: try await PasswordHash.made(password).encoded, roles: [app: role],
+            updatedAt: now())
         guard try await people.addConsoleOperator(person, cause: cause(signedIn), now: now()) else {
             return try await operators(request, signedIn: signedIn, error: text["operatorExists"], status: .conflict)
         }
@@ -89,7 +90,7 @@ extension ConsoleRoutes {
         guard form["change"] != "role" || administers(target, signedIn) else {
             return try await operators(request, signedIn: signedIn, error: text["forbidden"], status: .forbidden)
         }
-        guard let change = try Self.change(form, app: target, mayTakeAway: studio.several) else {
+        guard let change = try await Self.change(form, app: target, mayTakeAway: studio.several) else {
             return try await operators(request, signedIn: signedIn, error: text["operatorInvalid"], status: .badRequest)
         }
         switch change {
@@ -136,7 +137,7 @@ extension ConsoleRoutes {
 
     /// The change a form asks for; `nil` when a field is missing or malformed. `mayTakeAway`: the role `none` takes
     /// the operator's role in `app` away (a studio's; the one app of a single-app Purser is never taken away).
-    static func change(_ form: [String: String], app: String, mayTakeAway: Bool = false) throws
+    static func change(_ form: [String: String], app: String, mayTakeAway: Bool = false) async throws
         -> ConsoleOperator.Change?
     {
         func limit(_ key: String) -> Int64?? {
@@ -150,7 +151,9 @@ extension ConsoleRoutes {
             return form["role"].flatMap(ConsoleRole.init(rawValue:)).map { .role(app: app, $0) }
         case "disable": return .disabled(true)
         case "enable": return .disabled(false)
-        case "password": return try newPassword(form["password"]).map { .password(try PasswordHash.make($0).encoded) }
+        case "password":
+            guard let password = newPassword(form["password"]) else { return nil }
+            return .password(try await PasswordHash.made(password).encoded)
         case "limits":
             guard let perGrant = limit("perGrant"), let perDay = limit("perDay") else { return nil }
             return .limits(perGrant: perGrant, perDay: perDay)

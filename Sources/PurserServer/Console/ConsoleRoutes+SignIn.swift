@@ -115,7 +115,7 @@ extension ConsoleRoutes {
         let person = name.isEmpty || name.count > 100 ? nil : try await people.consoleOperator(name)
         let password = form["password"].flatMap { $0.count <= 200 ? $0 : nil }
         let stored = person.flatMap { PasswordHash(encoded: $0.passwordHash) }
-        let matches = (stored ?? PasswordHash.decoy).matches(password ?? "")
+        let matches = await (stored ?? decoy).checks(password ?? "")
         guard let person, stored != nil, password != nil, matches, !person.disabled,
             !studio.visible(to: person).isEmpty
         else {

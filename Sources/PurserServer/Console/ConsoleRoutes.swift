@@ -40,6 +40,8 @@ struct ConsoleRoutes: Sendable {
     let secureCookies: Bool
     let sessionLength: TimeInterval
     let throttle: SignInThrottle
+    /// What a name no operator has is checked against (`PasswordHash.decoy(costOf:)`), at a known name's cost.
+    let decoy: PasswordHash
     /// Whose `X-Forwarded-For` names the client that the throttle counts (`http.trustedProxies`).
     let proxies: TrustedProxies
     let now: @Sendable () -> Date

@@ -17,12 +17,16 @@ public struct PasswordHash: Sendable, Hashable {
         return PasswordHash(logN: logN, blockSize: 8, parallelism: 1, salt: salt, hash: hash)
     }
 
-    /// A hash no password matches (a random salt and a random hash), at `make`'s cost: checked against the password
-    /// given for a name no operator has, so that an unknown name takes the time of a known one and names cannot be
-    /// told apart by it.
-    static let decoy = PasswordHash(
-        logN: 15, blockSize: 8, parallelism: 1, salt: (0..<16).map { _ in UInt8.random(in: .min ... .max) },
-        hash: (0..<32).map { _ in UInt8.random(in: .min ... .max) })
+    /// A hash no password matches (a random salt and a random hash) at the cost of the costliest of `hashes` (the
+    /// configured operators'), or `make`'s when there are none: checked against the password given for a name no
+    /// operator has, so that an unknown name takes the time of a known one and names cannot be told apart by it.
+    static func decoy(costOf hashes: some Sequence<PasswordHash>) -> PasswordHash {
+        let costliest = hashes.max { ($0.logN, $0.blockSize, $0.parallelism) < ($1.logN, $1.blockSize, $1.parallelism) }
+        return PasswordHash(
+            logN: costliest?.logN ?? 15, blockSize: costliest?.blockSize ?? 8,
+            parallelism: costliest?.parallelism ?? 1, salt: (0..<16).map { _ in UInt8.random(in: .min ... .max) },
+            hash: (0..<32).map { _ in UInt8.random(in: .min ... .max) })
+    }
 
     /// Parses the PHC string; `nil` for anything else.
     public init?(encoded: String) {
