@@ -5,7 +5,8 @@
 #      Snippets/ are the guides' Swift samples); preview one with
 #      `swift package --disable-sandbox preview-documentation --target Purser`;
 #   1. build everything with warnings as errors in Purser's own targets, and run every Swift test (unit, SQLite
-#      ledger, live HTTP, the purser binary), the PostgreSQL ledger's against a private server (scripts/postgres.sh),
+#      ledger, live HTTP; then the purser binary's; then the timed suites), the PostgreSQL ledger's against a private
+#      server (scripts/postgres.sh),
 #      under scripts/stall-watchdog.sh (five silent minutes fail the run with the tests in flight and a thread dump);
 #   1b. the StoreKit interface check (scripts/check-storekit-interface.sh): the SDK's Apple-only code compiled against
 #      hand-written interfaces of Apple's frameworks, and mutants it must reject; then an app package that depends on
@@ -64,7 +65,13 @@ timed='ConnectionLimitTests|OperationDeadlineTests|PostgresOutageTests|PostgresF
 timed+='|PostgresServerOutageTests|PostgresRestartUnderLoadTests'
 # Both runs go through stall-watchdog.sh: five minutes without a line fails the run and prints the tests in flight,
 # every thread of the test process (gdb) and its sockets, instead of waiting for CI's time limit.
-bash scripts/stall-watchdog.sh 300 swift test --skip-build --skip "$timed"
+# The purser binary's tests (PurserCLITests) run after the in-process ones: each starts `purser serve`, the simulator
+# or a command as a child process, some fifty at once, and beside them (a load average of 22 on two cores) the
+# in-process servers of the SDK's tests answered after their clients' 15 s time-out (85 issues in each of three
+# runs); apart, both pass in about the time they took together.
+bash scripts/stall-watchdog.sh 300 swift test --skip-build --skip "$timed|PurserCLITests"
+echo "== swift test: the purser binary's tests (PurserCLITests)"
+bash scripts/stall-watchdog.sh 300 swift test --skip-build --skip "$timed" --filter PurserCLITests
 echo "== swift test: the timed suites alone"
 bash scripts/stall-watchdog.sh 300 swift test --skip-build --filter "$timed"
 echo "== StoreKit interface check (the SDK's Apple branch, no Mac needed)"
