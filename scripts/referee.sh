@@ -214,7 +214,7 @@ webhooks_verified() {
   done
   kill "$receiver_pid" 2>/dev/null; wait "$receiver_pid" 2>/dev/null
   "$py" "$repo/scripts/referee/verify_webhooks.py" --secret "$hook_secret" --records "$work/webhooks.jsonl" --expect 2 \
-    --expect-wallet 2
+    --expect-wallet 2 --bundle-id "$bundle"
 }
 check "standardwebhooks verifies every event purser serve posted (credits, a deposit, a spend; receiver down at first), rejects tampering and age" \
   webhooks_verified

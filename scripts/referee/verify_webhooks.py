@@ -1,6 +1,7 @@
 """The referee for Purser's webhooks: the standardwebhooks package (the specification's own Python library)
 verifies the signature of every request a running `purser serve` posted (recorded by webhook_receiver.py), and
-rejects the same request with its body tampered with, or received ten minutes after it was signed.
+rejects the same request with its body tampered with, or received ten minutes after it was signed; every payload
+names its app (bundleId).
 Exits non-zero with a reason on any disagreement."""
 import argparse
 import datetime as dt
@@ -25,6 +26,7 @@ def main() -> int:
     parser.add_argument("--records", required=True)
     parser.add_argument("--expect", type=int, required=True, help="distinct transaction.credited events expected")
     parser.add_argument("--expect-wallet", type=int, default=0, help="distinct wallet.changed events expected")
+    parser.add_argument("--bundle-id", required=True, help="the app every payload must name (bundleId)")
     args = parser.parse_args()
     webhook = standardwebhooks.Webhook(args.secret)
     records = [json.loads(line) for line in open(args.records, encoding="utf-8") if line.strip()]
@@ -33,8 +35,11 @@ def main() -> int:
     for record in records:
         headers, body = record["headers"], record["body"]
         event = webhook.verify(body, headers)
-        if set(event) != {"type", "timestamp", "data"}:
-            return fail(f"not the Standard Webhooks payload structure: {sorted(event)}")
+        # The Standard Webhooks payload structure, and the app it is of (a studio sends several apps' events).
+        if set(event) != {"type", "timestamp", "data", "bundleId"}:
+            return fail(f"not the Standard Webhooks payload structure with bundleId: {sorted(event)}")
+        if event["bundleId"] != args.bundle_id:
+            return fail(f"{headers['webhook-id']} names bundle {event['bundleId']}, not {args.bundle_id}")
         data = event["data"]
         if event["type"] == "transaction.credited":
             missing = {"transactionId", "originalTransactionId", "userId", "productId", "quantity", "grants",
