@@ -22,8 +22,12 @@ sleep 6
 "$purser" backup --data-dir "$ledger" --to "$work/backup.sqlite" | tee "$work/backup.out"
 kill -0 "$chaos" 2>/dev/null || { echo "backup-during-chaos: the chaos run ended before the backup; nothing was proven"; exit 1; }
 wait "$chaos" || { cat "$work/chaos.out"; echo "backup-during-chaos: the chaos run failed"; exit 1; }
-"$purser" restore --data-dir "$work/restored" --from "$work/backup.sqlite" >"$work/restore.out"
-"$purser" ledger check --data-dir "$work/restored" | tee "$work/check.out"
+# The ledger is the chaos app's (com.example.chaos): restored as that app's, since restore refuses another app's backup.
+cat >"$work/chaos-app.json" <<JSON
+{"bundleId": "com.example.chaos", "dataDirectory": "$work/restored"}
+JSON
+"$purser" restore --config "$work/chaos-app.json" --from "$work/backup.sqlite" >"$work/restore.out"
+"$purser" ledger check --config "$work/chaos-app.json" | tee "$work/check.out"
 . "$(dirname "${BASH_SOURCE[0]}")/same-ledger.sh"
 same_ledger backup-during-chaos "$work/backup.out" "$work/check.out" "balances' totals" "balances' checksum" "rows:"
 echo "backup-during-chaos: a backup taken mid-run restored and checked ($(grep '^checked:' "$work/check.out"))"
