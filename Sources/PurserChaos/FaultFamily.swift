@@ -1,4 +1,4 @@
-/// The fault families of DESIGN.md's fault model that `purser chaos` injects. Each has a rate: per purchase unless
+/// The fault families (Chaos.md) that `purser chaos` injects. Each has a rate: per purchase unless
 /// the family is a property of a device (then the share of devices), see `unit`.
 public enum FaultFamily: String, CaseIterable, Sendable, Codable, Hashable, Comparable {
     case clientCrash = "client-crash"

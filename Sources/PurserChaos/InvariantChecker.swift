@@ -3,7 +3,7 @@ import AppStoreVerification
 import PurserCore
 import PurserStorage
 
-/// Checks DESIGN.md's invariants 1–5 after healing, against the simulator's own record of what Apple charged and
+/// Checks the invariants (Chaos.md) after healing, against the simulator's own record of what Apple charged and
 /// refunded and the harness's record of who bought what; and, for Purser, that the game backend fed by webhooks holds
 /// the ledger's balance for every user.
 struct InvariantChecker {

@@ -7,7 +7,7 @@ import PurserCore
 import PurserStorage
 import Testing
 
-/// DESIGN.md's client-side failures where the app dies, is relaunched or reinstalled, on a simulated device against
+/// The client-side failures where the app dies, is relaunched or reinstalled, on a simulated device against
 /// a live server, through both StoreKit adapters. Each checks: credited exactly once, to the right account, finished
 /// only after the decision.
 @Suite("Client-side failures: crashes, relaunches and reinstalls")

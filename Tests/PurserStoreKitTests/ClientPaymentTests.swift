@@ -7,7 +7,7 @@ import PurserCore
 import PurserStorage
 import Testing
 
-/// DESIGN.md's client-side failures around the payment and the network (a lost response, an unreachable server,
+/// The client-side failures around the payment and the network (a lost response, an unreachable server,
 /// duplicate callbacks, Ask to Buy, slow, cancelled and failed payments), on a simulated device against a live
 /// server, through both StoreKit adapters. Each checks: credited exactly once, to the right account, finished only
 /// after the decision.

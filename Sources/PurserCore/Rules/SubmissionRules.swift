@@ -1,6 +1,6 @@
 import Foundation
 
-/// DESIGN.md's decision rules as a pure function: given a submission and what the ledger holds, what to write and
+/// The submission decision rules as a pure function: given a submission and what the ledger holds, what to write and
 /// what to answer. Stores call it inside the database transaction that applies the plan, so every backend decides
 /// alike and the rules are tested without I/O.
 public enum SubmissionRules {
