@@ -67,12 +67,13 @@ struct ClientCrashTests {
             .storeKit1, configuration: .init(applicationUsernameLostOnRedelivery: 1),
             purchasingTimeout: .milliseconds(200)
         ) { app, server in
-            app.device.queueOutcomes([.payAfter(.milliseconds(600))])
+            app.device.queueOutcomes([.payWhenReleased])
             let first = try await app.launch(user: "alice")
             let answer = try await first.buy("gold60")
             #expect(answer.pendingReason == .storeBusy)
             let orderID = try #require(answer.orderID)
             await first.kill()
+            app.device.releaseHeldSheet()
             #expect(await eventually { app.device.unfinishedTransactionIDs.count == 1 }, "Apple charged the dead app")
             let id = try #require(app.device.unfinishedTransactionIDs.first)
             #expect(try await app.launchJournal().entry(orderID)?.transactionID == nil, "the journal never saw it")

@@ -181,12 +181,13 @@ struct ClientPaymentTests {
     @Test("StoreKit 1: a payment that outlasts the app's wait is credited once when Apple charges it")
     func slowPayment() async throws {
         try await SimulatedApp.run(.storeKit1, purchasingTimeout: .milliseconds(200)) { app, server in
-            app.device.queueOutcomes([.payAfter(.milliseconds(800))])
+            app.device.queueOutcomes([.payWhenReleased])
             let run = try await app.launch(user: "alice")
             let answer = try await SimulatedDevice.$paymentLabel.withValue("tap-1") { try await run.buy("gold60") }
             #expect(answer.pendingReason == .storeBusy)
             #expect(app.device.charges.isEmpty, "buy answered before Apple charged")
             let orderID = try #require(answer.orderID)
+            app.device.releaseHeldSheet()
 
             let delivered = try #require(await run.event { $0.isDelivered }, "\(run.events)")
             let id = try #require(delivered.transactionID)

@@ -54,10 +54,11 @@ struct ShopStoreTests {
                     changes.withLock { $0 += 1 }
                 }
             }
-            app.device.queueOutcomes([.payAfter(.milliseconds(600))])
+            app.device.queueOutcomes([.payWhenReleased])
             let buying = Task { await run.run { await store.buy(product) } }
             #expect(await eventually { await store.buying == "gold60" }, "the buying state shows the product")
             #expect(changes.withLock { $0 } >= 1, "SwiftUI hears of the change")
+            app.device.releaseHeldSheet()
             await buying.value
             #expect(await store.buying == nil)
             #expect(await eventually { await store.lastEvent?.isDelivered == true })

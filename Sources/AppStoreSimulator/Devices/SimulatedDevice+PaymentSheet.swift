@@ -21,16 +21,47 @@ extension SimulatedDevice {
     /// sheet counts in `openPaymentSheets` until its caller's charge is done (`chargeLanded`).
     func paymentSheet() async -> PaymentOutcome {
         let outcome = nextOutcome()
-        guard case .payAfter(let delay) = outcome else { return outcome }
-        state.withLock { $0.openSheets += 1 }
-        try? await Task.sleep(for: delay)
+        switch outcome {
+        case .payAfter(let delay):
+            state.withLock { $0.openSheets += 1 }
+            try? await Task.sleep(for: delay)
+        case .payWhenReleased:
+            state.withLock { $0.openSheets += 1 }
+            await withCheckedContinuation { continuation in
+                let released = state.withLock { state in
+                    if state.earlyReleases > 0 {
+                        state.earlyReleases -= 1
+                        return true
+                    }
+                    state.heldSheets.append(continuation)
+                    return false
+                }
+                if released { continuation.resume() }
+            }
+        default:
+            break
+        }
         return outcome
+    }
+
+    /// The user pays on the oldest held sheet (`payWhenReleased`); a release before any sheet is held pays the next.
+    public func releaseHeldSheet() {
+        let held = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.heldSheets.isEmpty {
+                state.earlyReleases += 1
+                return nil
+            }
+            return state.heldSheets.removeFirst()
+        }
+        held?.resume()
     }
 
     /// The charge after `outcome` landed (or failed): a slow sheet is closed now.
     func chargeLanded(after outcome: PaymentOutcome) {
-        guard case .payAfter = outcome else { return }
-        state.withLock { $0.openSheets -= 1 }
+        switch outcome {
+        case .payAfter, .payWhenReleased: state.withLock { $0.openSheets -= 1 }
+        default: break
+        }
     }
 
     private func nextOutcome() -> PaymentOutcome {

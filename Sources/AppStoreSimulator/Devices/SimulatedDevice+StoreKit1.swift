@@ -53,7 +53,7 @@ extension SimulatedDevice {
         }
         let outcome = await paymentSheet()
         switch outcome {
-        case .pay, .payAfter:
+        case .pay, .payAfter, .payWhenReleased:
             defer { chargeLanded(after: outcome) }
             let token = applicationUsername.flatMap(UUID.init(uuidString:)).map(\.uuidString)
             guard

@@ -22,7 +22,7 @@ extension SimulatedDevice {
         guard catalog[productID] != nil else { return .failed(.productUnavailable) }
         let outcome = await paymentSheet()
         switch outcome {
-        case .pay, .payAfter:
+        case .pay, .payAfter, .payWhenReleased:
             defer { chargeLanded(after: outcome) }
             guard
                 let entry = try? await charge(

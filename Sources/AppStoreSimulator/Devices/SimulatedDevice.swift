@@ -80,6 +80,9 @@ public final class SimulatedDevice: Sendable {
         var outcomes: [PaymentOutcome] = []
         /// Slow payment sheets open now: the user has not paid yet, and Apple has charged nothing for them.
         var openSheets = 0
+        /// Held sheets (`payWhenReleased`) waiting for their release, oldest first, and releases that came first.
+        var heldSheets: [CheckedContinuation<Void, Never>] = []
+        var earlyReleases = 0
         /// The run of the app (generation) each purchase was paid in, by queue id.
         var paidGeneration: [String: Int] = [:]
         /// How often each entry was shown in a callback, by queue id (a key of the seeded draws).
