@@ -92,4 +92,28 @@ import Testing
             try await http.shutdown()
         }
     }
+
+    /// The hosted simulator's App Store Server API has a listener of its own: a request that asks Apple (here a
+    /// support lookup) is answered by Apple even when the client's connection is the only one the limit allows.
+    /// Over the server's own port, such calls once waited for a connection that requests waiting on them held: a
+    /// chaos run with 200 apps stalled with 1,024 connections in CLOSE-WAIT.
+    @Test func callsToTheHostedSimulatorNeedNoConnectionFromTheServersLimit() async throws {
+        try await TestServer.serve { configuration in
+            configuration.http.maxConnections = 1
+        } _: { server, port in
+            let (id, _) = try await server.pay("gold60", token: nil)
+            let http = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1)))
+            #expect(try await Self.health(port: port, http: http).status == 200, "the one connection is the client's")
+            var lookup = HTTPClientRequest(url: "http://127.0.0.1:\(port)/admin/v1/transactions/\(id)")
+            lookup.headers.add(name: "Authorization", value: "Bearer \(TestServer.adminToken)")
+            let response = try await http.execute(lookup, timeout: .seconds(20))
+            let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            #expect(response.status == .ok)
+            let view = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+            #expect(view?["apple"] as? String == "charged", "Apple answered the lookup: \(body)")
+            try await http.shutdown()
+        }
+    }
 }

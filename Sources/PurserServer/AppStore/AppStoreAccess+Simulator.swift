@@ -3,6 +3,8 @@ import AppStoreSimulatorHTTP
 import AppStoreVerification
 import Crypto
 import Foundation
+import Hummingbird
+import Logging
 import PurserCore
 import PurserStorage
 
@@ -77,14 +79,26 @@ extension AppStoreAccess {
         _ store: SimulatedAppStore, serverAPI: SimulatedServerAPI, loopback: LoopbackTransport,
         notifications: SimulatorNotifications
     ) -> HostedAppStore {
-        HostedAppStore(
+        // Purser's own calls to the simulator's App Store Server API get a listener of their own on loopback. Over
+        // the server's port they took connections from its limit (`http.maxConnections`): under load every slot was
+        // a request waiting on such a call, the call could not connect, and the server stopped answering.
+        let apple = Router()
+        ServerAPIRoutes(api: serverAPI).addRoutes(to: apple)
+        let serverAPIListener = Application(
+            router: apple, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { loopback.listening(on: $0.localAddress?.port ?? 0) },
+            logger: {
+                var logger = Logger(label: "purser.appstore-simulator")
+                logger.logLevel = .error  // its start is no news to the operator; the warning below says it all
+                return logger
+            }())
+        return HostedAppStore(
             addRoutes: { router in
                 SimulatorRoutes(store: store).addRoutes(to: router)
                 ServerAPIRoutes(api: serverAPI).addRoutes(to: router)
             },
-            services: notifications == .sent ? [NotificationSenderService(store: store)] : [],
+            services: [serverAPIListener] + (notifications == .sent ? [NotificationSenderService(store: store)] : []),
             serverStarted: { port in
-                loopback.listening(on: port)
                 guard notifications != .kept else { return }
                 await store.deliverNotifications(
                     to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!,

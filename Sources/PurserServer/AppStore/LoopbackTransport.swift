@@ -2,7 +2,8 @@ import AppStoreVerification
 import Foundation
 
 /// Reaches the App Store simulator served by this very process: requests to `placeholder` go to 127.0.0.1 on the
-/// port the server really listens on, known only once it runs (`purser serve --port 0`).
+/// port of the simulator's own App Store Server API listener, known only once it runs. Not the server's port: a
+/// request waiting on this call must not need a connection from the server's own limit.
 final class LoopbackTransport: AppStoreHTTPTransport, @unchecked Sendable {
     static let placeholder = URL(string: "http://appstore-simulator.invalid")!
     private let lock = NSLock()
@@ -11,7 +12,7 @@ final class LoopbackTransport: AppStoreHTTPTransport, @unchecked Sendable {
 
     init() {}
 
-    /// The server now listens on `port`.
+    /// The simulator's App Store Server API now listens on `port`.
     func listening(on port: Int) { lock.withLock { self.port = port } }
 
     func send(_ request: AppStoreHTTPRequest) async throws -> AppStoreHTTPResponse {
