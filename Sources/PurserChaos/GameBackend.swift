@@ -49,7 +49,7 @@ public final class GameBackend: Sendable {
     }
 
     /// One app's books.
-    private struct Book {
+    fileprivate struct Book {
         var balances: [String: Int64] = [:]
         /// The transactions the applied events were about.
         var transactions: Set<String> = []
@@ -152,16 +152,22 @@ public final class GameBackend: Sendable {
                 return
             }
             state.applied[webhook.id] = (digest, what)
-            var book = state.books[app, default: Book()]
-            book.counts.applied += 1
-            if let transaction = webhook.event.transaction {
-                book.transactions.insert(transaction.transactionId)
-                book.balances[transaction.userId, default: 0] += transaction.grants["gold"] ?? 0
-            }
-            if let change = webhook.event.walletChange {
-                book.balances[change.userId, default: 0] += change.amounts["gold"] ?? 0
-            }
-            state.books[app] = book
+            // In place: a copy of the book would copy its every transaction, once per event.
+            state.books[app, default: Book()].apply(webhook.event)
+        }
+    }
+}
+
+extension GameBackend.Book {
+    /// One event's grants, or a wallet change's amounts (signed), added to its user's balance.
+    fileprivate mutating func apply(_ event: WebhookEvent) {
+        counts.applied += 1
+        if let transaction = event.transaction {
+            transactions.insert(transaction.transactionId)
+            balances[transaction.userId, default: 0] += transaction.grants["gold"] ?? 0
+        }
+        if let change = event.walletChange {
+            balances[change.userId, default: 0] += change.amounts["gold"] ?? 0
         }
     }
 }
