@@ -37,7 +37,7 @@ extension PostgresLedgerStore {
         var orders: [String: Order] = [:]
         var records: [String: LedgerTransaction] = [:]
         var sequences: [String: Int64] = [:]
-        for try await row in try await connection.execute(lock, logger: logger) {
+        for try await row in try await connection.query(lock.query, logger: logger) {
             let columns = row.makeRandomAccess()
             let id = try columns.text("id")
             switch try columns.text("kind") {
@@ -75,7 +75,7 @@ extension PostgresLedgerStore {
             settlements.append(Settlement(plan, existing: records[item.work.transaction.transactionID]))
         }
         tally.sent(statements: 1, roundTrips: 1)
-        _ = try await connection.execute(PostgresSettleWrite(writes: writes), logger: logger)
+        _ = try await connection.query(PostgresSettleWrite(writes: writes).query, logger: logger).collect()
         return settlements
     }
 

@@ -1,17 +1,17 @@
 import PostgresNIO
 
-/// `purser_settle_lock` (migration 7), prepared once per connection: the locks a settlement batch takes and the rows
-/// its rules read.
-struct PostgresSettleLock: PostgresPreparedStatement {
+/// `purser_settle_lock` (migration 7): the locks a settlement batch takes and the rows its rules read. Sent as an
+/// unnamed statement, as every query is: no named statement outlives its transaction, so Purser runs behind a pooler
+/// in transaction mode (pgbouncer `pool_mode = transaction`) as it does on a direct connection.
+struct PostgresSettleLock {
     static let sql = "SELECT * FROM purser_settle_lock($1, $2, $3)"
-    typealias Row = PostgresRow
 
     var orderIDs: [String]
     var transactionIDs: [String]
     /// Users a plan may credit without an order (support's).
     var users: [String]
 
-    func makeBindings() throws -> PostgresBindings {
+    func makeBindings() -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 3)
         bindings.append(orderIDs)
         bindings.append(transactionIDs)
@@ -19,18 +19,17 @@ struct PostgresSettleLock: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+    var query: PostgresQuery { PostgresQuery(unsafeSQL: Self.sql, binds: makeBindings()) }
 }
 
-/// `purser_settle_write` (migration 17's signature), prepared once per connection: everything a settlement batch
-/// writes.
-struct PostgresSettleWrite: PostgresPreparedStatement {
+/// `purser_settle_write` (migration 17's signature): everything a settlement batch writes, as an unnamed statement
+/// (`PostgresSettleLock` says why).
+struct PostgresSettleWrite {
     static let sql = "SELECT purser_settle_write(\((1...60).map { "$\($0)" }.joined(separator: ", ")))"
-    typealias Row = ()
 
     var writes: PostgresSettlementWrites
 
-    func makeBindings() throws -> PostgresBindings {
+    func makeBindings() -> PostgresBindings {
         let w = writes
         var bindings = PostgresBindings(capacity: 60)
         for texts in [w.ids, w.originals, w.bundles, w.products, w.types] { bindings.append(texts) }
@@ -77,5 +76,5 @@ struct PostgresSettleWrite: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws {}
+    var query: PostgresQuery { PostgresQuery(unsafeSQL: Self.sql, binds: makeBindings()) }
 }
