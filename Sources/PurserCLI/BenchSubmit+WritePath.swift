@@ -23,4 +23,16 @@ extension Purser.BenchSubmit {
             ? String(format: " (%d settlements, %.1f per commit)", counts.settlements, batch) : ""
         return "ledger writes per \(noun): " + parts.joined(separator: ", ") + settlements
     }
+
+    /// The writer's thread in a phase of `seconds` (SQLite): how busy it was, its time per settlement, and the rate
+    /// that time allows when it is busy all the time. Nil for a store without a writer's thread.
+    static func writerLine(_ counts: LedgerWriteCounts, seconds: Double) -> String? {
+        guard let busy = counts.writerBusyNanoseconds, let cpu = counts.writerCPUNanoseconds, counts.settlements > 0
+        else { return nil }
+        let perSettlement = Double(busy) / 1000 / Double(counts.settlements)
+        return String(
+            format: "writer's thread: busy %.0f%% of the %.2f s, %.1f µs per settlement (wall), %.1f µs of its CPU; "
+                + "a writer busy all the time would settle %.0f/s", 100 * Double(busy) / 1e9 / max(seconds, 1e-9),
+            seconds, perSettlement, Double(cpu) / 1000 / Double(counts.settlements), 1e6 / max(perSettlement, 1e-9))
+    }
 }

@@ -150,7 +150,9 @@ extension Purser {
                         + "%.0f µs per GET /health; %.2f of %d cores busy while submitting",
                     submitted.cpuMicrosecondsPerItem, healthCPU, submitted.cpuSeconds / submitted.seconds,
                     ProcessInfo.processInfo.activeProcessorCount))
-            print(Self.describe(load.writeCounts().since(written), perCredited: delivered))
+            let writes = load.writeCounts().since(written)
+            print(Self.describe(writes, perCredited: delivered))
+            if let writer = Self.writerLine(writes, seconds: submitted.seconds) { print(writer) }
             try await checkExactlyOnce(delivered: delivered, store: store, round: round)
             return (credited, credited / health, submitted.cpuMicrosecondsPerItem)
         }

@@ -24,6 +24,14 @@ public struct ChaosReport: Codable, Sendable {
         public var kills: [ChaosKill] = []
         /// PostgreSQL primaries killed and standbys promoted during the fault phase (`database-failover` only).
         public var failovers: [ChaosFailover] = []
+        /// The fault phase by tenths of its purchases: rate and memory (`nil` in older reports and for baselines).
+        public var tenths: [ChaosTenth]? = nil
+        /// The harness's peak resident memory (VmHWM, bytes) when the checks ended; with the server in process, the
+        /// server's too.
+        public var harnessPeakResident: Int? = nil
+        /// Each `serve` replica's peak resident memory (VmHWM, bytes) when the checks ended (a replica killed and
+        /// restarted counts since its restart).
+        public var replicasPeakResident: [Int]? = nil
 
         public var violationCount: Int { counts.values.reduce(0, +) }
         public func count(_ kind: Violation.Kind) -> Int { counts[kind] ?? 0 }
@@ -120,6 +128,7 @@ public struct ChaosReport: Codable, Sendable {
                     + "webhook-id once; \(purser.count(.crossApp)) of one app's purchases found in another app's ledger "
                     + "or books (cross-app), \(purser.count(.webhookIDReused)) webhook-ids that came with two bodies")
         }
+        if let purser { lines += purser.costLines }
         lines.append("Reconciliation: \(reconciliation)")
         if let webhooks { lines.append(webhooks.line) }
         if let wallet { lines.append(wallet.line) }

@@ -29,6 +29,7 @@ extension ChaosRun {
         }
         progress.note("checking that no app's credit, revoke or event landed in another app")
         var result = ChaosReport.StrategyResult.merged(lanes.map(\.result))
+        result.tenths = progress.tenths
         var perLane = lanes.map(\.violations)
         for index in lanes.indices {
             let crossing = try await crossAppViolations(in: lanes[index], among: lanes)

@@ -139,7 +139,9 @@ public struct ChaosRun: Sendable {
     ) async throws
         -> ((result: ChaosReport.StrategyResult, lanes: [[Violation]]), PurserDriver.Healing)
     {
-        progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount)
+        progress.begin(ChaosStrategy.purser.title, total: plan.purchaseCount) {
+            server.replicas?.memory.map(\.resident) ?? []
+        }
         let lane = try await runLane(plan, on: server, directory: directory, transport: transport, failovers: failovers)
         return ((lane.result, [lane.violations]), lane.healing)
     }
@@ -180,6 +182,9 @@ public struct ChaosRun: Sendable {
             violations: violations, faultSeconds: faultSeconds, healSeconds: healing.seconds)
         result.kills = server.replicas?.kills ?? []
         result.failovers = failovers?.failovers ?? []
+        result.tenths = progress.tenths
+        result.harnessPeakResident = ProcessMemory.current.peakResident
+        result.replicasPeakResident = server.replicas?.memory.map(\.peakResident)
         var healed = healing
         healed.wallet = driver.spender.tally
         if !violations.isEmpty {

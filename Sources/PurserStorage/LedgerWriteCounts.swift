@@ -17,13 +17,22 @@ public struct LedgerWriteCounts: Hashable, Sendable {
     public var roundTrips: Int?
     /// Times work was handed to the writer's thread (SQLite); nil for a store without one.
     public var writerHops: Int?
+    /// Time the writer's thread spent running batches, wall clock and its own CPU, in nanoseconds (SQLite); nil for
+    /// a store without one. Over a phase's seconds, the busy time is how close the writer is to its ceiling.
+    public var writerBusyNanoseconds: Int?
+    public var writerCPUNanoseconds: Int?
 
-    public init(settlements: Int, statements: Int, commits: Int, roundTrips: Int? = nil, writerHops: Int? = nil) {
+    public init(
+        settlements: Int, statements: Int, commits: Int, roundTrips: Int? = nil, writerHops: Int? = nil,
+        writerBusyNanoseconds: Int? = nil, writerCPUNanoseconds: Int? = nil
+    ) {
         self.settlements = settlements
         self.statements = statements
         self.commits = commits
         self.roundTrips = roundTrips
         self.writerHops = writerHops
+        self.writerBusyNanoseconds = writerBusyNanoseconds
+        self.writerCPUNanoseconds = writerCPUNanoseconds
     }
 
     /// The counts since `earlier`, a snapshot of the same store.
@@ -32,7 +41,9 @@ public struct LedgerWriteCounts: Hashable, Sendable {
             settlements: settlements - earlier.settlements, statements: statements - earlier.statements,
             commits: commits - earlier.commits,
             roundTrips: roundTrips.map { $0 - (earlier.roundTrips ?? 0) },
-            writerHops: writerHops.map { $0 - (earlier.writerHops ?? 0) })
+            writerHops: writerHops.map { $0 - (earlier.writerHops ?? 0) },
+            writerBusyNanoseconds: writerBusyNanoseconds.map { $0 - (earlier.writerBusyNanoseconds ?? 0) },
+            writerCPUNanoseconds: writerCPUNanoseconds.map { $0 - (earlier.writerCPUNanoseconds ?? 0) })
     }
 
     /// Counts added up over several stores (the replicas of one run).
@@ -41,7 +52,9 @@ public struct LedgerWriteCounts: Hashable, Sendable {
         return LedgerWriteCounts(
             settlements: lhs.settlements + rhs.settlements, statements: lhs.statements + rhs.statements,
             commits: lhs.commits + rhs.commits, roundTrips: sum(lhs.roundTrips, rhs.roundTrips),
-            writerHops: sum(lhs.writerHops, rhs.writerHops))
+            writerHops: sum(lhs.writerHops, rhs.writerHops),
+            writerBusyNanoseconds: sum(lhs.writerBusyNanoseconds, rhs.writerBusyNanoseconds),
+            writerCPUNanoseconds: sum(lhs.writerCPUNanoseconds, rhs.writerCPUNanoseconds))
     }
 }
 

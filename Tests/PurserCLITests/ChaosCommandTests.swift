@@ -40,6 +40,13 @@ import Testing
         #expect(!kills.isEmpty)
         #expect(kills.count == planned?["injected"] as? Int)
         #expect(Set(kills.compactMap { $0["pid"] as? Int }).count == kills.count, "each kill hit a new process")
+        // The replica's memory after each tenth of the purchases, and its peak, read from the serve process.
+        let tenths = purser?["tenths"] as? [[String: Any]] ?? []
+        #expect(tenths.count == 10)
+        let resident = tenths.compactMap { ($0["replicasResident"] as? [Int])?.first }
+        #expect(resident.count == 10 && resident.filter { $0 > 0 }.count >= 8, "\(resident)")
+        let peaks = purser?["replicasPeakResident"] as? [Int] ?? []
+        #expect(peaks.count == 1 && (peaks.first ?? 0) > 0)
     }
 
     @Test func refusesWhatAReplicaSetCannotDo() async throws {

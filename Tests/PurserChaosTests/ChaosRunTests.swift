@@ -50,6 +50,17 @@ import Testing
         #expect(finishFirst.count(.finishedBeforeDecision) > 0)
         let noDedup = try #require(report.strategies.first { $0.strategy == .noDeduplication })
         #expect(noDedup.count(.doubled) > 0)
+        // The fault phase by tenths: ten rates that add up to the run, and the memory it held.
+        let tenths = try #require(purser.tenths)
+        #expect(tenths.count == 10)
+        #expect(tenths.allSatisfy { $0.purchasesPerSecond > 0 && $0.harnessResident > 0 })
+        #expect(zip(tenths, tenths.dropFirst()).allSatisfy { $0.endedAtSeconds <= $1.endedAtSeconds })
+        let lastEnded = try #require(tenths.last?.endedAtSeconds)
+        #expect(lastEnded <= purser.faultPhaseSeconds + 0.5, "the last tenth ends with the fault phase")
+        #expect(report.text.contains("Rate by tenth of the purchases (purchases/s): "), "\(report.text)")
+        #expect(report.text.contains("last/first"))
+        let peak = try #require(purser.harnessPeakResident)
+        #expect(peak >= tenths.map(\.harnessResident).max() ?? 0, "a peak is at least every reading")
     }
 
     @Test func anAppThatFinishesBeforeTheServerAnsweredFailsTheRun() async throws {

@@ -62,6 +62,13 @@ final class ReplicaSet: Sendable {
     /// Every kill so far, in order.
     var kills: [ChaosKill] { killed.withLock { $0 } }
 
+    /// Each replica's memory now, in replica order (zeros for one that is not running).
+    var memory: [ProcessMemory] {
+        processes.map { process in
+            process.pid.map(ProcessMemory.of(pid:)) ?? ProcessMemory(resident: 0, peakResident: 0)
+        }
+    }
+
     /// Stops every replica gracefully.
     func stopAll() async {
         for process in processes { await process.stop() }

@@ -130,7 +130,8 @@ public final class SQLiteLedgerStore: LedgerStore {
         let writes = writer.counts
         return LedgerWriteCounts(
             settlements: tally.settlements, statements: writes.statements, commits: writes.commits,
-            writerHops: writes.wakeUps)
+            writerHops: writes.wakeUps, writerBusyNanoseconds: writes.busyNanoseconds,
+            writerCPUNanoseconds: writes.cpuNanoseconds)
     }
 
     public func close() async throws {

@@ -113,12 +113,14 @@ final class SQLiteWriter: Sendable {
             }
             guard let first = batch.first else { return }
             let database = connection.database
-            if first.alone {
-                let outcome = Result { try first.write(database) }
-                tally.ran(writes: 1, committed: false, statements: database.statementsRun)
-                first.caller.resume(with: outcome.mapError(StorageError.classifying))
-            } else {
-                commit(batch, on: database)
+            tally.timing {
+                if first.alone {
+                    let outcome = Result { try first.write(database) }
+                    tally.ran(writes: 1, committed: false, statements: database.statementsRun)
+                    first.caller.resume(with: outcome.mapError(StorageError.classifying))
+                } else {
+                    commit(batch, on: database)
+                }
             }
         }
     }
