@@ -21,9 +21,11 @@
 #      `purser serve` process on SQLite and against two replicas on PostgreSQL, killed and restarted, whose own
 #      primary is killed and standby promoted (database-failover); then a SQLite backup taken mid-chaos, restored and
 #      checked (scripts/backup-during-chaos.sh); a PostgreSQL ledger dumped, restored into a new database and checked
-#      (scripts/postgres-backup-roundtrip.sh).
-# Installs what it needs itself (libsqlite3-dev when its header is missing, a Python venv with app-store-server-library, schemathesis, selenium; Chromium from
-# Debian's packages). Exits non-zero on any failure.
+#      (scripts/postgres-backup-roundtrip.sh); the production stack (scripts/postgres-ha.sh: Patroni, etcd,
+#      pgbouncer in transaction mode): the PostgreSQL conformance suites through pgbouncer, and a chaos run through
+#      pgbouncer while Patroni fails over (--database-ha patroni-pgbouncer).
+# Installs what it needs itself (libsqlite3-dev when its header is missing, a Python venv with app-store-server-library, schemathesis, selenium; Chromium,
+# Patroni, etcd and pgbouncer from Debian's packages). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -106,6 +108,19 @@ echo "   for a studio of two apps in process, each running the plan (--apps 2: n
 PURSER_DATABASE_URL="${PURSER_TEST_DATABASE_URL%/*}/not_the_chaos_database" \
   "$PURSER_BIN" chaos --purchases 1000 --devices 24 --users 48 --concurrency 12 --baselines none --seed random \
   --storage postgres --replicas 2 --database-url "$PURSER_TEST_DATABASE_URL"
+echo "== the production PostgreSQL stack (scripts/postgres-ha.sh: etcd, three servers under Patroni in synchronous"
+echo "   mode, pgbouncer in transaction pool mode): the PostgreSQL ledger's conformance suites through pgbouncer; then"
+echo "   a random seed whose two replicas go through pgbouncer while Patroni fails over (a SIGKILL of the leader's"
+echo "   PostgreSQL, then a switchover, alternately)"
+PURSER_HA_DIR="$(mktemp -d -t purser-ha.XXXXXX)"
+trap 'bash scripts/postgres-ha.sh stop "$PURSER_HA_DIR"; bash scripts/postgres.sh stop "$PURSER_POSTGRES_DIR"' EXIT
+bash scripts/postgres-ha.sh start "$PURSER_HA_DIR" --pool-mode transaction >/dev/null
+PURSER_TEST_DATABASE_URL="$(cat "$PURSER_HA_DIR/pgbouncer.url")" PURSER_TEST_DATABASE_POOLER=pgbouncer \
+  bash scripts/stall-watchdog.sh 300 swift test --skip-build \
+  --filter 'PostgresLedgerStoreTests|PostgresSettlementBatchTests|PostgresRefundRaceTests|PostgresStartProblemTests'
+bash scripts/postgres-ha.sh stop "$PURSER_HA_DIR"
+"$PURSER_BIN" chaos --purchases 400 --devices 16 --users 32 --concurrency 8 --baselines none --seed random \
+  --storage postgres --replicas 2 --rate database-failover=0.005 --database-ha patroni-pgbouncer
 echo "== a SQLite backup taken mid-chaos, restored into a fresh directory and checked with purser ledger check"
 PURSER_BIN="$PURSER_BIN" bash scripts/backup-during-chaos.sh
 echo "== the server guide's PostgreSQL backup: pg_dump, pg_restore into a new database, purser ledger check on both"

@@ -44,6 +44,20 @@ extension Purser {
             help: "Where the run keeps its files (default: a temporary directory, removed afterwards unless it failed)."
         )
         var directory: String?
+        @Option(
+            name: .customLong("database-ha"),
+            help: ArgumentHelp(
+                "What runs database-failover's PostgreSQL: harness (the run's own primary and standby, promoted by "
+                    + "the run), patroni (scripts/postgres-ha.sh: etcd, three servers under Patroni in synchronous "
+                    + "mode, pgbouncer; the replicas get the three servers' URL) or patroni-pgbouncer (the same, the "
+                    + "replicas through pgbouncer in transaction pool mode)."))
+        var databaseHA = "harness"
+        @Option(
+            name: .customLong("ha-script"),
+            help: ArgumentHelp(
+                "postgres-ha.sh for --database-ha patroni (default: scripts/postgres-ha.sh of the working directory "
+                    + "or of the checkout the purser binary was built in)."))
+        var haScript: String?
         @Option(help: "Devices acting at the same time.") var concurrency = 8
         @Option(
             help: ArgumentHelp(
@@ -141,12 +155,34 @@ extension Purser {
                 executable: replicas > 0 ? Purser.executable : nil,
                 databaseURL: databaseURL ?? ProcessInfo.processInfo.environment["PURSER_DATABASE_URL"])
             configuration.apps = apps
+            configuration.databaseHA = try makeDatabaseHA()
             do {
                 try configuration.validate()
             } catch {
                 throw ValidationError(error.message)
             }
             return configuration
+        }
+
+        /// `--database-ha` and the script it drives.
+        func makeDatabaseHA() throws -> ChaosDatabaseHA {
+            guard databaseHA != "harness" else { return .harness }
+            guard ["patroni", "patroni-pgbouncer"].contains(databaseHA) else {
+                throw ValidationError("--database-ha must be harness, patroni or patroni-pgbouncer, not '\(databaseHA)'")
+            }
+            let relative = "scripts/postgres-ha.sh"
+            var candidates = [haScript, FileManager.default.currentDirectoryPath + "/" + relative].compactMap { $0 }
+            // The checkout a `.build/…/purser` binary was built in.
+            var folder = Purser.executable.deletingLastPathComponent()
+            for _ in 0..<4 {
+                folder.deleteLastPathComponent()
+                candidates.append(folder.appendingPathComponent(relative).path)
+            }
+            guard let script = candidates.first(where: FileManager.default.isReadableFile(atPath:)) else {
+                throw ValidationError(
+                    "--database-ha \(databaseHA) drives \(relative): run from the repository or give --ha-script PATH")
+            }
+            return .patroni(script: URL(fileURLWithPath: script), throughPgbouncer: databaseHA == "patroni-pgbouncer")
         }
     }
 }

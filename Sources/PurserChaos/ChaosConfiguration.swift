@@ -30,6 +30,8 @@ public struct ChaosConfiguration: Sendable {
     /// Apps of one studio behind the server (`PurserStudio`), each with its own ledger, game backend, devices and
     /// the same plan; 1: today's single app. More than one runs the server inside this process.
     public var apps = 1
+    /// What runs the database of `database-failover` (`--database-ha`); the harness's own pair by default.
+    public var databaseHA = ChaosDatabaseHA.harness
 
     public init(
         users: Int = 40, devices: Int = 20, purchases: Int = 1_000, seed: UInt64 = 1,
@@ -106,6 +108,11 @@ public struct ChaosConfiguration: Sendable {
                 throw ChaosError(
                     .invalidConfiguration, "--storage postgres needs --database-url (or PURSER_DATABASE_URL)")
             }
+        }
+        if databaseHA != .harness, !startsOwnDatabase {
+            throw ChaosError(
+                .invalidConfiguration,
+                "--database-ha drives the database of database-failover: --storage postgres with database-failover on")
         }
         guard (1...4).contains(apps) else { throw ChaosError(.invalidConfiguration, "--apps must be within 1...4") }
         if apps > 1, replicas > 0 {

@@ -67,6 +67,9 @@ public struct ChaosReport: Codable, Sendable {
     public var skipped: [String]? = nil
     /// Apps of one studio behind the server (`--apps`), each running the plan; `nil`: one app.
     public var apps: Int? = nil
+    /// The HA manager the database ran under (`--database-ha`: "Patroni", "Patroni behind pgbouncer"); nil: the
+    /// harness's own primary and standby.
+    public var databaseHA: String? = nil
     /// Purser broke no invariant (and no database failover answered a write with a 500).
     public var passed: Bool
     /// A failed run's directory, kept: each app's ledger and, for violations, `evidence/` (`ChaosEvidence`: the
@@ -140,8 +143,10 @@ public struct ChaosReport: Codable, Sendable {
             let gaps = failovers.map(\.gapSeconds)
             lines.append(
                 String(
-                    format: "Database failovers (primary SIGKILLed, synchronous standby promoted): %d, gap %.2f s "
-                        + "to %.2f s", failovers.count, gaps.min() ?? 0, gaps.max() ?? 0))
+                    format: "Database failovers (%@): %d, gap %.2f s to %.2f s",
+                    databaseHA.map { "\($0), each a SIGKILL of the leader or a switchover" }
+                        ?? "primary SIGKILLed, synchronous standby promoted", failovers.count, gaps.min() ?? 0,
+                    gaps.max() ?? 0))
             for failover in failovers { lines.append("  \(failover)") }
         }
         for family in skipped ?? [] {

@@ -48,6 +48,7 @@ public struct ChaosRun: Sendable {
             wallet: healing.wallet.map(ChaosReport.Wallet.init),
             skipped: configuration.skippedFamilies.map(\.rawValue),
             apps: configuration.apps > 1 ? configuration.apps : nil,
+            databaseHA: configuration.databaseHA.title,
             passed: purser.result.violationCount == 0 && purser.result.failovers.allSatisfy { $0.wrongAnswers == 0 }
                 && (!configuration.startsOwnDatabase || !purser.result.failovers.isEmpty))
         if !report.passed {
@@ -62,19 +63,32 @@ public struct ChaosRun: Sendable {
     {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard configuration.startsOwnDatabase else { return try await runPurser(plan, directory: directory, nil) }
-        // database-failover: a primary and a synchronous standby of the run's own; the replicas get both.
-        progress.note("starting a PostgreSQL primary and its synchronous standby")
-        let pair = try await PostgresPair.start(in: directory.appendingPathComponent("postgres"), database: "purser")
-        let failovers = DatabaseFailovers(pair: pair)
+        let database = try await startDatabase(in: directory.appendingPathComponent("postgres"))
+        let failovers = DatabaseFailovers(database: database)
         do {
             let result = try await runPurser(plan, directory: directory, failovers)
             await failovers.settle()
-            await pair.stop()
+            await database.stop()
             return result
         } catch {
             await failovers.settle()
-            await pair.stop()
+            await database.stop()
             throw error
+        }
+    }
+
+    /// database-failover's PostgreSQL: a primary and a synchronous standby of the run's own (the replicas get
+    /// both), or the Patroni stack (`--database-ha`).
+    private func startDatabase(in directory: URL) async throws -> any FailoverDatabase {
+        switch configuration.databaseHA {
+        case .harness:
+            progress.note("starting a PostgreSQL primary and its synchronous standby")
+            return try await PostgresPair.start(in: directory, database: "purser")
+        case .patroni(let script, let throughPgbouncer):
+            progress.note(
+                "starting etcd, three PostgreSQL servers under Patroni and pgbouncer (\(script.lastPathComponent))")
+            return try await PatroniCluster.start(
+                script: script, in: directory, entry: throughPgbouncer ? .pgbouncer : .direct)
         }
     }
 
@@ -109,7 +123,7 @@ public struct ChaosRun: Sendable {
         }
         if let failovers {
             return try await ChaosServer.runReplicas(
-                .init(count: configuration.replicas, executable: executable, databaseURL: failovers.pair.url()),
+                .init(count: configuration.replicas, executable: executable, databaseURL: failovers.database.url()),
                 directory: directory, clock: clock, body)
         }
         guard configuration.storage == .postgres, let server = configuration.databaseURL else {
