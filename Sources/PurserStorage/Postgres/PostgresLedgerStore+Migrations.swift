@@ -7,7 +7,15 @@ extension PostgresLedgerStore {
     /// (`pg_advisory_xact_lock`, released at commit) and then checks `schema_migrations`: replicas that start together
     /// queue on the lock, and each migration is applied once. Advisory locks are per database, so ledgers in other
     /// databases of the same server do not wait for each other.
-    public func migrate() async throws { try await migrate(through: .max) }
+    /// When no connection can be had, the error says why: the first server's own answer to a connection of its own
+    /// (`PostgresStartProblem`), not only that the pool waited in vain.
+    public func migrate() async throws {
+        do {
+            try await migrate(through: .max)
+        } catch let error as StorageError where error.code == .unavailable {
+            throw await PostgresStartProblem(configuration: servers.configuration, logger: logger).explaining(error)
+        }
+    }
 
     /// Applies the migrations up to version `last`, leaving out `skipped`: the upgrade tests build a ledger as an
     /// earlier release left it (released entries are never edited, so the list cut at `last` is that release's).

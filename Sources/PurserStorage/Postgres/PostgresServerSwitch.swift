@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// With one server and `any`, it is the one client the store always had: no check, no watch, no extra connection.
 final class PostgresServerSwitch: Sendable {
-    private let configuration: PostgresLedgerStore.Configuration
+    let configuration: PostgresLedgerStore.Configuration
     private let logger: Logger
     /// The one client of a single-server URL.
     private let fixed: PostgresClient?
