@@ -168,7 +168,8 @@ extension Purser {
         func makeDatabaseHA() throws -> ChaosDatabaseHA {
             guard databaseHA != "harness" else { return .harness }
             guard ["patroni", "patroni-pgbouncer"].contains(databaseHA) else {
-                throw ValidationError("--database-ha must be harness, patroni or patroni-pgbouncer, not '\(databaseHA)'")
+                throw ValidationError(
+                    "--database-ha must be harness, patroni or patroni-pgbouncer, not '\(databaseHA)'")
             }
             let relative = "scripts/postgres-ha.sh"
             var candidates = [haScript, FileManager.default.currentDirectoryPath + "/" + relative].compactMap { $0 }

@@ -13,7 +13,8 @@ public enum ChaosDatabaseHA: Sendable, Hashable {
     var title: String? {
         switch self {
         case .harness: nil
-        case .patroni(_, let throughPgbouncer): throughPgbouncer ? "Patroni behind pgbouncer in transaction mode" : "Patroni"
+        case .patroni(_, let throughPgbouncer):
+            throughPgbouncer ? "Patroni behind pgbouncer in transaction mode" : "Patroni"
         }
     }
 }

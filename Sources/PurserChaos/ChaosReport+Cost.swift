@@ -16,7 +16,9 @@ extension ChaosReport.StrategyResult {
                     } ?? ""))
             let replicas = tenths.first?.replicasResident.count ?? 0
             for replica in 0..<replicas {
-                let resident = tenths.map { $0.replicasResident.indices.contains(replica) ? $0.replicasResident[replica] : 0 }
+                let resident = tenths.map {
+                    $0.replicasResident.indices.contains(replica) ? $0.replicasResident[replica] : 0
+                }
                 lines.append(
                     "Replica \(replica + 1) resident after each tenth: "
                         + resident.map(ProcessMemory.text).joined(separator: " "))

@@ -86,6 +86,16 @@ import Testing
         }
     }
 
+    /// `--database-ha` names what runs database-failover's PostgreSQL: only with that family on PostgreSQL.
+    @Test func refusesADatabaseManagerWithoutADatabaseFailover() async throws {
+        let unknown = try await PurserProcess.run(["chaos", "--database-ha", "stolon"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("--database-ha must be harness, patroni or patroni-pgbouncer, not 'stolon'"))
+        let sqlite = try await PurserProcess.run(["chaos", "--database-ha", "patroni", "--replicas", "1"])
+        #expect(sqlite.status != 0)
+        #expect(sqlite.stderr.contains("--database-ha drives the database of database-failover"), "\(sqlite.stderr)")
+    }
+
     @Test func refusesUnknownFamiliesAndRatesOutOfRange() async throws {
         let family = try await PurserProcess.run(["chaos", "--faults", "client-crash,gremlins"])
         #expect(family.status != 0)

@@ -104,7 +104,8 @@ import Testing
             let (id, _) = try await server.pay("gold60", token: nil)
             let http = HTTPClient(
                 eventLoopGroupProvider: .singleton,
-                configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1)))
+                configuration: .init(
+                    connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1)))
             #expect(try await Self.health(port: port, http: http).status == 200, "the one connection is the client's")
             var lookup = HTTPClientRequest(url: "http://127.0.0.1:\(port)/admin/v1/transactions/\(id)")
             lookup.headers.add(name: "Authorization", value: "Bearer \(TestServer.adminToken)")

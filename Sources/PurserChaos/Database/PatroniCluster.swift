@@ -54,7 +54,8 @@ final class PatroniCluster: FailoverDatabase {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             return FailoverStep(
                 killedPort: before.port,
-                how: "\(node)'s PostgreSQL SIGKILLed, Patroni promoted the synchronous standby", promotedAfterSeconds: nil)
+                how: "\(node)'s PostgreSQL SIGKILLed, Patroni promoted the synchronous standby",
+                promotedAfterSeconds: nil)
         }
         let clock = ContinuousClock()
         let start = clock.now

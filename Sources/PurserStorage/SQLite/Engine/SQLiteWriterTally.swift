@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Counts of what an `SQLiteWriter` has done, kept with atomics so that any thread may read them while it writes.
 final class SQLiteWriterTally: Sendable {
