@@ -22,6 +22,8 @@ public final class ChaosRecord: Sendable {
         /// Per purchase, how many of its charges had landed when its last `buy` answered.
         var chargedWhenAnswered: [Int: Int] = [:]
         var lateCharges = 0
+        /// Purchases that ended with nothing charged, by the code their last tap on "buy" answered.
+        var uncharged: [String: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -39,15 +41,19 @@ public final class ChaosRecord: Sendable {
     }
 
     /// Runs `purchase`'s taps on "buy" with the purchase's payment label, and notes how many of its charges had
-    /// landed when they answered (any later one is a late charge). Returns the latest of those charges.
+    /// landed when they answered (any later one is a late charge). `taps` returns the code the last tap answered
+    /// with, if it failed: a purchase that ends uncharged is counted by it. Returns the latest charge.
     func buy(
         _ purchase: PlannedPurchase, on device: SimulatedDevice,
-        _ taps: () async throws -> Void
+        _ taps: () async throws -> String?
     ) async rethrows -> String? {
         let label = Self.label(of: purchase)
-        try await SimulatedDevice.$paymentLabel.withValue(label, operation: taps)
+        let failure = try await SimulatedDevice.$paymentLabel.withValue(label, operation: taps)
         let charged = device.chargedTransactionIDs(labelled: label)
-        state.withLock { $0.chargedWhenAnswered[purchase.index] = charged.count }
+        state.withLock { state in
+            state.chargedWhenAnswered[purchase.index] = charged.count
+            if charged.isEmpty { state.uncharged[failure ?? "answered", default: 0] += 1 }
+        }
         return charged.last
     }
 
@@ -88,4 +94,7 @@ public final class ChaosRecord: Sendable {
     public var forgedTransactionIDs: [String] { state.withLock { $0.forged } }
     /// Charges that landed after their purchase's `buy` had answered (counted by `collectCharges`).
     public var lateCharges: Int { state.withLock { $0.lateCharges } }
+    /// Purchases with nothing charged when their taps ended, by the code the last tap answered (`answered` when it
+    /// did not fail: a payment still pending, say); a charge that lands later is counted as late, not here.
+    public var uncharged: [String: Int] { state.withLock { $0.uncharged } }
 }

@@ -11,6 +11,7 @@ extension ChaosReport.StrategyResult {
             merged.refunded += result.refunded
             merged.partlyRefunded += result.partlyRefunded
             merged.lateCharges += result.lateCharges
+            merged.uncharged = (merged.uncharged ?? [:]).merging(result.uncharged ?? [:], uniquingKeysWith: +)
             merged.counts.merge(result.counts, uniquingKeysWith: +)
             merged.faultPhaseSeconds = max(merged.faultPhaseSeconds, result.faultPhaseSeconds)
             merged.healSeconds = max(merged.healSeconds, result.healSeconds)

@@ -14,6 +14,10 @@ public struct ChaosReport: Codable, Sendable {
         public var partlyRefunded = 0
         /// Charges that landed after the purchase's `buy` had answered (a StoreKit 1 payment that outlasted the wait).
         public var lateCharges: Int
+        /// Purchases with nothing charged when their taps ended, by the code the last tap answered (`nil` in older
+        /// reports): the SDK refused before any charge, as it must when it cannot reach the server or an earlier
+        /// purchase of the product is unfinished.
+        public var uncharged: [String: Int]? = nil
         public var counts: [Violation.Kind: Int]
         public var faultPhaseSeconds: Double
         public var healSeconds: Double
@@ -124,6 +128,11 @@ public struct ChaosReport: Codable, Sendable {
         if let purser {
             lines.append(
                 "Refunds: \(purser.refunded) by Apple, \(purser.partlyRefunded) of them partial (REFUND_PRORATED)")
+            let uncharged = (purser.uncharged ?? [:]).sorted { $0.key < $1.key }
+            let reasons = uncharged.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            lines.append(
+                "Purchases that ended uncharged: \(uncharged.map(\.value).reduce(0, +))"
+                    + (uncharged.isEmpty ? "" : " (\(reasons))"))
         }
         if let apps, let purser {
             lines.append(

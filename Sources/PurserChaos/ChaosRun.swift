@@ -247,7 +247,8 @@ public struct ChaosRun: Sendable {
         for violation in violations { counts[violation.kind, default: 0] += 1 }
         return ChaosReport.StrategyResult(
             strategy: strategy, title: strategy.title, purchases: plan.purchaseCount, charged: record.charges.count,
-            refunded: refunded, partlyRefunded: partly, lateCharges: record.lateCharges, counts: counts,
+            refunded: refunded, partlyRefunded: partly, lateCharges: record.lateCharges,
+            uncharged: strategy == .purser ? record.uncharged : nil, counts: counts,
             faultPhaseSeconds: faultSeconds,
             healSeconds: healSeconds,
             purchasesPerSecond: Double(plan.purchaseCount) / max(faultSeconds, 0.001),

@@ -56,12 +56,13 @@ struct FieldDriver {
             Array(repeating: .requestLost, count: purchase.requestsLost)
                 + Array(repeating: .responseLost, count: purchase.responsesLost))
         if let fault = purchase.verifyReceiptFault { await appStore.injectVerifyReceiptFaults([fault]) }
-        let latest = await record.buy(purchase, on: device) {
+        let latest = await record.buy(purchase, on: device) { () async -> String? in
             await app.buy(purchase.productID, crash: purchase.crashAt)
             if purchase.rebuy {
                 await app.ensureRunning(as: purchase.user)
                 await app.buy(purchase.productID, crash: nil)
             }
+            return nil
         }
         app.arm([])
         if let latest { await purchase.refund(latest, at: appStore) }

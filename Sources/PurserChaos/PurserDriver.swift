@@ -86,11 +86,10 @@ struct PurserDriver {
             }
         }
         let latest = try await record.buy(purchase, on: device) {
-            await buyAsAUserWould(purchase.productID, on: app, crash: purchase.crashAt)
-            if purchase.rebuy {
-                try await app.ensureRunning(as: purchase.user)
-                await buyAsAUserWould(purchase.productID, on: app, crash: nil)
-            }
+            let failure = await buyAsAUserWould(purchase.productID, on: app, crash: purchase.crashAt)
+            guard purchase.rebuy else { return failure }
+            try await app.ensureRunning(as: purchase.user)
+            return await buyAsAUserWould(purchase.productID, on: app, crash: nil)
         }
         try await kill?.value
         try await failover?.value
@@ -108,8 +107,8 @@ struct PurserDriver {
 
     /// Buys, and when the server could not be reached before anything was charged (a replica restarting after a
     /// kill), taps "buy" again a moment later, up to five times, as a user would; a harness that moved on at once
-    /// would burn through its plan in the second a replica is down.
-    private func buyAsAUserWould(_ productID: String, on app: ChaosApp, crash: PurchaseStep?) async {
+    /// would burn through its plan in the second a replica is down. Returns the code the last tap failed with.
+    private func buyAsAUserWould(_ productID: String, on app: ChaosApp, crash: PurchaseStep?) async -> String? {
         var result = await app.buy(productID, crash: crash)
         var taps = 1
         while taps < 5, case .failure(.server(let error)) = result, error.isRetryable {
@@ -117,6 +116,8 @@ struct PurserDriver {
             result = await app.buy(productID, crash: crash)
             taps += 1
         }
+        guard case .failure(let error) = result else { return nil }
+        return error.code
     }
 
     /// Submits a transaction signed by an untrusted chain and a truncated receipt; both must be refused.

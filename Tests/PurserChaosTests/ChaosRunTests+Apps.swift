@@ -13,7 +13,7 @@ extension ChaosRunTests {
         let purser = try #require(report.purser)
         #expect(report.passed, "\(report.text)")
         #expect(report.apps == 2 && purser.purchases == 240)
-        #expect(purser.charged >= 200, "both apps' purchases were charged: \(purser.charged)")
+        Self.expectEveryPurchaseChargedOrRefusedBeforeAnyCharge(purser)
         #expect(
             report.text.contains(
                 "Apps: 2, each with its own ledger, all delivering to one game backend that applies each webhook-id "
