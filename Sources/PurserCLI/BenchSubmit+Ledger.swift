@@ -8,8 +8,10 @@ import PurserStorage
 
 extension Purser.BenchSubmit {
     /// The server settings every replica gets: the ledger (SQLite `purser.sqlite` in `directory`, or PostgreSQL at
-    /// `databaseURL`), development authentication, a free port, no periodic reconciliation.
-    static func settings(directory: URL, databaseURL: String?, bundleID: String) -> ServerConfiguration {
+    /// `databaseURL`), development authentication, a free port, no periodic reconciliation, `threads` event loops.
+    static func settings(directory: URL, databaseURL: String?, bundleID: String, threads: Int = 0)
+        -> ServerConfiguration
+    {
         var settings = ServerConfiguration()
         settings.port = 0
         settings.bundleId = bundleID
@@ -17,6 +19,7 @@ extension Purser.BenchSubmit {
         settings.reconciliation.intervalSeconds = 0
         settings.dataDirectory = directory.path
         settings.database.url = databaseURL
+        settings.http.threads = threads
         return settings
     }
 

@@ -1,7 +1,9 @@
 import AppStoreSimulator
 import ArgumentParser
 import Foundation
+import Hummingbird
 import Logging
+import NIOCore
 import PurserCore
 import PurserServer
 import PurserStorage
@@ -21,6 +23,7 @@ extension Purser.BenchSubmit {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         var applications: [any Service] = []
         var ledgers: [any LedgerStore] = []
+        var loops = 0
         for _ in 0..<replicas {
             let ledger = try await settings.openLedger(logger: logger)
             ledgers.append(ledger)
@@ -30,8 +33,11 @@ extension Purser.BenchSubmit {
                     appStore, serverAPI: SimulatedServerAPI(store: appStore),
                     configuration: settings, placement: .hosted(notifications: .kept)),
                 logger: logger)
-            applications.append(assembly.application(onServerRunning: { portContinuation.yield($0) }))
+            let application = assembly.application(onServerRunning: { portContinuation.yield($0) })
+            loops = Array(application.eventLoopGroup.makeIterator()).count
+            applications.append(application)
         }
+        print("server event-loop threads: \(loops) per server (http.threads \(settings.http.threads))")
         let group = ServiceGroup(configuration: .init(services: applications, logger: logger))
         return try await withThrowingTaskGroup(of: T?.self) { tasks in
             tasks.addTask {

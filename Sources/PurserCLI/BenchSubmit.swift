@@ -26,6 +26,8 @@ extension Purser {
         @OptionGroup var ledger: BenchLedgerOptions
         @Option(help: "Servers in this process on the one ledger; the clients' connections alternate between them.")
         var replicas = 1
+        @Option(help: "The servers' event-loop threads (http.threads); 0: one per core.")
+        var threads = 0
 
         func validate() throws {
             guard purchases > 0, clients > 0, healthRequests >= 2 else {
@@ -33,6 +35,7 @@ extension Purser {
             }
             guard preload >= 0 else { throw ValidationError("--preload cannot be negative") }
             guard replicas > 0 else { throw ValidationError("--replicas must be positive") }
+            guard (0...1024).contains(threads) else { throw ValidationError("--threads must be 0 to 1024") }
         }
 
         func run() async throws {
@@ -49,7 +52,8 @@ extension Purser {
             let plan = self
             try await ledger.withDatabase(logger: logger) { url in
                 let settings = Self.settings(
-                    directory: directory, databaseURL: url, bundleID: appStore.configuration.defaultBundleID)
+                    directory: directory, databaseURL: url, bundleID: appStore.configuration.defaultBundleID,
+                    threads: plan.threads)
                 // The bench's own store on the ledger: it preloads, and checks the figures at the end.
                 let store = try await settings.openLedger(logger: logger)
                 try await store.whileRunning {

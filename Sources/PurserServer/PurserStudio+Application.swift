@@ -49,6 +49,7 @@ extension PurserStudio {
                 await hosted?.serverStarted(port)
                 await onServerRunning(port)
             },
+            eventLoopGroupProvider: configuration.http.eventLoopGroupProvider,
             logger: home.logger)
         let (apps, home) = (apps, home)
         app.beforeServerStarts {

@@ -41,6 +41,16 @@ import Testing
                 "exactly once: delivered 200 of 200; ledger credited 200 (0 preloaded), grants 200, wallets off 0"))
     }
 
+    /// `--threads` is the servers' event-loop count (`http.threads`), read back from the server the bench built.
+    @Test func servesOnTheEventLoopsItWasGiven() async throws {
+        let (run, _) = try await Self.bench(["--threads", "3"])
+        #expect(run.stdout.contains("server event-loop threads: 3 per server (http.threads 3)"), "\(run.stdout)")
+        let (one, _) = try await Self.bench(["--threads", "1"])
+        #expect(one.stdout.contains("server event-loop threads: 1 per server (http.threads 1)"), "\(one.stdout)")
+        let refused = try await PurserProcess.run(["bench", "submit", "--threads", "2000"])
+        #expect(refused.status != 0 && refused.stderr.contains("--threads must be 0 to 1024"), "\(refused.stderr)")
+    }
+
     /// With `--preload`, two rounds in one run: the empty ledger, then the preloaded one, and how they compare.
     @Test func measuresTheEmptyAndThePreloadedLedgerInOneRun() async throws {
         let (run, _) = try await Self.bench(["--preload", "300"])

@@ -13,14 +13,15 @@ import Testing
          "auth": {"mode": "development"}, "admin": {"token": "tok-secret-4711"},
          "webhooks": {"endpoints": [{"url": "ftp://game.example/hook", "secret": "whsec_c2VjcmV0LTQ3MTE="}]},
          "console": {"operators": [{"name": "li", "passwordHash": "not-a-hash-4711"}]},
-         "http": {"trustedProxies": ["10.0.0.0/40"]}}
+         "http": {"trustedProxies": ["10.0.0.0/40"], "threads": -1}}
         """#.write(to: file, atomically: true, encoding: .utf8)
         let run = try await PurserProcess.run(["config", "check", "--config", file.path])
         #expect(run.status == 1)
         let problems = run.stderr.split(separator: "\n").filter { $0.hasPrefix("problem: ") }
-        #expect(problems.count == 5, "the endpoint's URL and its secret are two: \(run.stderr)")
+        #expect(problems.count == 6, "the endpoint's URL and its secret are two: \(run.stderr)")
         for part in [
             "missing.json", "console.operators.0.passwordHash", "http.trustedProxies", "webhooks.endpoints[0]",
+            "http.threads must be 0 (one event-loop thread per core) to 1024, not -1",
         ] {
             #expect(run.stderr.contains(part), "no problem names \(part): \(run.stderr)")
         }

@@ -115,6 +115,7 @@ extension ServerConfiguration {
         http.maxConnections = reader.int(forKey: "http.maxConnections", default: http.maxConnections)
         http.drainSeconds = reader.double(forKey: "http.drainSeconds", default: http.drainSeconds)
         http.trustedProxies = reader.stringArray(forKey: "http.trustedProxies", default: http.trustedProxies)
+        http.threads = reader.int(forKey: "http.threads", default: http.threads)
         orderHint.maxAgeSeconds = reader.double(forKey: "orderHint.maxAgeSeconds", default: orderHint.maxAgeSeconds)
         webhooks = Webhooks(reader: reader.scoped(to: "webhooks"))
         metrics = Metrics(reader: reader.scoped(to: "metrics"))

@@ -19,12 +19,18 @@ extension ServerConfiguration.HTTP {
         maxConnections > 0 ? MaximumAvailableConnections(maxConnections, logger: logger) : nil
     }
 
-    /// `drainSeconds` must be a number of seconds, 0 or more.
+    /// `drainSeconds` must be a number of seconds, 0 or more; `threads` a count from 0 to 1024.
     func check() throws(ConfigurationError) {
         guard drainSeconds >= 0, drainSeconds.isFinite else {
             throw ConfigurationError("http.drainSeconds must be 0 (close the listener at once) or more")
         }
+        guard (0...1024).contains(threads) else {
+            throw ConfigurationError("http.threads must be 0 (one event-loop thread per core) to 1024, not \(threads)")
+        }
     }
+
+    /// The event loops that serve HTTP: `threads` of them, or one per core.
+    var eventLoopGroupProvider: EventLoopGroupProvider { ServerEventLoops.provider(threads: threads) }
 
     /// Seconds as NIO's time amount; `nil` (off) for 0 or less.
     static func timeAmount(_ seconds: Double) -> TimeAmount? {

@@ -184,6 +184,8 @@ public struct ServerConfiguration: Sendable, Encodable {
         /// The proxies (CIDRs) whose `X-Forwarded-For` is believed: the console's sign-in throttle counts the
         /// client it names. Empty: the peer is the client.
         public var trustedProxies: [String] = []
+        /// Event-loop threads that serve HTTP. 0: one per core (SwiftNIO's shared group).
+        public var threads = 0
         public init() {}
     }
 
