@@ -82,7 +82,8 @@ def constants_of(source):
     """The string constants of a file (`let name = "…"`, on the same line or the next, or a multi-line literal)."""
     constants = {}
     for match in re.finditer(r'let (\w+) =\s*"([^"\n]+)"', source):
-        constants[match.group(1)] = match.group(2)
+        if "\\(" not in match.group(2):  # a string built at run time is a value (a bind), not SQL text
+            constants[match.group(1)] = match.group(2)
     for match in re.finditer(r'let (\w+) =\s*"""\n(.*?)\n\s*"""', source, re.S):
         constants[match.group(1)] = " ".join(line.strip() for line in match.group(2).split("\n"))
     return constants
@@ -101,7 +102,13 @@ def statements(source, store, shared_constants):
             repeated = re.search(r'repeating: "([^"]*)"', expression)
             name = expression.removeprefix("unescaped: ").removeprefix("Self.")
             numbered = re.search(r"\((\d+)\.\.\.(\d+)\)\.map", expression)
-            if numbered and store == "postgres":
+            split = re.search(r'SplitSum\.columns\("([^"]*)", as: "(\w+)"\)', expression)
+            if split:  # SplitSum's two sums, as SplitSum.swift writes them
+                value, alias = split.groups()
+                out.append(
+                    f"CAST(SUM(({value}) >> 32) AS BIGINT) AS {alias}_high, "
+                    f"CAST(SUM(({value}) & 4294967295) AS BIGINT) AS {alias}_low")
+            elif numbered and store == "postgres":
                 first, count = int(numbered.group(1)), int(numbered.group(2))
                 out.append(", ".join(f"${n}" for n in range(first, count + 1)))
                 bind = count

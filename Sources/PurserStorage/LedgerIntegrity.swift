@@ -1,8 +1,8 @@
 import PurserCore
 
 /// The ledger's own fsck (`purser ledger check`): what must hold between its tables whatever wrote them, checked by the
-/// same SQL on both stores. Balances are not stored, they are always summed from the grants and wallet entries, so
-/// they cannot disagree with them; the report gives their totals to compare a copy with its original.
+/// same SQL on both stores. Balances are stored (`LedgerBalances`) and must equal the sums of the grants and wallet
+/// entries (`balance_row_differs`); the report gives their totals to compare a copy with its original.
 public struct LedgerIntegrity: Hashable, Sendable, Codable {
     /// One row that breaks a rule.
     public struct Finding: Hashable, Sendable, Codable, CustomStringConvertible {
@@ -133,6 +133,18 @@ public struct LedgerIntegrity: Hashable, Sendable, Codable {
             query: """
                 SELECT DISTINCT w.idempotency_id AS subject FROM wallet_entries e
                 JOIN wallet_transactions w ON w.id = e.wallet_transaction_id WHERE e.user_id <> w.user_id
+                """),
+        Check(
+            rule: "balance_row_differs",
+            meaning: "a user's stored balance of a currency is not the sum of their grants and wallet entries",
+            query: """
+                SELECT user_id || ' ' || currency AS subject FROM (
+                    SELECT user_id, currency, SUM(high) AS high, SUM(low) AS low FROM (
+                        SELECT user_id, currency, amount >> 32 AS high, amount & 4294967295 AS low FROM grants
+                        UNION ALL SELECT user_id, currency, amount >> 32, amount & 4294967295 FROM wallet_entries
+                        UNION ALL SELECT user_id, currency, -high, -low FROM balances) AS e
+                    GROUP BY user_id, currency) AS d
+                WHERE high <> 0 OR low <> 0
                 """),
     ]
 

@@ -8,8 +8,13 @@ import PurserCore
 enum SplitSum {
     /// The two sums of `expression`, as `NAME_high` and `NAME_low`, in SQL both stores run.
     static func columns(_ expression: String, as name: String) -> String {
-        "CAST(SUM((\(expression)) >> 32) AS BIGINT) AS \(name)_high, "
-            + "CAST(SUM((\(expression)) & 4294967295) AS BIGINT) AS \(name)_low"
+        let (high, low) = sums(expression)
+        return "\(high) AS \(name)_high, \(low) AS \(name)_low"
+    }
+
+    /// The two sums of `expression`, unnamed.
+    static func sums(_ expression: String) -> (high: String, low: String) {
+        ("CAST(SUM((\(expression)) >> 32) AS BIGINT)", "CAST(SUM((\(expression)) & 4294967295) AS BIGINT)")
     }
 
     /// The sum the two parts make: `high × 2^32 + low`; `AmountError` when it leaves `Int64`.

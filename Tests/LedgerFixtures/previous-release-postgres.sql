@@ -1,6 +1,6 @@
--- Every statement of the postgres ledger store at 3bca248 (2026-11-26),
--- printed by scripts/release-statements.py 3bca248 postgres.
--- schema: sqlite 15, postgres 15
+-- Every statement of the postgres ledger store at 7a79d2b (2026-11-29),
+-- printed by scripts/release-statements.py 7a79d2b postgres.
+-- schema: sqlite 16, postgres 17
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -17,7 +17,7 @@ SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbo
        (SELECT MIN(created_at) FROM wallet_holds WHERE state = 'open') AS holds_oldest;
 
 -- LedgerIntegrity+Inventory.swift
-SELECT currency, CAST(SUM(amount) AS BIGINT) AS amount FROM (
+SELECT user_id, currency, CAST(SUM((amount) >> 32) AS BIGINT) AS total_high, CAST(SUM((amount) & 4294967295) AS BIGINT) AS total_low FROM (
     SELECT user_id, currency, amount FROM grants
     UNION ALL SELECT user_id, currency, amount FROM wallet_entries) AS e
 GROUP BY user_id, currency;
@@ -74,7 +74,10 @@ JOIN wallet_transactions w ON w.id = e.wallet_transaction_id WHERE e.user_id <> 
 SELECT 'count' AS kind, 'credited' AS name, COUNT(*) AS amount FROM apple_transactions WHERE state = 'credited'
 UNION ALL SELECT 'count', 'orders', COUNT(*) FROM orders
 UNION ALL SELECT 'count', 'wallet', COUNT(*) FROM wallet_transactions
-UNION ALL SELECT 'total', currency, CAST(SUM(amount) AS BIGINT) FROM (
+UNION ALL SELECT 'total_high', currency, CAST(SUM(amount >> 32) AS BIGINT) FROM (
+    SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
+GROUP BY currency
+UNION ALL SELECT 'total_low', currency, CAST(SUM(amount & 4294967295) AS BIGINT) FROM (
     SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
 GROUP BY currency;
 
@@ -213,6 +216,9 @@ SELECT name, password_hash, disabled, generation, grant_limit, grant_limit_per_d
 SELECT app, role FROM console_operator_roles WHERE operator_name = $1;
 
 -- PostgresLedgerStore+ConsoleGrants.swift
+SELECT pg_advisory_xact_lock($1, hashtext($2));
+
+-- PostgresLedgerStore+ConsoleGrants.swift
 INSERT INTO console_grants (id, app, user_id, currency, amount, reason, requested_by, requested_at, state, decided_by, decided_at)
 VALUES ($1, $2, $3, $4, $5, $6,
     $7, $8, $9, $10,
@@ -235,6 +241,16 @@ WHERE id = $4 AND state = 'pending' AND requested_by <> $5 RETURNING id;
 -- PostgresLedgerStore+ConsoleGrants.swift
 SELECT id, app, user_id, currency, amount, reason, requested_by, requested_at, state, decided_by, decided_at FROM console_grants WHERE id = $1;
 
+-- PostgresLedgerStore+ConsoleSessions.swift
+DELETE FROM console_ended_sessions WHERE expires_at < $1;
+
+-- PostgresLedgerStore+ConsoleSessions.swift
+INSERT INTO console_ended_sessions (id, expires_at) VALUES ($1, $2)
+ON CONFLICT (id) DO NOTHING;
+
+-- PostgresLedgerStore+ConsoleSessions.swift
+SELECT 1 FROM console_ended_sessions WHERE id = $1;
+
 -- PostgresLedgerStore+Erasure.swift
 UPDATE webhook_sequences SET last = GREATEST(last,
     (SELECT p.last FROM webhook_sequences p WHERE p.user_id = $1))
@@ -254,9 +270,6 @@ VALUES ($1, 'user', $2, 'erased', $3,
 SELECT table_name::text AS table_name, column_name::text AS column_name FROM information_schema.columns
 WHERE table_schema = current_schema() AND data_type IN ('text', 'character varying')
 ORDER BY table_name, ordinal_position;
-
--- PostgresLedgerStore+Holds.swift
-SELECT pg_advisory_xact_lock($1, hashtext($2));
 
 -- PostgresLedgerStore+Holds.swift
 INSERT INTO wallet_holds (idempotency_id, user_id, amounts, reason, expires_in_seconds, cause, state,
@@ -354,14 +367,14 @@ SELECT MAX(transaction_id) AS anchor FROM apple_transactions
 WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id;
 
 -- PostgresLedgerStore+Refunds.swift
+SELECT currency, (-SUM(amount))::BIGINT AS revoked FROM grants
+WHERE transaction_id = $1 AND kind IN ('revoke', 'restore') GROUP BY currency;
+
+-- PostgresLedgerStore+Refunds.swift
 UPDATE apple_transactions SET state = 'revoked', revocation_date = $1,
     revocation_type = $2, revocation_percentage = $3,
     updated_at = $4
 WHERE transaction_id = $5;
-
--- PostgresLedgerStore+Refunds.swift
-SELECT currency, (-SUM(amount))::BIGINT AS revoked FROM grants
-WHERE transaction_id = $1 AND kind IN ('revoke', 'restore') GROUP BY currency;
 
 -- PostgresLedgerStore+Refunds.swift
 UPDATE apple_transactions SET state = 'credited', revocation_date = NULL, revocation_type = NULL,
@@ -369,11 +382,17 @@ UPDATE apple_transactions SET state = 'credited', revocation_date = NULL, revoca
 WHERE transaction_id = $2;
 
 -- PostgresLedgerStore+Refunds.swift
+UPDATE apple_transactions SET state = $1, revocation_date = $2,
+    revocation_type = $3, revocation_percentage = $4,
+    updated_at = $5
+WHERE transaction_id = $6;
+
+-- PostgresLedgerStore+Refunds.swift
 INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at)
 VALUES ($1, $2, $3, $4, $5, $6);
 
 -- PostgresLedgerStore+Refunds.swift
-SELECT currency, SUM(amount)::BIGINT AS total FROM (
+SELECT currency, CAST(SUM((amount) >> 32) AS BIGINT) AS total_high, CAST(SUM((amount) & 4294967295) AS BIGINT) AS total_low FROM (
     SELECT currency, amount FROM grants WHERE user_id = $1
     UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = $2) AS entries
 GROUP BY currency;
@@ -396,6 +415,11 @@ SELECT t.*,
     ARRAY(SELECT amount FROM grants g WHERE g.transaction_id = t.transaction_id AND g.kind = 'credit'
           ORDER BY g.id) AS grant_amounts
 FROM apple_transactions t WHERE t.transaction_id = $1;
+
+-- PostgresLedgerStore+Settle.swift
+SELECT subject_id, COUNT(*)::BIGINT AS n FROM audit_log
+WHERE subject = 'transaction' AND event = 'revoked' AND subject_id = ANY ($1::TEXT[])
+GROUP BY subject_id;
 
 -- PostgresLedgerStore+Settle.swift
 INSERT INTO audit_log (at, subject, subject_id, event, cause, detail)
@@ -427,16 +451,17 @@ ORDER BY l.o, l.h, l.v;
 
 -- PostgresLedgerStore+WalletBatch.swift
 SELECT 't' AS kind, user_id, idempotency_id AS key, amounts, reason, metadata, cause, balances,
-    created_at AS number
+    created_at AS number, NULL::BIGINT AS low
 FROM wallet_transactions WHERE idempotency_id = ANY ($1::TEXT[])
 UNION ALL
-SELECT 'b', user_id, currency, NULL, NULL, NULL, NULL, NULL, SUM(amount)::BIGINT FROM (
+SELECT 'b', user_id, currency, NULL, NULL, NULL, NULL, NULL,
+    CAST(SUM((amount) >> 32) AS BIGINT) AS total_high, CAST(SUM((amount) & 4294967295) AS BIGINT) AS total_low FROM (
     SELECT user_id, currency, amount FROM grants WHERE user_id = ANY ($2::TEXT[])
     UNION ALL
     SELECT user_id, currency, amount FROM wallet_entries WHERE user_id = ANY ($3::TEXT[])) AS e
 GROUP BY user_id, currency
 UNION ALL
-SELECT 'h', user_id, NULL, amounts, NULL, NULL, NULL, NULL, NULL FROM wallet_holds
+SELECT 'h', user_id, NULL, amounts, NULL, NULL, NULL, NULL, NULL, NULL FROM wallet_holds
 WHERE user_id = ANY ($4::TEXT[]) AND state = 'open' AND expires_at > $5;
 
 -- PostgresLedgerStore+WalletBatchWrite.swift
@@ -590,4 +615,4 @@ SELECT (SELECT COUNT(*) FROM orders) AS orders,
 SELECT * FROM purser_settle_lock($1, $2, $3);
 
 -- PostgresSettleStatements.swift
-SELECT purser_settle_write($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46, $47, $48, $49, $50, $51);
+SELECT purser_settle_write($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46, $47, $48, $49, $50, $51, $52, $53, $54, $55, $56, $57, $58, $59, $60);

@@ -1,6 +1,6 @@
--- Every statement of the sqlite ledger store at 3bca248 (2026-11-26),
--- printed by scripts/release-statements.py 3bca248 sqlite.
--- schema: sqlite 15, postgres 15
+-- Every statement of the sqlite ledger store at 7a79d2b (2026-11-29),
+-- printed by scripts/release-statements.py 7a79d2b sqlite.
+-- schema: sqlite 16, postgres 17
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -17,7 +17,7 @@ SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbo
        (SELECT MIN(created_at) FROM wallet_holds WHERE state = 'open') AS holds_oldest;
 
 -- LedgerIntegrity+Inventory.swift
-SELECT currency, CAST(SUM(amount) AS BIGINT) AS amount FROM (
+SELECT user_id, currency, CAST(SUM((amount) >> 32) AS BIGINT) AS total_high, CAST(SUM((amount) & 4294967295) AS BIGINT) AS total_low FROM (
     SELECT user_id, currency, amount FROM grants
     UNION ALL SELECT user_id, currency, amount FROM wallet_entries) AS e
 GROUP BY user_id, currency;
@@ -74,7 +74,10 @@ JOIN wallet_transactions w ON w.id = e.wallet_transaction_id WHERE e.user_id <> 
 SELECT 'count' AS kind, 'credited' AS name, COUNT(*) AS amount FROM apple_transactions WHERE state = 'credited'
 UNION ALL SELECT 'count', 'orders', COUNT(*) FROM orders
 UNION ALL SELECT 'count', 'wallet', COUNT(*) FROM wallet_transactions
-UNION ALL SELECT 'total', currency, CAST(SUM(amount) AS BIGINT) FROM (
+UNION ALL SELECT 'total_high', currency, CAST(SUM(amount >> 32) AS BIGINT) FROM (
+    SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
+GROUP BY currency
+UNION ALL SELECT 'total_low', currency, CAST(SUM(amount & 4294967295) AS BIGINT) FROM (
     SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
 GROUP BY currency;
 
@@ -203,6 +206,15 @@ WHERE id = ? AND state = 'pending' AND requested_by <> ? RETURNING id;
 -- SQLiteLedgerStore+ConsoleGrants.swift
 SELECT id, app, user_id, currency, amount, reason, requested_by, requested_at, state, decided_by, decided_at FROM console_grants WHERE id = ?;
 
+-- SQLiteLedgerStore+ConsoleSessions.swift
+DELETE FROM console_ended_sessions WHERE expires_at < ?;
+
+-- SQLiteLedgerStore+ConsoleSessions.swift
+INSERT INTO console_ended_sessions (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING;
+
+-- SQLiteLedgerStore+ConsoleSessions.swift
+SELECT 1 AS ended FROM console_ended_sessions WHERE id = ?;
+
 -- SQLiteLedgerStore+Erasure.swift
 INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES (?, 'user', ?, 'erased', ?, ?);
 
@@ -308,13 +320,13 @@ SELECT MAX(transaction_id) AS anchor FROM apple_transactions
 WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id;
 
 -- SQLiteLedgerStore+Refunds.swift
+SELECT currency, -SUM(amount) AS revoked FROM grants
+WHERE transaction_id = ? AND kind IN ('revoke', 'restore') GROUP BY currency;
+
+-- SQLiteLedgerStore+Refunds.swift
 UPDATE apple_transactions SET state = 'revoked', revocation_date = ?, revocation_type = ?,
     revocation_percentage = ?, updated_at = ?
 WHERE transaction_id = ?;
-
--- SQLiteLedgerStore+Refunds.swift
-SELECT currency, -SUM(amount) AS revoked FROM grants
-WHERE transaction_id = ? AND kind IN ('revoke', 'restore') GROUP BY currency;
 
 -- SQLiteLedgerStore+Refunds.swift
 UPDATE apple_transactions SET state = 'credited', revocation_date = NULL, revocation_type = NULL,
@@ -322,19 +334,21 @@ UPDATE apple_transactions SET state = 'credited', revocation_date = NULL, revoca
 WHERE transaction_id = ?;
 
 -- SQLiteLedgerStore+Refunds.swift
+UPDATE apple_transactions SET state = ?, revocation_date = ?, revocation_type = ?,
+    revocation_percentage = ?, updated_at = ?
+WHERE transaction_id = ?;
+
+-- SQLiteLedgerStore+Refunds.swift
 INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at) VALUES (?, ?, ?, ?, ?, ?);
 
 -- SQLiteLedgerStore+Refunds.swift
-SELECT currency, SUM(amount) AS total FROM (
+SELECT currency, CAST(SUM((amount) >> 32) AS BIGINT) AS total_high, CAST(SUM((amount) & 4294967295) AS BIGINT) AS total_low FROM (
     SELECT currency, amount FROM grants WHERE user_id = ?
     UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = ?)
 GROUP BY currency;
 
 -- SQLiteLedgerStore+Refunds.swift
 SELECT COUNT(*) AS n FROM audit_log WHERE subject = 'transaction' AND subject_id = ? AND event = ?;
-
--- SQLiteLedgerStore+Refunds.swift
-INSERT INTO audit_log (at, subject, subject_id, event, cause, detail) VALUES (?, 'transaction', ?, ?, ?, ?);
 
 -- SQLiteLedgerStore+Rows.swift
 SELECT id, user_id, product_id, quantity, state, transaction_id, created_at, updated_at FROM orders WHERE id = ?;
@@ -363,7 +377,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- SQLiteLedgerStore+Settle.swift
 UPDATE apple_transactions SET state = ?, owner_id = ?, order_id = ?, updated_at = ?, credited_by = ?,
-    app_account_token_for_apple = ?, rejection_code = NULL, rejection_message = NULL
+    app_account_token_for_apple = ?, rejection_code = NULL, rejection_message = NULL,
+    revocation_date = ?, revocation_type = ?, revocation_percentage = ?
 WHERE transaction_id = ? AND state IN ('unbound', 'rejected');
 
 -- SQLiteLedgerStore+Settle.swift

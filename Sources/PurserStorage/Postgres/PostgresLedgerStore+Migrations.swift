@@ -199,5 +199,6 @@ extension PostgresLedgerStore {
         (15, ConsoleLedgerSQL.migration(serial: "BIGSERIAL PRIMARY KEY", integer: "BIGINT")),
         (16, ConsoleLedgerSQL.sessionsMigration(integer: "BIGINT")),
         (17, revokeAtCredit),
+        (18, LedgerBalances.postgresMigration),
     ]
 }

@@ -127,16 +127,13 @@ extension PostgresLedgerStore {
         }
     }
 
-    /// `owner`'s balances: their grants (credits, revokes, restores) and wallet entries (spends, deposits), summed
-    /// (`SplitSum`: a balance beyond `Int64` reads as `AmountError`, not as a failed query).
+    /// `owner`'s balances: the stored sums of their grants (credits, revokes, restores) and wallet entries (spends,
+    /// deposits), `LedgerBalances`; a balance beyond `Int64` reads as `AmountError`, not as a failed query.
     func balances(_ owner: UserID, on connection: PostgresConnection) async throws -> [String: Int64] {
         let rows = try await rows(
             connection,
             """
-            SELECT currency, \(unescaped: SplitSum.columns("amount", as: "total")) FROM (
-                SELECT currency, amount FROM grants WHERE user_id = \(owner.rawValue)
-                UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = \(owner.rawValue)) AS entries
-            GROUP BY currency
+            SELECT currency, high AS total_high, low AS total_low FROM balances WHERE user_id = \(owner.rawValue)
             """)
         var totals: [String: Int64] = [:]
         for row in rows {

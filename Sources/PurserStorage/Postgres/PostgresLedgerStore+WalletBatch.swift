@@ -67,12 +67,8 @@ extension PostgresLedgerStore {
                 created_at AS number, NULL::BIGINT AS low
             FROM wallet_transactions WHERE idempotency_id = ANY (\(ids)::TEXT[])
             UNION ALL
-            SELECT 'b', user_id, currency, NULL, NULL, NULL, NULL, NULL,
-                \(unescaped: SplitSum.columns("amount", as: "total")) FROM (
-                SELECT user_id, currency, amount FROM grants WHERE user_id = ANY (\(users)::TEXT[])
-                UNION ALL
-                SELECT user_id, currency, amount FROM wallet_entries WHERE user_id = ANY (\(users)::TEXT[])) AS e
-            GROUP BY user_id, currency
+            SELECT 'b', user_id, currency, NULL, NULL, NULL, NULL, NULL, high, low
+            FROM balances WHERE user_id = ANY (\(users)::TEXT[])
             UNION ALL
             SELECT 'h', user_id, NULL, amounts, NULL, NULL, NULL, NULL, NULL, NULL FROM wallet_holds
             WHERE user_id = ANY (\(users)::TEXT[]) AND state = 'open' AND expires_at > \(now.millis)

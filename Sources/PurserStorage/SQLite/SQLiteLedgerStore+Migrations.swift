@@ -135,5 +135,6 @@ extension SQLiteLedgerStore {
         (14, APIKeySQL.migration),
         (15, ConsoleLedgerSQL.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
         (16, ConsoleLedgerSQL.sessionsMigration(integer: "INTEGER")),
+        (18, LedgerBalances.sqliteMigration),
     ]
 }

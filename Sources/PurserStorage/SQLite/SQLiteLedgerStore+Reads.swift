@@ -11,7 +11,7 @@ extension SQLiteLedgerStore {
     }
 
     public func balances(of user: UserID) async throws -> [String: Int64] {
-        try Self.balances(from: try await read(Self.balancesQuery, [.text(user.rawValue), .text(user.rawValue)]))
+        try Self.balances(from: try await read(Self.balancesQuery, [.text(user.rawValue)]))
     }
 
     public func auditTrail(of subjectID: String) async throws -> [AuditEvent] {

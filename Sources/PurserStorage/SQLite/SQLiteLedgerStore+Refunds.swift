@@ -118,14 +118,9 @@ extension SQLiteLedgerStore {
         }
     }
 
-    /// A user's balances: their grants (credits, revokes, restores) and wallet entries (spends, deposits), summed
-    /// (`SplitSum`: a balance beyond `Int64` reads as `AmountError`, not as a failed query).
-    static let balancesQuery = """
-        SELECT currency, \(SplitSum.columns("amount", as: "total")) FROM (
-            SELECT currency, amount FROM grants WHERE user_id = ?
-            UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = ?)
-        GROUP BY currency
-        """
+    /// A user's balances: the stored sums of their grants (credits, revokes, restores) and wallet entries (spends,
+    /// deposits), `LedgerBalances`; a balance beyond `Int64` reads as `AmountError`, not as a failed query.
+    static let balancesQuery = "SELECT currency, high AS total_high, low AS total_low FROM balances WHERE user_id = ?"
 
     /// The balances `balancesQuery` read.
     static func balances(from rows: [SQLiteRow]) throws -> [String: Int64] {
@@ -140,7 +135,7 @@ extension SQLiteLedgerStore {
 
     /// `owner`'s balances, read on the writer inside the caller's transaction.
     static func writerBalances(_ owner: UserID, on database: SQLiteDatabase) throws -> [String: Int64] {
-        try balances(from: try database.query(Self.balancesQuery, [.text(owner.rawValue), .text(owner.rawValue)]))
+        try balances(from: try database.query(Self.balancesQuery, [.text(owner.rawValue)]))
     }
 
     /// How many audit records of `event` the transaction has: numbers its revoke and restore events.
