@@ -20,6 +20,8 @@ from drive_console import arrived, check  # noqa: E402 (same directory)
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
 def open_browser():
@@ -31,6 +33,14 @@ def open_browser():
     browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     browser.implicitly_wait(2)
     return browser
+
+
+def submit_and_wait(browser, button) -> None:
+    """Clicks a form's button and waits until the page it answers with replaced this one: a notice looked up sooner
+    may be the old page's (as after a second change on the operators page), gone a moment later."""
+    page = browser.find_element(By.TAG_NAME, "html")
+    button.click()
+    WebDriverWait(browser, 10).until(expected_conditions.staleness_of(page))
 
 
 def sign_in(browser, base: str, name: str, password: str) -> None:
@@ -150,8 +160,8 @@ def main() -> None:
         check(other.current_url.endswith("/console/dashboard"), "the support operator is still signed in")
         admin.get(f"{base}/console/operators")
         admin.save_screenshot(os.path.join(args.screenshots, "operators.png"))
-        admin.find_element(By.CSS_SELECTOR, f"#operator-{args.support} button.disable").click()
-        # The answer is the same page, with a notice (found once the new page is there: the old one has none).
+        submit_and_wait(admin, admin.find_element(By.CSS_SELECTOR, f"#operator-{args.support} button.disable"))
+        # The answer is the same page, with a notice.
         check("Saved" in admin.find_element(By.ID, "notice").text, "the change is saved")
         check("disabled" in admin.find_element(By.CSS_SELECTOR, f"#operator-{args.support} .status").text,
               "the admin disables the support operator")
@@ -161,7 +171,8 @@ def main() -> None:
         other.find_element(By.NAME, "password").send_keys(args.password)
         other.find_element(By.CSS_SELECTOR, "#sign-in button").click()
         check(other.find_element(By.ID, "error").is_displayed(), "and who cannot sign in again")
-        admin.find_element(By.CSS_SELECTOR, f"#operator-{args.support} button.enable").click()
+        # The page still shows the disable's notice: wait for the answer's page before reading it.
+        submit_and_wait(admin, admin.find_element(By.CSS_SELECTOR, f"#operator-{args.support} button.enable"))
         check("Saved" in admin.find_element(By.ID, "notice").text, "and enables them again")
         sign_in(admin, base, args.admin, args.password)  # the admin's own session still holds
         admin.find_element(By.ID, "sign-out").click()
