@@ -49,7 +49,7 @@ extension ChaosRun {
         healing.serverAPIFaults = lanes.map(\.healing.serverAPIFaults).reduce(0, +)
         healing.webhooks = .summed(lanes.map(\.healing.webhooks))
         healing.wallet = lanes.compactMap(\.healing.wallet).reduce(into: SpendingBackend.Tally()) { $0.add($1) }
-        return ((result, perLane), healing)
+        return (await addingAppleRefusals(of: servers[0], to: (result, perLane)), healing)
     }
 
     /// What of the other apps' purchases `lane`'s app holds: a transaction in its ledger, or an event about one in

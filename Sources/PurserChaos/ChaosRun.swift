@@ -142,7 +142,7 @@ public struct ChaosRun: Sendable {
             server.replicas?.memory.map(\.resident) ?? []
         }
         let lane = try await runLane(plan, on: server, directory: directory, transport: transport, failovers: failovers)
-        return ((lane.result, [lane.violations]), lane.healing)
+        return (await addingAppleRefusals(of: server, to: (lane.result, [lane.violations])), lane.healing)
     }
 
     /// What Purser did for one app: its result, every violation, the heal phase, and the harness's record.

@@ -31,6 +31,9 @@ public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
         /// One `webhook-id` reached the game backend with two different bodies (two events, one id): a receiver that
         /// applies each id once dropped one of them.
         case webhookIDReused = "webhook-id-reused"
+        /// Apple's App Store Server API refused a server's calls for their token (HTTP 401), which no fault family
+        /// does: a server calls Apple with a key the simulator does not hold.
+        case appleRefusedCall = "apple-refused-call"
     }
 
     public var kind: Kind

@@ -18,6 +18,9 @@ enum LedgerBalances {
         GROUP BY user_id, currency
         """
 
+    /// A new row's parts, and a deleted row's (`SplitSum.parts`).
+    private static let (added, taken) = (SplitSum.parts("NEW.amount"), SplitSum.parts("OLD.amount"))
+
     /// The table, in either store's integer type.
     static func table(integer: String) -> String {
         """
@@ -39,14 +42,14 @@ enum LedgerBalances {
                 """
                 CREATE TRIGGER \(source)_add_to_balance AFTER INSERT ON \(source) BEGIN
                     INSERT INTO balances (user_id, currency, high, low)
-                    VALUES (NEW.user_id, NEW.currency, NEW.amount >> 32, NEW.amount & 4294967295)
+                    VALUES (NEW.user_id, NEW.currency, \(added.high), \(added.low))
                     ON CONFLICT (user_id, currency) DO UPDATE
                     SET high = high + excluded.high, low = low + excluded.low;
                 END
                 """,
                 """
                 CREATE TRIGGER \(source)_take_from_balance AFTER DELETE ON \(source) BEGIN
-                    UPDATE balances SET high = high - (OLD.amount >> 32), low = low - (OLD.amount & 4294967295)
+                    UPDATE balances SET high = high - (\(taken.high)), low = low - (\(taken.low))
                     WHERE user_id = OLD.user_id AND currency = OLD.currency;
                 END
                 """,
@@ -62,11 +65,11 @@ enum LedgerBalances {
             BEGIN
                 IF TG_OP = 'INSERT' THEN
                     INSERT INTO balances (user_id, currency, high, low)
-                    VALUES (NEW.user_id, NEW.currency, NEW.amount >> 32, NEW.amount & 4294967295)
+                    VALUES (NEW.user_id, NEW.currency, \(added.high), \(added.low))
                     ON CONFLICT (user_id, currency) DO UPDATE
                     SET high = balances.high + EXCLUDED.high, low = balances.low + EXCLUDED.low;
                 ELSE
-                    UPDATE balances SET high = high - (OLD.amount >> 32), low = low - (OLD.amount & 4294967295)
+                    UPDATE balances SET high = high - (\(taken.high)), low = low - (\(taken.low))
                     WHERE user_id = OLD.user_id AND currency = OLD.currency;
                 END IF;
                 RETURN NULL;

@@ -66,6 +66,9 @@ public struct LedgerIntegrity: Hashable, Sendable, Codable {
         let query: String
     }
 
+    /// Each row's amount in `SplitSum`'s two parts.
+    private static let amountParts = SplitSum.parts("amount")
+
     static let checks: [Check] = [
         Check(
             rule: "credited_without_grants", meaning: "a credited transaction has no credit grant",
@@ -140,8 +143,8 @@ public struct LedgerIntegrity: Hashable, Sendable, Codable {
             query: """
                 SELECT user_id || ' ' || currency AS subject FROM (
                     SELECT user_id, currency, SUM(high) AS high, SUM(low) AS low FROM (
-                        SELECT user_id, currency, amount >> 32 AS high, amount & 4294967295 AS low FROM grants
-                        UNION ALL SELECT user_id, currency, amount >> 32, amount & 4294967295 FROM wallet_entries
+                        SELECT user_id, currency, \(amountParts.high) AS high, \(amountParts.low) AS low FROM grants
+                        UNION ALL SELECT user_id, currency, \(amountParts.high), \(amountParts.low) FROM wallet_entries
                         UNION ALL SELECT user_id, currency, -high, -low FROM balances) AS e
                     GROUP BY user_id, currency) AS d
                 WHERE high <> 0 OR low <> 0
@@ -153,10 +156,10 @@ public struct LedgerIntegrity: Hashable, Sendable, Codable {
         SELECT 'count' AS kind, 'credited' AS name, COUNT(*) AS amount FROM apple_transactions WHERE state = 'credited'
         UNION ALL SELECT 'count', 'orders', COUNT(*) FROM orders
         UNION ALL SELECT 'count', 'wallet', COUNT(*) FROM wallet_transactions
-        UNION ALL SELECT 'total_high', currency, CAST(SUM(amount >> 32) AS BIGINT) FROM (
+        UNION ALL SELECT 'total_high', currency, \(SplitSum.sums("amount").high) FROM (
             SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
         GROUP BY currency
-        UNION ALL SELECT 'total_low', currency, CAST(SUM(amount & 4294967295) AS BIGINT) FROM (
+        UNION ALL SELECT 'total_low', currency, \(SplitSum.sums("amount").low) FROM (
             SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
         GROUP BY currency
         """ + tables.map { " UNION ALL SELECT 'rows', '\($0)', COUNT(*) FROM \($0)" }.joined()

@@ -14,7 +14,14 @@ enum SplitSum {
 
     /// The two sums of `expression`, unnamed.
     static func sums(_ expression: String) -> (high: String, low: String) {
-        ("CAST(SUM((\(expression)) >> 32) AS BIGINT)", "CAST(SUM((\(expression)) & 4294967295) AS BIGINT)")
+        let (high, low) = parts(expression)
+        return ("CAST(SUM(\(high)) AS BIGINT)", "CAST(SUM(\(low)) AS BIGINT)")
+    }
+
+    /// One amount's two parts: its high 32 bits (sign-extended) and its low 32 bits, which the sums add (and the
+    /// stored balances, `LedgerBalances`, keep).
+    static func parts(_ expression: String) -> (high: String, low: String) {
+        ("(\(expression)) >> 32", "(\(expression)) & 4294967295")
     }
 
     /// The sum the two parts make: `high × 2^32 + low`; `AmountError` when it leaves `Int64`.

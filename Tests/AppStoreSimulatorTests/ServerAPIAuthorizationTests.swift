@@ -85,6 +85,11 @@ import Testing
             let refused = await refusal(fixture.api, token)
             #expect(refused?.contains(reason) == true, "expected \(reason), got \(refused ?? "admitted")")
         }
+        // Each refusal is counted (a chaos run fails on any); an injected fault is not a refusal.
+        #expect(await fixture.api.refusals == cases.count)
+        await fixture.api.injectFaults([ServerAPIFault(status: 401)])
+        _ = await refusal(fixture.api, try await client.current())
+        #expect(await fixture.api.refusals == cases.count)
     }
 }
 

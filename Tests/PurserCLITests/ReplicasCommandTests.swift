@@ -29,6 +29,7 @@ struct ReplicasCommandTests {
         defer { simulator.terminate() }
         let environment = [
             "PURSER_DATABASE_URL": database, "PURSER_SIMULATOR_URL": simulatorURL,
+            "PURSER_ADMIN_TOKEN": "support-token-r",
         ]
         var replicas: [(ChildProcess, Int)] = []
         for index in 1...2 {
@@ -64,6 +65,14 @@ struct ReplicasCommandTests {
         for base in [first, second] {
             let (_, wallet) = try await serve.request("GET", "\(base)/v1/wallet", user: "alice")
             #expect((wallet["balances"] as? [String: Int])?["gold"] == 60)
+        }
+        // Each replica calls Apple's Server API with a key of its own, registered under its own id: with one id for
+        // both, the second registration replaced the first key and the first replica's calls were refused (401).
+        let id = try #require(purchase["transactionId"] as? String)
+        for base in [first, second] {
+            let (status, view) = try await serve.request(
+                "GET", "\(base)/admin/v1/transactions/\(id)", bearer: "support-token-r")
+            #expect(status == 200 && view["apple"] as? String == "charged", "\(base): \(view)")
         }
     }
 }

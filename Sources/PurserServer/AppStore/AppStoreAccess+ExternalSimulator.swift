@@ -34,8 +34,9 @@ extension AppStoreAccess {
         }
         let directory = URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("appstore-sim")
         let key = try simulatorAPIKey(in: directory)
+        let keyID = simulatorKeyID(for: key.publicKey)
         let registration = ServerAPIRoutes.KeyRegistration(
-            issuerId: simulatorIssuer, keyId: simulatorKeyID, bundleId: configuration.bundleId,
+            issuerId: simulatorIssuer, keyId: keyID, bundleId: configuration.bundleId,
             publicKeyPEM: key.publicKey.pemRepresentation)
         let registered = try await call(
             transport,
@@ -50,7 +51,7 @@ extension AppStoreAccess {
         }
         let api = try AppStoreServerAPIClient(
             configuration: .init(
-                issuerID: simulatorIssuer, keyID: simulatorKeyID, bundleID: configuration.bundleId,
+                issuerID: simulatorIssuer, keyID: keyID, bundleID: configuration.bundleId,
                 privateKey: key, baseURL: url),
             transport: transport)
         let receipts = VerifyReceiptClient(

@@ -28,9 +28,15 @@ extension AppStoreAccess {
         case kept
     }
 
-    /// The issuer and key id of the App Store Server API key Purser registers with its simulator.
+    /// The issuer of the App Store Server API keys Purser registers with its simulator.
     public static let simulatorIssuer = "purser-appstore-simulator"
-    public static let simulatorKeyID = "SIMULATOR1"
+
+    /// The id of a Server API key: as Apple's, ten characters of its own, here the start of its public key's SHA-256,
+    /// so servers sharing one simulator each keep theirs (with one id for every key, the last server to register
+    /// replaced the others' keys and their calls were refused with 401).
+    public static func simulatorKeyID(for key: P256.Signing.PublicKey) -> String {
+        SHA256.hash(data: key.x963Representation).prefix(5).map { String(format: "%02X", $0) }.joined()
+    }
 
     /// The App Store simulator `store` in Apple's place: its roots trusted (beside Apple's and `trustedRootFiles`),
     /// `verifyReceipt` answered in-process, and its App Store Server API (`serverAPI`) called with `apiKey`, which is
@@ -40,9 +46,10 @@ extension AppStoreAccess {
         apiKey: P256.Signing.PrivateKey = .init(), placement: SimulatorPlacement = .hosted(notifications: .sent),
         retryPolicy: AppStoreServerAPIClient.RetryPolicy = .init(), now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> AppStoreAccess {
+        let keyID = simulatorKeyID(for: apiKey.publicKey)
         await serverAPI.register(
             .init(
-                issuerId: simulatorIssuer, keyId: simulatorKeyID, bundleId: configuration.bundleId,
+                issuerId: simulatorIssuer, keyId: keyID, bundleId: configuration.bundleId,
                 otherBundleIds: configuration.servedApps.map(\.bundleId).filter { $0 != configuration.bundleId },
                 publicKey: apiKey.publicKey))
         let loopback = LoopbackTransport()
@@ -54,7 +61,7 @@ extension AppStoreAccess {
         }
         let api = try AppStoreServerAPIClient(
             configuration: .init(
-                issuerID: simulatorIssuer, keyID: simulatorKeyID, bundleID: configuration.bundleId,
+                issuerID: simulatorIssuer, keyID: keyID, bundleID: configuration.bundleId,
                 privateKey: apiKey, baseURL: base, retryPolicy: retryPolicy, now: now),
             transport: transport)
         let receipts = VerifyReceiptClient(
