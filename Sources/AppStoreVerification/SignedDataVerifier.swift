@@ -86,8 +86,22 @@ public struct SignedDataVerifier: Sendable {
     /// already done (a forged payload can at most skip itself). Nil when `jws` is not a notification.
     public static func unverifiedNotificationUUID(of jws: String) -> String? {
         struct Claim: Decodable { var notificationUUID: String }
-        guard let parts = try? CompactJWS(jws) else { return nil }
-        return try? JSONDecoder().decode(Claim.self, from: parts.payload).notificationUUID
+        guard let payload = CompactJWS.unverifiedPayload(of: jws) else { return nil }
+        return try? JSONDecoder().decode(Claim.self, from: payload).notificationUUID
+    }
+
+    /// The `transactionId` a signed transaction claims and whether it claims a revocation, read WITHOUT verifying
+    /// anything: only for skipping a transaction the ledger already holds as Apple describes it (a forged payload
+    /// can at most skip itself). Nil when `jws` is not a transaction.
+    public static func unverifiedTransactionClaim(of jws: String) -> (transactionID: String, revoked: Bool)? {
+        struct Claim: Decodable {
+            var transactionId: String
+            var revocationDate: Int64?
+        }
+        guard let payload = CompactJWS.unverifiedPayload(of: jws),
+            let claim = try? JSONDecoder().decode(Claim.self, from: payload)
+        else { return nil }
+        return (claim.transactionId, claim.revocationDate != nil)
     }
 
     /// Checks only that Apple signed `jws` (chain, time, signature) and decodes its payload; no claims.

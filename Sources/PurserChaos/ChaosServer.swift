@@ -36,8 +36,9 @@ public struct ChaosServer: Sendable {
     public let clock: ChaosClock
     /// Where apps send their requests.
     public let url: URL
-    /// Runs one reconciliation with the App Store Server API and describes what it did.
-    public let reconcile: @Sendable () async throws -> String
+    /// Runs one reconciliation with the App Store Server API, telling `progress` how far it got (in process), and
+    /// describes what it did.
+    public let reconcile: @Sendable (_ progress: @escaping @Sendable (String) -> Void) async throws -> String
     /// The `purser serve` processes behind `url`; empty when the server runs inside this process.
     let replicas: ReplicaSet?
     /// The game's backend, which the server's webhooks reach.
@@ -193,8 +194,8 @@ public struct ChaosServer: Sendable {
                     ChaosServer(
                         appStore: appStore, serverAPI: serverAPI, store: ledgers[index], network: network,
                         clock: clock, url: URL(string: "http://127.0.0.1:\(port)")!,
-                        reconcile: { [followUps = assembly.appleFollowUps] in
-                            let reconciled = try await reconciler.run().description
+                        reconcile: { [followUps = assembly.appleFollowUps] progress in
+                            let reconciled = try await reconciler.run(progress: progress).description
                             guard let followUps else { return reconciled }
                             let finishing = try await Self.finishAtApple(followUps)
                             return reconciled + "; finishing at Apple: \(finishing)"

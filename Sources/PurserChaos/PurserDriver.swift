@@ -191,7 +191,7 @@ struct PurserDriver {
         var summary = "not run"
         for attempt in 1...5 {
             do {
-                summary = try await server.reconcile()
+                summary = try await server.reconcile { [progress] in progress.note("reconciliation: \($0)") }
                 break
             } catch {
                 summary = "attempt \(attempt) failed: \(error)"

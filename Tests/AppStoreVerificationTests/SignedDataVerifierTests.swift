@@ -46,6 +46,31 @@ import X509
         await expectFailure(.malformed, String(repeating: "a", count: 300_000))
     }
 
+    /// The unverified peeks (what reconciliation skips by) read the payload's claims from any JWS shape, check
+    /// nothing, and answer nil for what has no such claim.
+    @Test func peeksReadClaimsWithoutVerifyingAndNothingElse() throws {
+        var refunded = TestChain.transaction(id: "2000000000000077")
+        refunded.revocationDate = TestChain.reference.appStoreMilliseconds
+        let jws = try signer.sign(refunded)
+        let claim = try #require(SignedDataVerifier.unverifiedTransactionClaim(of: jws))
+        #expect(claim.transactionID == "2000000000000077" && claim.revoked)
+        let plain = try #require(
+            SignedDataVerifier.unverifiedTransactionClaim(of: try signer.sign(TestChain.transaction())))
+        #expect(plain.transactionID == "2000000000000042" && !plain.revoked)
+        // Unverified: a forged signature still peeks (it may only skip itself), and so does a missing one.
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        #expect(SignedDataVerifier.unverifiedTransactionClaim(of: parts[0] + "." + parts[1] + ".AAAA")?.revoked == true)
+        #expect(SignedDataVerifier.unverifiedTransactionClaim(of: "x." + parts[1] + ".") != nil)
+        for broken in ["", parts[1], "." + parts[1], parts[0] + "..", parts[0] + ".!!." + parts[2]] {
+            #expect(SignedDataVerifier.unverifiedTransactionClaim(of: broken) == nil, "\(broken.prefix(20))")
+        }
+        #expect(SignedDataVerifier.unverifiedNotificationUUID(of: jws) == nil, "a transaction has no notificationUUID")
+        let notification = try signer.sign(["notificationUUID": "5E1D0F3A-2B4C-4D6E-8F90-A1B2C3D4E5F6"])
+        #expect(
+            SignedDataVerifier.unverifiedNotificationUUID(of: notification) == "5E1D0F3A-2B4C-4D6E-8F90-A1B2C3D4E5F6")
+        #expect(SignedDataVerifier.unverifiedTransactionClaim(of: notification) == nil)
+    }
+
     @Test func rejectsAChainOfTwoCertificates() async throws {
         let jws = try TestChain.jws(
             x5c: [authority.leaf, authority.intermediate], payload: TestChain.transaction(),

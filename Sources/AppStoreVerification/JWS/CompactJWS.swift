@@ -64,6 +64,16 @@ struct CompactJWS {
             data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: all[start..<dots[1]])))
     }
 
+    /// Only the payload segment, decoded: nothing else is split, copied or hashed, and nothing is trusted (for peeks
+    /// that can only skip work already done). Nil when `text` has no payload segment between two dots.
+    static func unverifiedPayload(of text: String) -> Data? {
+        let utf8 = text.utf8
+        guard utf8.count <= maximumLength, let first = utf8.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        let rest = utf8[utf8.index(after: first)...]
+        guard let second = rest.firstIndex(of: UInt8(ascii: ".")), second > rest.startIndex else { return nil }
+        return Base64URL.decode(utf8[rest.startIndex..<second])
+    }
+
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }

@@ -113,7 +113,7 @@ extension ChaosServer {
                             ChaosServer(
                                 appStore: appStore, serverAPI: serverAPI, store: store, network: network, clock: clock,
                                 url: frontURL,
-                                reconcile: {
+                                reconcile: { _ in
                                     try await reconcile(setup.executable, configuration: reconcileConfiguration)
                                 },
                                 replicas: replicas, gameBackend: backend,
