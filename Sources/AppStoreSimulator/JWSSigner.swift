@@ -19,6 +19,12 @@ public struct JWSSigner: Sendable {
         try Self.sign(payload, headerSegment: headerSegment, key: authority.leafKey)
     }
 
+    /// The compact JWS `sign` made of `payload` when its signature segment was `signature`: the same bytes again,
+    /// without signing (the payload's JSON has sorted keys).
+    public func assemble(_ payload: some Encodable, signature: String) throws -> String {
+        try Self.signingInput(payload, headerSegment: headerSegment) + "." + signature
+    }
+
     /// The base64url header `{"alg":"ES256","x5c":[…]}` naming `x5c` (standard base64 DER, leaf first).
     static func headerSegment(x5c: [Certificate]) -> String {
         let chain = x5c.map { "\"" + Data(SimulatorCertificateAuthority.der($0)).base64EncodedString() + "\"" }
@@ -27,10 +33,15 @@ public struct JWSSigner: Sendable {
 
     /// `headerSegment.payload.signature`: the payload as sorted-key JSON, signed ES256 by `key` (raw r‖s).
     static func sign(_ payload: some Encodable, headerSegment: String, key: P256.Signing.PrivateKey) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let signingInput = headerSegment + "." + Base64URL.encode(try encoder.encode(payload))
+        let signingInput = try signingInput(payload, headerSegment: headerSegment)
         let signature = try key.signature(for: Data(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+    }
+
+    /// `headerSegment.payload`, the payload as sorted-key JSON.
+    private static func signingInput(_ payload: some Encodable, headerSegment: String) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return headerSegment + "." + Base64URL.encode(try encoder.encode(payload))
     }
 }

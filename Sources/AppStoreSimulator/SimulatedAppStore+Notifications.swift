@@ -19,24 +19,38 @@ extension SimulatedAppStore {
     public func pauseNotifications(_ paused: Bool) { notificationsPaused = paused }
 
     /// Every notification, oldest first, for Get Notification History and tests.
-    public func notificationHistory() -> [SentNotification] { notificationLog }
+    public func notificationHistory() throws(SimulatorError) -> [SentNotification] {
+        var all: [SentNotification] = []
+        for entry in notificationLog { all.append(try signed(entry)) }
+        return all
+    }
 
-    /// One page of Get Notification History without copying the log: up to `limit` notifications from log position
+    /// `entry` with its signed payload, rebuilt when it was let go after delivery (`LoggedNotification`).
+    func signed(_ entry: LoggedNotification) throws(SimulatorError) -> SentNotification {
+        do {
+            return try entry.signed(by: signer)
+        } catch {
+            throw SimulatorError(.internal, "signing failed: \(error)")
+        }
+    }
+
+    /// One page of Get Notification History without copying the log (its payloads rebuilt by the caller, off this
+    /// actor: `LoggedNotification.signed(by:)`): up to `limit` notifications from log position
     /// `position` on that were created by `end` and that `matches` accepts, oldest first, and the log position of the
     /// next such notification (nil when there is none). The log is in the order notifications were created, so the
     /// scan stops at the first one created after `end`. Nil when `position` is not a position of the log.
     func notificationHistoryPage(
         from position: Int, limit: Int, through end: Date, where matches: (SentNotification) -> Bool
-    ) -> (page: [SentNotification], next: Int?)? {
+    ) -> (page: [LoggedNotification], next: Int?)? {
         guard position >= 0, position <= notificationLog.count else { return nil }
-        var page: [SentNotification] = []
+        var page: [LoggedNotification] = []
         var index = position
-        func more() -> Bool { index < notificationLog.count && notificationLog[index].createdAt <= end }
+        func more() -> Bool { index < notificationLog.count && notificationLog[index].sent.createdAt <= end }
         while more(), page.count < limit {
-            if matches(notificationLog[index]) { page.append(notificationLog[index]) }
+            if matches(notificationLog[index].sent) { page.append(notificationLog[index]) }
             index += 1
         }
-        while more(), !matches(notificationLog[index]) { index += 1 }
+        while more(), !matches(notificationLog[index].sent) { index += 1 }
         return (page, more() ? index : nil)
     }
 
@@ -46,15 +60,17 @@ extension SimulatedAppStore {
         type: String, subtype: String? = nil, for transaction: JWSTransaction,
         signedTransaction: String
     ) throws(SimulatorError) -> String {
-        let (uuid, signed) = try notification(
+        let (claims, signed) = try notification(
             type: type, subtype: subtype, for: transaction,
             signedTransaction: signedTransaction)
         undeliveredNotifications.append(notificationLog.count)
         notificationLog.append(
-            SentNotification(
-                notificationUUID: uuid, notificationType: type, subtype: subtype,
-                transactionId: transaction.transactionId, signedPayload: signed, createdAt: now(), attempts: [],
-                delivered: false, nextAttemptAt: now(), bundleId: transaction.bundleId))
+            LoggedNotification(
+                SentNotification(
+                    notificationUUID: claims.notificationUUID, notificationType: type, subtype: subtype,
+                    transactionId: transaction.transactionId, signedPayload: signed, createdAt: now(), attempts: [],
+                    delivered: false, nextAttemptAt: now(), bundleId: transaction.bundleId),
+                claims: claims, transaction: transaction, signedTransaction: signedTransaction))
         return signed
     }
 
@@ -70,10 +86,12 @@ extension SimulatedAppStore {
         let signed = try sign(payload)
         undeliveredNotifications.append(notificationLog.count)
         notificationLog.append(
-            SentNotification(
-                notificationUUID: payload.notificationUUID, notificationType: "TEST", subtype: nil, transactionId: nil,
-                signedPayload: signed, createdAt: now(), attempts: [], delivered: false, nextAttemptAt: now(),
-                bundleId: configuration.defaultBundleID))
+            LoggedNotification(
+                SentNotification(
+                    notificationUUID: payload.notificationUUID, notificationType: "TEST", subtype: nil,
+                    transactionId: nil, signedPayload: signed, createdAt: now(), attempts: [], delivered: false,
+                    nextAttemptAt: now(), bundleId: configuration.defaultBundleID),
+                claims: payload, transaction: nil, signedTransaction: nil))
         return payload.notificationUUID
     }
 
@@ -90,7 +108,7 @@ extension SimulatedAppStore {
     public func deliverDueNotifications(force: Bool = false, concurrency: Int = 32) async -> Int {
         guard let target = notificationTarget, !notificationsPaused else { return 0 }
         let due = undeliveredNotifications.filter { index in
-            let entry = notificationLog[index]
+            let entry = notificationLog[index].sent
             guard !entry.delivered, !notificationsInFlight.contains(index), let due = entry.nextAttemptAt else {
                 return false
             }
@@ -110,7 +128,7 @@ extension SimulatedAppStore {
                     group.addTask { (index, 0) }
                     return
                 }
-                let payload = notificationLog[index].signedPayload
+                let payload = notificationLog[index].sent.signedPayload
                 group.addTask {
                     let body = (try? JSONEncoder().encode(["signedPayload": payload])) ?? Data()
                     let request = AppStoreHTTPRequest(
@@ -128,23 +146,24 @@ extension SimulatedAppStore {
             }
             notificationsInFlight.subtract(pending)
         }
-        undeliveredNotifications.removeAll { notificationLog[$0].delivered }
+        undeliveredNotifications.removeAll { notificationLog[$0].sent.delivered }
         return delivered
     }
 
     /// Records one delivery attempt's HTTP status (0: no answer); returns whether it was delivered.
     private func record(attempt status: Int, on index: Int) -> Bool {
         var updated = notificationLog[index]
-        updated.attempts.append(status)
+        updated.sent.attempts.append(status)
         notificationsInFlight.remove(index)
         if (200..<300).contains(status) {
-            updated.delivered = true
-            updated.nextAttemptAt = nil
+            updated.sent.delivered = true
+            updated.sent.nextAttemptAt = nil
+            updated.releaseSignedPayload()
         } else {
-            updated.nextAttemptAt = notificationSchedule.delay(beforeRetry: updated.attempts.count)
+            updated.sent.nextAttemptAt = notificationSchedule.delay(beforeRetry: updated.sent.attempts.count)
                 .map { now().addingTimeInterval($0) }
         }
         notificationLog[index] = updated
-        return updated.delivered
+        return updated.sent.delivered
     }
 }

@@ -85,7 +85,7 @@ public actor SimulatedAppStore {
     var receiptsByDevice: [String: IssuedReceipt] = [:]
     private var journal: FileHandle?
     /// Notifications V2 sent or pending, oldest first.
-    var notificationLog: [SentNotification] = []
+    var notificationLog: [LoggedNotification] = []
     /// Indices into `notificationLog` not delivered yet, oldest first (delivery never scans the whole log).
     var undeliveredNotifications: [Int] = []
     /// Notifications a `deliverDueNotifications` call is sending now; a concurrent call leaves them alone.
@@ -194,20 +194,19 @@ public actor SimulatedAppStore {
         finishedByServer.insert(transactionID)
     }
 
-    /// A signed Notifications V2 payload about `transaction`, with its new UUID (queued for sending by
+    /// A signed Notifications V2 payload about `transaction`, with its claims (a new UUID; queued for sending by
     /// `enqueueNotification`).
     func notification(type: String, subtype: String? = nil, for transaction: JWSTransaction, signedTransaction: String)
-        throws(SimulatorError) -> (uuid: String, signed: String)
+        throws(SimulatorError) -> (claims: JWSNotification, signed: String)
     {
         let environment = transaction.environment ?? configuration.defaultEnvironment.rawValue
         let data = JWSNotification.NotificationData(
             appAppleId: environment == AppStoreEnvironment.production.rawValue ? configuration.appAppleID : nil,
             bundleId: transaction.bundleId, environment: environment, signedTransactionInfo: signedTransaction)
-        let uuid = UUID().uuidString.lowercased()
         let payload = JWSNotification(
-            notificationType: type, subtype: subtype, notificationUUID: uuid,
+            notificationType: type, subtype: subtype, notificationUUID: UUID().uuidString.lowercased(),
             data: data, signedDate: now().appStoreMilliseconds)
-        return (uuid, try sign(payload))
+        return (payload, try sign(payload))
     }
 
     /// Every purchase with what the simulator knows of it, oldest first.

@@ -184,7 +184,7 @@ public struct SimulatorRoutes: Sendable {
             return .accepted
         }
         group.get("notifications") { _, _ in
-            NotificationList(notifications: await store.notificationHistory())
+            NotificationList(notifications: try await store.notificationHistory())
         }
         group.post("notifications/deliver") { _, _ in
             ["delivered": await store.deliverDueNotifications(force: true)]

@@ -62,7 +62,7 @@ struct ChaosEvidence {
         return try encoder.encode(
             Record(
                 purchases: await server.appStore.purchases(),
-                notifications: await server.appStore.notificationHistory()))
+                notifications: try await server.appStore.notificationHistory()))
     }
 
     /// The ledger as it is now: a consistent copy of the SQLite file, or a `pg_dump` of the PostgreSQL database.
@@ -107,7 +107,7 @@ struct ChaosEvidence {
             lines.append("(Apple has no record of it)")
         }
         lines += ["", "## Notifications Apple sent about it"]
-        for sent in await server.appStore.notificationHistory() where sent.transactionId == transactionID {
+        for sent in try await server.appStore.notificationHistory() where sent.transactionId == transactionID {
             lines.append(
                 "\(sent.createdAt) \(sent.notificationType)\(sent.subtype.map { "/\($0)" } ?? "") "
                     + "\(sent.notificationUUID): attempts \(sent.attempts), delivered \(sent.delivered)")

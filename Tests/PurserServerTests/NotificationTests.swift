@@ -38,7 +38,7 @@ import Testing
         try await TestServer.run { server, client in
             let order = try await server.order("gold120", for: "alice", client: client)
             _ = try await server.pay("gold120", token: order.appAccountToken)
-            let payload = try #require(await server.appStore.notificationHistory().first?.signedPayload)
+            let payload = try #require(try await server.appStore.notificationHistory().first?.signedPayload)
             var outcomes: [NotificationService.Outcome] = []
             for _ in 0..<3 {
                 let response = try await post(client, payload)
@@ -98,7 +98,7 @@ import Testing
         try await TestServer.run { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)
             _ = try await server.pay("gold60", token: order.appAccountToken)
-            let genuine = try #require(await server.appStore.notificationHistory().first?.signedPayload)
+            let genuine = try #require(try await server.appStore.notificationHistory().first?.signedPayload)
             var parts = genuine.split(separator: ".").map(String.init)
             parts[2] = String(parts[2].reversed())
             let forged = try await post(client, parts.joined(separator: "."))
@@ -110,7 +110,7 @@ import Testing
                 configuration: .init(defaultBundleID: TestServer.bundleID))
             _ = try await foreignStore.purchase(.init(productId: "gold60", appAccountToken: order.appAccountToken))
             let untrusted = try await post(
-                client, try #require(await foreignStore.notificationHistory().first?.signedPayload))
+                client, try #require(try await foreignStore.notificationHistory().first?.signedPayload))
             #expect(untrusted.errorCode == "untrusted_chain")
             #expect(try await post(client, "not a jws").status == .badRequest)
             let statistics = try await server.store.statistics()
@@ -131,7 +131,7 @@ import Testing
             async let second = server.appStore.deliverDueNotifications(force: true, concurrency: 4)
             let delivered = await first + second
             #expect(delivered == 60)
-            let attempts = await server.appStore.notificationHistory().map(\.attempts.count)
+            let attempts = try await server.appStore.notificationHistory().map(\.attempts.count)
             #expect(attempts == Array(repeating: 1, count: 60), "no notification was sent twice")
             for user in ["alice", "bob", "carol"] { #expect(try await client.wallet(user) == ["gold": 1200]) }
         }
@@ -143,7 +143,7 @@ import Testing
             _ = try await server.pay("gold60", token: order.appAccountToken)
             await server.appStore.loseNotifications(1)
             #expect(await server.appStore.deliverDueNotifications() == 0)
-            let pending = try #require(await server.appStore.notificationHistory().first)
+            let pending = try #require(try await server.appStore.notificationHistory().first)
             #expect(pending.attempts == [0])
             #expect(pending.nextAttemptAt != nil)
             #expect(try await client.wallet("alice") == [:])

@@ -92,7 +92,7 @@ import Testing
         try await TestServer.run { server, client in
             let id = try await credited("gold120", to: "carol", server: server, client: client)
             _ = try await refund(id, percentage: 25_000, client: client)
-            let notification = try #require(await server.appStore.notificationHistory().last?.signedPayload)
+            let notification = try #require(try await server.appStore.notificationHistory().last?.signedPayload)
             await server.appStore.deliverDueNotifications(force: true)
             #expect(try await client.wallet("carol") == ["gold": 90])
             // Apple sends it again (same UUID), and the same signed transaction in a new notification.
@@ -131,7 +131,7 @@ import Testing
                 last.detail
                     == "from dave gold-20 (REFUND_PRORATED: 0.000% → 75.000% of the purchase revoked); shortfall "
                     + "gold=70 not revoked: refunds.allowNegativeBalance is false, revoked down to zero")
-            let notification = try #require(await server.appStore.notificationHistory().last)
+            let notification = try #require(try await server.appStore.notificationHistory().last)
             #expect(notification.notificationType == "REFUND")
 
             try await server.appStore.reverseRefund(transactionID: id)
@@ -154,7 +154,7 @@ import Testing
             await server.appStore.pauseNotifications(true)
             _ = try await refund(id, percentage: 21_997, client: client)
             _ = try await refund(id, percentage: 47_959, client: client)  // 69.956% refunded in all
-            let queued = await server.appStore.notificationHistory().suffix(2)
+            let queued = try await server.appStore.notificationHistory().suffix(2)
             for sent in queued.reversed() {  // the later refund's notification arrives first
                 let response = try await client.post(
                     "/v1/appstore/notifications", user: nil, json: ["signedPayload": sent.signedPayload])

@@ -56,7 +56,7 @@ import Testing
         try await ConsoleStudioTests.run { studio, client in
             _ = try await studio.appStore.purchase(
                 .init(productId: "gold60", bundleId: "com.example.stranger", environment: .sandbox))
-            let signed = try #require(await studio.appStore.notificationHistory().last?.signedPayload)
+            let signed = try #require(try await studio.appStore.notificationHistory().last?.signedPayload)
             let body = try JSONEncoder().encode(["signedPayload": signed])
             let answer = try await client.execute(
                 uri: "/v1/appstore/notifications", method: .post, headers: [.contentType: "application/json"],

@@ -109,7 +109,7 @@ import Testing
             // Apple's notifications: racers' reaches racers' ledger through every shape (the first app's would
             // have ignored it as another app's, with no id).
             let payload = try #require(
-                await studio.appStore.notificationHistory().map(\.signedPayload).first {
+                try await studio.appStore.notificationHistory().map(\.signedPayload).first {
                     AppDispatchMiddleware.notificationBundle(Data(#"{"signedPayload":"\#($0)"}"#.utf8)) == Self.racers
                 })
             var uuid = ""

@@ -66,7 +66,7 @@ import Testing
         try await TestServer.run { server, client in
             let (id, _) = try await server.pay("gold60", token: nil)
             try await server.appStore.notify("PRICE_INCREASE_FOR_A_CONSUMABLE", transactionID: id)
-            let payload = try #require(await server.appStore.notificationHistory().last?.signedPayload)
+            let payload = try #require(try await server.appStore.notificationHistory().last?.signedPayload)
             let response = try await post(client, payload)
             #expect(response.status == .ok)
             #expect(try response.decode(NotificationService.Outcome.self).result == "recorded")

@@ -23,10 +23,16 @@ extension SimulatedServerAPI {
                 && (request.onlyFailures != true || !sent.delivered)
         }
         guard let position,
-            let (page, next) = await store.notificationHistoryPage(
+            let (entries, next) = await store.notificationHistoryPage(
                 from: position, limit: pageSize, through: end, where: wanted)
         else {
             throw Self.badRequest(.invalidPaginationToken, "invalid pagination token")
+        }
+        let page: [SentNotification]
+        do {
+            page = try await Self.signed(entries, by: store.signer)
+        } catch {
+            throw AppStoreServerAPIError(.generalInternal, "An unknown error occurred.", httpStatus: 500)
         }
         let items = page.map { sent in
             AppStoreServerAPI.NotificationHistoryResponseItem(
@@ -40,6 +46,18 @@ extension SimulatedServerAPI {
                 })
         }
         return .init(notificationHistory: items, hasMore: next != nil, paginationToken: next.map(String.init))
+    }
+
+    /// The page's notifications with their signed payloads, rebuilding those let go after delivery side by side.
+    static func signed(_ entries: [LoggedNotification], by signer: JWSSigner) async throws -> [SentNotification] {
+        try await withThrowingTaskGroup(of: (Int, SentNotification).self) { group in
+            for (index, entry) in entries.enumerated() {
+                group.addTask { (index, try entry.signed(by: signer)) }
+            }
+            var page = [SentNotification?](repeating: nil, count: entries.count)
+            for try await (index, sent) in group { page[index] = sent }
+            return page.compactMap { $0 }
+        }
     }
 
     /// Request a Test Notification.
