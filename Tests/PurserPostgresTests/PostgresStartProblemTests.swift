@@ -23,7 +23,12 @@ struct PostgresStartProblemTests {
         configuration.connectionWaitTimeout = .seconds(1)
         let error = try await Self.startError(configuration)
         #expect(error.code == .unavailable)
-        #expect(error.message.contains("no database connection for"), "\(error.message)")
+        // Which wait ends first, the pool's for a connection (1 s here, longer while the pool serves others) or the
+        // operation's deadline, is the machine's timing (a loaded CI run met the second): either way the server's
+        // own words follow.
+        #expect(
+            error.message.contains("no database connection for")
+                || error.message.contains("the database did not answer within"), "\(error.message)")
         #expect(error.message.contains("a connection of its own to"), "\(error.message)")
         #expect(error.message.contains("purser_no_such_database\" does not exist"), "\(error.message)")
     }
