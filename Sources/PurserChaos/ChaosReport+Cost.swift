@@ -32,7 +32,7 @@ extension ChaosReport.StrategyResult {
                         ? " (server in process)"
                         : ", replicas " + replicas.map(ProcessMemory.text).joined(separator: " ")
                             + ", together at most \(ProcessMemory.text(harness + replicas.reduce(0, +)))")
-                    + " (VmHWM)")
+                    + " (VmHWM, or a tenth's reading above it)")
         }
         return lines
     }

@@ -182,8 +182,14 @@ public struct ChaosRun: Sendable {
         result.kills = server.replicas?.kills ?? []
         result.failovers = failovers?.failovers ?? []
         result.tenths = progress.tenths
-        result.harnessPeakResident = ProcessMemory.current.peakResident
-        result.replicasPeakResident = server.replicas?.memory.map(\.peakResident)
+        // VmHWM is kept lazily: memory handed back (a `madvise` by the allocator) can take the high-water mark with it,
+        // so a tenth's reading can exceed it (a fresh-clone run read 80 KB more at a tenth): the peak is the larger.
+        result.harnessPeakResident = ([ProcessMemory.current.peakResident] + progress.tenths.map(\.harnessResident))
+            .max()
+        result.replicasPeakResident = server.replicas?.memory.enumerated().map { index, memory in
+            ([memory.peakResident] + progress.tenths.compactMap { $0.replicasResident.dropFirst(index).first }).max()
+                ?? memory.peakResident
+        }
         var healed = healing
         healed.wallet = driver.spender.tally
         if !violations.isEmpty {
