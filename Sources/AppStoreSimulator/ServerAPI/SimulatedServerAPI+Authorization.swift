@@ -12,7 +12,7 @@ extension SimulatedServerAPI {
         do {
             return try await verify(authorization)
         } catch {
-            refusals += 1
+            refusals[error.reason, default: 0] += 1
             throw AppStoreServerAPIError(.unauthorized, error.reason, httpStatus: 401)
         }
     }

@@ -51,9 +51,9 @@ public actor SimulatedServerAPI {
     /// The registered keys for jwt-kit, by `kid`.
     let signers = JWTKeyCollection()
     var faults: [ServerAPIFault] = []
-    /// Calls answered 401 because of their token (not injected faults): a harness whose servers all hold registered
-    /// keys expects none.
-    public internal(set) var refusals = 0
+    /// Calls answered 401 because of their token (not injected faults), by the reason given: a harness whose servers
+    /// all hold registered keys expects none but `expired` after it moved the clock on.
+    public internal(set) var refusals: [String: Int] = [:]
     var consumption: [String: AppStoreServerAPI.ConsumptionRequest] = [:]
     var consumptionV2: [String: AppStoreServerAPI.ConsumptionRequestV2] = [:]
 
