@@ -1,12 +1,13 @@
 import AppStoreVerification
 
-/// A notification in the simulator's log: what Get Notification History lists (`sent`, whose signed payload is let go
-/// once delivered) and what rebuilds that payload byte for byte: the claims, the transaction as it was, and the two
-/// signatures (the signer's JSON has sorted keys, so encoding the same claims again gives the same signed bytes). A
-/// signed notification carries its signed transaction inside it, some 17 KB of text: kept for every notification,
-/// they were most of a long chaos run's memory (85 of 153 MB of heap at 5,000 purchases); the signatures are 172
-/// characters.
+/// A notification in the simulator's log: what Get Notification History lists (`sent`, without its signed payload)
+/// and what rebuilds that payload byte for byte whenever it is sent or listed: the claims, the transaction as it was,
+/// and the two signatures (the signer's JSON has sorted keys, so encoding the same claims again gives the same signed
+/// bytes). A signed notification carries its signed transaction inside it, some 17 KB of text: kept for every
+/// notification, they were most of a long chaos run's memory (85 of 153 MB of heap at 5,000 purchases); the
+/// signatures are 172 characters.
 struct LoggedNotification: Sendable {
+    /// The notification's record, its `signedPayload` empty (`signed(by:)` fills it).
     var sent: SentNotification
     /// The notification's claims, without `data.signedTransactionInfo`.
     let claims: JWSNotification
@@ -17,7 +18,9 @@ struct LoggedNotification: Sendable {
 
     /// Logs `sent`, whose `signedPayload` is the JWS of `claims` (with `signedTransaction`, the JWS of `transaction`).
     init(_ sent: SentNotification, claims: JWSNotification, transaction: JWSTransaction?, signedTransaction: String?) {
+        self.signature = Self.signatureSegment(of: sent.signedPayload)
         self.sent = sent
+        self.sent.signedPayload = ""
         var claims = claims
         claims.data?.signedTransactionInfo = nil
         self.claims = claims
@@ -26,15 +29,10 @@ struct LoggedNotification: Sendable {
         } else {
             self.transaction = nil
         }
-        self.signature = Self.signatureSegment(of: sent.signedPayload)
     }
 
-    /// Lets the signed payload go (`signed(by:)` rebuilds it).
-    mutating func releaseSignedPayload() { sent.signedPayload = "" }
-
-    /// `sent` with its signed payload, rebuilt by `signer` when it was let go.
+    /// `sent` with its signed payload, rebuilt by `signer`.
     func signed(by signer: JWSSigner) throws -> SentNotification {
-        guard sent.signedPayload.isEmpty else { return sent }
         var claims = claims
         if let transaction {
             claims.data?.signedTransactionInfo = try signer.assemble(

@@ -25,7 +25,7 @@ extension SimulatedAppStore {
         return all
     }
 
-    /// `entry` with its signed payload, rebuilt when it was let go after delivery (`LoggedNotification`).
+    /// `entry` with its signed payload, rebuilt (`LoggedNotification`).
     func signed(_ entry: LoggedNotification) throws(SimulatorError) -> SentNotification {
         do {
             return try entry.signed(by: signer)
@@ -128,8 +128,9 @@ extension SimulatedAppStore {
                     group.addTask { (index, 0) }
                     return
                 }
-                let payload = notificationLog[index].sent.signedPayload
+                let (entry, signer) = (notificationLog[index], signer)
                 group.addTask {
+                    let payload = (try? entry.signed(by: signer).signedPayload) ?? ""
                     let body = (try? JSONEncoder().encode(["signedPayload": payload])) ?? Data()
                     let request = AppStoreHTTPRequest(
                         method: "POST", url: target.url,
@@ -158,7 +159,6 @@ extension SimulatedAppStore {
         if (200..<300).contains(status) {
             updated.sent.delivered = true
             updated.sent.nextAttemptAt = nil
-            updated.releaseSignedPayload()
         } else {
             updated.sent.nextAttemptAt = notificationSchedule.delay(beforeRetry: updated.sent.attempts.count)
                 .map { now().addingTimeInterval($0) }

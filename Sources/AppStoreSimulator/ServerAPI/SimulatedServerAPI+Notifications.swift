@@ -48,7 +48,7 @@ extension SimulatedServerAPI {
         return .init(notificationHistory: items, hasMore: next != nil, paginationToken: next.map(String.init))
     }
 
-    /// The page's notifications with their signed payloads, rebuilding those let go after delivery side by side.
+    /// The page's notifications with their signed payloads, rebuilt side by side.
     static func signed(_ entries: [LoggedNotification], by signer: JWSSigner) async throws -> [SentNotification] {
         try await withThrowingTaskGroup(of: (Int, SentNotification).self) { group in
             for (index, entry) in entries.enumerated() {
