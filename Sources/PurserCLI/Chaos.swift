@@ -61,6 +61,12 @@ extension Purser {
         @Option(help: "Devices acting at the same time.") var concurrency = 8
         @Option(
             help: ArgumentHelp(
+                "Seconds between the server's own reconciliations during the run (reconciliation.intervalSeconds, "
+                    + "600 in serve); the heal's reconciliation then reads only what changed since. 0: only the "
+                    + "heal's, from the ledger's first transaction."))
+        var reconcileEvery: Double = 60
+        @Option(
+            help: ArgumentHelp(
                 "Apps of one studio behind the server, each with its own ledger, game backend and devices, all "
                     + "running the plan at once; the run then also checks that nothing lands in another app's ledger "
                     + "or backend (in-process server only)."))
@@ -155,6 +161,7 @@ extension Purser {
                 executable: replicas > 0 ? Purser.executable : nil,
                 databaseURL: databaseURL ?? ProcessInfo.processInfo.environment["PURSER_DATABASE_URL"])
             configuration.apps = apps
+            configuration.reconcileEvery = reconcileEvery
             configuration.databaseHA = try makeDatabaseHA()
             do {
                 try configuration.validate()

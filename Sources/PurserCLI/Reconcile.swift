@@ -23,29 +23,28 @@ extension Purser {
                     throw ValidationError("reconciliation needs appStoreServerAPI credentials in the configuration")
                 }
                 let lease = assembly.reconciliationLease(holder: LeasedWork.holderName("reconcile"))
-                let deadline = ContinuousClock.now + .seconds(wait)
-                while true {
-                    let summary = try await lease.runIfFree {
+                let ran = try await lease.runWhenFree(
+                    within: .seconds(wait),
+                    waiting: {
+                        FileHandle.standardError.write(
+                            Data("reconcile: another replica is reconciling; waiting\n".utf8))
+                    },
+                    {
                         try await reconciler.run { line in
                             FileHandle.standardError.write(Data("reconcile: \(line)\n".utf8))
                         }
-                    }
-                    if let summary {
-                        // What Purser owes Apple after the run (finishing what it credited, owners' tokens).
-                        if let followUps = assembly.appleFollowUps {
-                            let finishing = try await followUps.run()
-                            FileHandle.standardError.write(Data("reconcile: finishing at Apple: \(finishing)\n".utf8))
-                        }
-                        return summary
-                    }
-                    guard ContinuousClock.now < deadline else {
-                        throw ValidationError(
-                            "another replica has been reconciling for \(wait) s (the ledger's reconciliation lease); "
-                                + "try again later")
-                    }
-                    FileHandle.standardError.write(Data("reconcile: another replica is reconciling; waiting\n".utf8))
-                    try await Task.sleep(for: .seconds(2))
+                    })
+                guard let summary = ran else {
+                    throw ValidationError(
+                        "another replica has been reconciling for \(wait) s (the ledger's reconciliation lease); "
+                            + "try again later")
                 }
+                // What Purser owes Apple after the run (finishing what it credited, owners' tokens).
+                if let followUps = assembly.appleFollowUps {
+                    let finishing = try await followUps.run()
+                    FileHandle.standardError.write(Data("reconcile: finishing at Apple: \(finishing)\n".utf8))
+                }
+                return summary
             }
             if json {
                 print(String(decoding: try JSONEncoder().encode(summary), as: UTF8.self))

@@ -32,6 +32,9 @@ public struct ChaosConfiguration: Sendable {
     public var apps = 1
     /// What runs the database of `database-failover` (`--database-ha`); the harness's own pair by default.
     public var databaseHA = ChaosDatabaseHA.harness
+    /// How often the server reconciles during the run, in seconds (`reconciliation.intervalSeconds`, as `serve`
+    /// does every 600 s), so the heal's reconciliation reads only what changed since; 0: only the heal's.
+    public var reconcileEvery: Double = 60
 
     public init(
         users: Int = 40, devices: Int = 20, purchases: Int = 1_000, seed: UInt64 = 1,
@@ -83,6 +86,9 @@ public struct ChaosConfiguration: Sendable {
         guard devices >= 1 else { throw ChaosError(.invalidConfiguration, "--devices must be at least 1") }
         guard purchases >= 1 else { throw ChaosError(.invalidConfiguration, "--purchases must be at least 1") }
         guard concurrency >= 1 else { throw ChaosError(.invalidConfiguration, "--concurrency must be at least 1") }
+        guard reconcileEvery >= 0, reconcileEvery.isFinite else {
+            throw ChaosError(.invalidConfiguration, "--reconcile-every must be 0 (off) or a number of seconds")
+        }
         for (family, rate) in rates where !(0...1).contains(rate) {
             throw ChaosError(.invalidConfiguration, "the rate of \(family.rawValue) must be within 0...1, not \(rate)")
         }

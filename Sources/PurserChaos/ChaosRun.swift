@@ -95,11 +95,11 @@ public struct ChaosRun: Sendable {
             guard configuration.apps > 1 else {
                 return try await ChaosServer.run(
                     directory: directory, clock: clock, sabotage: configuration.sabotage, seed: configuration.seed,
-                    body)
+                    reconcileEvery: configuration.reconcileEvery, body)
             }
             return try await ChaosServer.runStudio(
                 apps: configuration.apps, directory: directory, clock: clock, sabotage: configuration.sabotage,
-                seed: configuration.seed
+                seed: configuration.seed, reconcileEvery: configuration.reconcileEvery
             ) { servers in
                 try await AsyncHTTPClientTransport.with(
                     connections: configuration.concurrency * 2 * servers.count, timeout: .seconds(10)
@@ -108,12 +108,17 @@ public struct ChaosRun: Sendable {
         }
         if let failovers {
             return try await ChaosServer.runReplicas(
-                .init(count: configuration.replicas, executable: executable, databaseURL: failovers.database.url()),
+                .init(
+                    count: configuration.replicas, executable: executable, databaseURL: failovers.database.url(),
+                    reconcileEvery: configuration.reconcileEvery),
                 directory: directory, clock: clock, body)
         }
         guard configuration.storage == .postgres, let server = configuration.databaseURL else {
             return try await ChaosServer.runReplicas(
-                .init(count: configuration.replicas, executable: executable), directory: directory, clock: clock, body)
+                .init(
+                    count: configuration.replicas, executable: executable,
+                    reconcileEvery: configuration.reconcileEvery),
+                directory: directory, clock: clock, body)
         }
         // A fresh database on the server for this run, dropped afterwards.
         var logger = Logger(label: "purser.chaos")
@@ -122,8 +127,10 @@ public struct ChaosRun: Sendable {
         let url = try await PostgresLedgerStore.createDatabase(name, besides: server, logger: logger)
         do {
             let result = try await ChaosServer.runReplicas(
-                .init(count: configuration.replicas, executable: executable, databaseURL: url), directory: directory,
-                clock: clock, body)
+                .init(
+                    count: configuration.replicas, executable: executable, databaseURL: url,
+                    reconcileEvery: configuration.reconcileEvery),
+                directory: directory, clock: clock, body)
             try? await PostgresLedgerStore.dropDatabase(name, besides: server, logger: logger)
             return result
         } catch {

@@ -53,8 +53,8 @@ public struct ChaosServer: Sendable {
     var sharesClock: Bool { replicas == nil }
 
     /// What the run's server is configured with: the chaos bundle, both environments, a free loopback port,
-    /// development authentication, `verifyReceipt` answered within 2 s, reconciliation and the periodic finishing at
-    /// Apple run by the harness only (in the heal phase), the apps allowed to spend (`wallet.clientSpend`) and the
+    /// development authentication, `verifyReceipt` answered within 2 s, no periodic reconciliation (a run sets its
+    /// own interval) and the periodic finishing at Apple run by the harness only (in the heal phase), the apps allowed to spend (`wallet.clientSpend`) and the
     /// admin API on, for the spending game backend.
     static var configuration: ServerConfiguration {
         var configuration = ServerConfiguration()
@@ -83,15 +83,31 @@ public struct ChaosServer: Sendable {
         return total
     }
 
+    /// The heal's reconciliation in this process, as `purser reconcile` runs it: once the server's own periodic run
+    /// (which holds the lease) is done, then what Purser owes Apple.
+    static func reconcile(
+        _ reconciler: Reconciler, lease: LeasedWork, followUps: AppleFollowUps?,
+        progress: @escaping @Sendable (String) -> Void
+    ) async throws -> String {
+        let ran = try await lease.runWhenFree(
+            within: .seconds(120), waiting: { progress("the server's own run is reconciling; waiting") },
+            { try await reconciler.run(progress: progress).description })
+        guard let reconciled = ran else {
+            throw ChaosError(.setupFailed, "the server's own reconciliation held its lease for 120 s")
+        }
+        guard let followUps else { return reconciled }
+        return reconciled + "; finishing at Apple: \(try await finishAtApple(followUps))"
+    }
+
     /// Starts a server in `directory`, runs `body` against it, and shuts it down. Unless it `deliversNotifications`, the
     /// simulator keeps Apple's notifications pending, so only apps (and reconciliation) reach the ledger.
     public static func run<T: Sendable>(
         directory: URL, clock: ChaosClock, sabotage: ChaosSabotage = .init(), deliversNotifications: Bool = true,
-        seed: UInt64? = nil, _ body: @Sendable (ChaosServer) async throws -> T
+        seed: UInt64? = nil, reconcileEvery: Double = 0, _ body: @Sendable (ChaosServer) async throws -> T
     ) async throws -> T {
         try await runStudio(
             apps: 1, directory: directory, clock: clock, sabotage: sabotage,
-            deliversNotifications: deliversNotifications, seed: seed
+            deliversNotifications: deliversNotifications, seed: seed, reconcileEvery: reconcileEvery
         ) { try await body($0[0]) }
     }
 
@@ -106,20 +122,23 @@ public struct ChaosServer: Sendable {
     /// URL, the simulator, the game backend, the network faults and the clock.
     public static func runStudio<T: Sendable>(
         apps: Int, directory: URL, clock: ChaosClock, sabotage: ChaosSabotage = .init(),
-        deliversNotifications: Bool = true, seed: UInt64? = nil, _ body: @Sendable ([ChaosServer]) async throws -> T
+        deliversNotifications: Bool = true, seed: UInt64? = nil, reconcileEvery: Double = 0,
+        _ body: @Sendable ([ChaosServer]) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "purser.chaos")
         logger.logLevel = .critical
         return try await withGameBackend(clock: clock, logger: logger) { [logger] backend, url in
             try await runStudio(
                 directory: directory, clock: clock, sabotage: sabotage, deliversNotifications: deliversNotifications,
-                seed: seed, backends: Array(repeating: (backend, url), count: apps), logger: logger, body)
+                seed: seed, reconcileEvery: reconcileEvery, backends: Array(repeating: (backend, url), count: apps),
+                logger: logger, body)
         }
     }
 
     private static func runStudio<T: Sendable>(
         directory: URL, clock: ChaosClock, sabotage: ChaosSabotage, deliversNotifications: Bool, seed: UInt64?,
-        backends: [(GameBackend, URL)], logger: Logger, _ body: @Sendable ([ChaosServer]) async throws -> T
+        reconcileEvery: Double, backends: [(GameBackend, URL)], logger: Logger,
+        _ body: @Sendable ([ChaosServer]) async throws -> T
     ) async throws -> T {
         let authority = try SimulatorCertificateAuthority.generate(validity: .standard(now: clock.now()))
         let appStore = try SimulatedAppStore(
@@ -127,6 +146,7 @@ public struct ChaosServer: Sendable {
             configuration: .init(defaultBundleID: bundleID),
             now: { clock.now() })
         var configuration = Self.configuration
+        configuration.reconciliation.intervalSeconds = reconcileEvery
         configuration.webhooks = webhookSettings(url: backends[0].1, secret: backends[0].0.secret)
         if backends.count > 1 {
             configuration.apps = backends.indices.map { index in
@@ -190,15 +210,13 @@ public struct ChaosServer: Sendable {
                     await group.triggerGracefulShutdown()
                     throw ChaosError(.setupFailed, "the server has no App Store Server API to reconcile with")
                 }
+                let lease = assembly.reconciliationLease(holder: LeasedWork.holderName("chaos"))
                 servers.append(
                     ChaosServer(
                         appStore: appStore, serverAPI: serverAPI, store: ledgers[index], network: network,
                         clock: clock, url: URL(string: "http://127.0.0.1:\(port)")!,
-                        reconcile: { [followUps = assembly.appleFollowUps] progress in
-                            let reconciled = try await reconciler.run(progress: progress).description
-                            guard let followUps else { return reconciled }
-                            let finishing = try await Self.finishAtApple(followUps)
-                            return reconciled + "; finishing at Apple: \(finishing)"
+                        reconcile: { [followUps = assembly.appleFollowUps, lease] progress in
+                            try await reconcile(reconciler, lease: lease, followUps: followUps, progress: progress)
                         },
                         replicas: nil, gameBackend: backends[index].0, app: appBundle(index),
                         ledgerFile: index > 0 && sabotage.furtherAppsLedger != nil ? nil : files[index]))

@@ -188,6 +188,8 @@ struct PurserDriver {
         }
         await server.serverAPI.injectFaults(faults)
         progress.note("heal: reconciliation (\(faults.count) App Store Server API faults)")
+        // The server's own periodic run (`--reconcile-every`), if one finished: the heal's reads what came after.
+        let before = try? await Reconciler.lastRun(in: server.store)
         var summary = "not run"
         for attempt in 1...5 {
             do {
@@ -197,6 +199,7 @@ struct PurserDriver {
                 summary = "attempt \(attempt) failed: \(error)"
             }
         }
+        if let before { summary += "; the server's own last run before the heal: \(before.summary)" }
         for app in apps { record.collectCharges(on: app.device, plan: app.plan) }
         let webhooks = try await drainWebhooks()
         return Healing(

@@ -49,9 +49,9 @@ public protocol LedgerStore: ConsoleLedger {
     /// Where reconciliation stopped last time (a revision, a date), by name; `nil` before the first run.
     func cursor(_ name: String) async throws -> String?
     func setCursor(_ name: String, to value: String, now: Date) async throws
-    /// One known transaction per account that owns credited transactions (its latest): the anchors from which
-    /// reconciliation walks each customer's Transaction History.
-    func historyAnchors() async throws -> [String]
+    /// One known transaction per account that owns credited transactions (its latest), with the account, in the
+    /// accounts' order: the anchors from which reconciliation walks each customer's Transaction History.
+    func historyAnchors() async throws -> [HistoryAnchor]
     /// Takes or renews the lease on the unit of background work `name` for `holder` until `until`: true when `holder`
     /// holds it now (it was free, expired at `now`, or `holder`'s already, which this renews). With several replicas
     /// each unit runs on one of them at a time, and a dead replica's unit is taken over once its lease expires.

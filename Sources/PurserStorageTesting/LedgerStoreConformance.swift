@@ -42,6 +42,7 @@ public struct LedgerStoreConformance: Sendable {
         try await doesNotBindAHintedTransactionToACancelledOrder()
         try await tellsWhichNotificationsWereProcessed()
         try await readsEverySettlementRightAfterItReturns(rounds: visibilityRounds)
+        try await listsEachAccountsLatestTransactionAsItsHistoryAnchor()
         try await neverGrantsOneLeaseToTwoHolders()
         try await renewsALeaseForItsHolder()
         try await letsAnotherHolderTakeAnExpiredLease()

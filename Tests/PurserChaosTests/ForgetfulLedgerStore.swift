@@ -84,7 +84,7 @@ extension ForwardingLedgerStore {
     func setCursor(_ name: String, to value: String, now: Date) async throws {
         try await inner.setCursor(name, to: value, now: now)
     }
-    func historyAnchors() async throws -> [String] { try await inner.historyAnchors() }
+    func historyAnchors() async throws -> [HistoryAnchor] { try await inner.historyAnchors() }
     func statistics() async throws -> LedgerStatistics { try await inner.statistics() }
     func integrity() async throws -> LedgerIntegrity { try await inner.integrity() }
     func health() async throws -> LedgerHealth { try await inner.health() }

@@ -68,6 +68,35 @@ import Testing
         }
     }
 
+    @Test func aCustomerWhoBuysAgainIsWalkedFromTheLastRevision() async throws {
+        try await TestServer.run { server, client in
+            func buy(on device: String) async throws -> String {
+                let order = try await server.order("gold60", for: "alice", client: client)
+                let (id, jws) = try await server.pay("gold60", token: order.appAccountToken, device: device)
+                _ = try await client.submit(jws, user: "alice")
+                return id
+            }
+            await server.appStore.pauseNotifications(true)
+            for _ in 0..<3 { _ = try await buy(on: "phone") }
+            #expect(try await server.reconciler.run().scanned == 3, "the first run walks alice's history whole")
+            for _ in 0..<2 {
+                _ = try await buy(on: "phone")
+                // Her latest transaction is new at every run: the history is read from where the last run stopped.
+                #expect(try await server.reconciler.run().scanned == 1, "only the purchase since the last run")
+            }
+            // A purchase under another Apple ID (a new device), and one there that Purser never heard of.
+            _ = try await buy(on: "tablet")
+            let order = try await server.order("gold60", for: "alice", client: client)
+            let lost = try await server.pay("gold60", token: order.appAccountToken, device: "tablet").id
+            try await Task.sleep(for: .milliseconds(5))
+            let switched = try await server.reconciler.run()
+            #expect(switched.scanned == 2, "the phone's history has nothing new; the tablet's is walked whole")
+            #expect(try await server.store.transaction(lost)?.ownerID == "alice")
+            #expect(try await client.wallet("alice") == ["gold": 420])
+            #expect(try await server.reconciler.run().scanned == 0)
+        }
+    }
+
     @Test func aConsumptionRequestIsAnsweredFromTheLedger() async throws {
         try await TestServer.run { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)

@@ -30,7 +30,8 @@ extension ChaosServer {
                 "host": "127.0.0.1", "port": 0, "bundleId": bundleID, "environments": ["Sandbox", "Production"],
                 "catalogFile": "catalog.json", "appStore": "simulator", "simulator": ["url": simulator.absoluteString],
                 "verifyReceiptTimeoutSeconds": 2, "auth": ["mode": "development"],
-                "reconciliation": ["intervalSeconds": 0], "webhooks": webhooks, "wallet": ["clientSpend": true],
+                "reconciliation": ["intervalSeconds": setup.reconcileEvery], "webhooks": webhooks,
+                "wallet": ["clientSpend": true],
                 "admin": ["token": adminToken],
                 // No load balancer takes a replica out: a stop closes the listener at once, as before the drain.
                 "http": ["drainSeconds": 0],

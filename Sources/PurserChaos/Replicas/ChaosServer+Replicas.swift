@@ -17,11 +17,14 @@ extension ChaosServer {
         public var executable: URL
         /// `nil`: the embedded SQLite ledger; otherwise a PostgreSQL URL the replicas share.
         public var databaseURL: String?
+        /// The replicas' `reconciliation.intervalSeconds` (0: off, only the heal's `purser reconcile`).
+        public var reconcileEvery: Double
 
-        public init(count: Int, executable: URL, databaseURL: String? = nil) {
+        public init(count: Int, executable: URL, databaseURL: String? = nil, reconcileEvery: Double = 0) {
             self.count = count
             self.executable = executable
             self.databaseURL = databaseURL
+            self.reconcileEvery = reconcileEvery
         }
     }
 

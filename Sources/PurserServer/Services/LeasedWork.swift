@@ -43,6 +43,21 @@ public struct LeasedWork: Sendable {
         return try outcome.get()
     }
 
+    /// Runs `body` once the lease is free, asking every `poll` (and telling `waiting`) for up to `wait`: `nil` when
+    /// another holder kept it that long. What `purser reconcile` does while a replica reconciles.
+    public func runWhenFree<T: Sendable>(
+        within wait: Duration, poll: Duration = .seconds(2), waiting: @Sendable () -> Void = {},
+        _ body: @Sendable @escaping () async throws -> T
+    ) async throws -> T? {
+        let deadline = ContinuousClock.now + wait
+        while true {
+            if let result = try await runIfFree(body) { return result }
+            guard ContinuousClock.now < deadline else { return nil }
+            waiting()
+            try await Task.sleep(for: poll)
+        }
+    }
+
     /// Runs `body` while renewing the lease; cancels it when a renewal fails.
     private func renewing<T: Sendable>(_ body: @Sendable @escaping () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in

@@ -74,48 +74,19 @@ public struct Reconciler: Sendable {
         try await store.setCursor(Self.notificationCursor, to: String(end.timeIntervalSince1970), now: now())
         progress("notification history: \(summary.notificationsReplayed) replayed")
 
-        // 2. Each known customer's transaction history from where the last run stopped. Accounts that bought under
-        // one Apple ID share its history: an anchor already seen in a history walked this run is not walked again,
-        // and takes that history's revision as its cursor. (Walked one at a time so that holds exactly.)
+        // 2. Each account's transaction history from where the last run stopped (`catchUp`). Accounts that bought
+        // under one Apple ID share its history: an anchor already seen in a history walked this run is not walked
+        // again. (Walked one at a time so that holds exactly.)
         let anchors = try await store.historyAnchors()
         var walked: [String: String] = [:]
         for (index, anchor) in anchors.enumerated() {
-            if let revision = walked[anchor] {
-                try await store.setCursor("transaction-history.\(anchor)", to: revision, now: now())
-            } else {
-                let walk = try await walk(anchor)
-                summary.add(walk.summary)
-                if let revision = walk.revision { for id in walk.seen { walked[id] = revision } }
-            }
+            summary.add(try await catchUp(anchor, walked: &walked))
             if (index + 1).isMultiple(of: 50) || index + 1 == anchors.count {
                 progress("transaction history \(index + 1)/\(anchors.count): \(summary)")
             }
         }
         try await remember(summary, in: store)
         return summary
-    }
-
-    /// One history walked: what it settled, the ids it holds and the revision it ended at.
-    struct Walk: Sendable {
-        var summary = Summary()
-        var seen: [String] = []
-        var revision: String?
-    }
-
-    /// Walks the history `anchor` belongs to from its cursor, settles what it holds and saves the new cursor.
-    private func walk(_ anchor: String) async throws -> Walk {
-        let store = notifications.submissions.store
-        let cursor = "transaction-history.\(anchor)"
-        let history = try await api.getAllTransactionHistory(
-            transactionID: anchor, startingAt: try await store.cursor(cursor))
-        var walk = Walk(revision: history.revision)
-        for (id, outcome) in try await reconcile(history.signedTransactions) {
-            walk.summary.scanned += 1
-            walk.summary.count(outcome)
-            if let id { walk.seen.append(id) }
-        }
-        if let revision = history.revision { try await store.setCursor(cursor, to: revision, now: now()) }
-        return walk
     }
 
     /// What reconciling one transaction did.
@@ -125,7 +96,7 @@ public struct Reconciler: Sendable {
 
     /// Settles the transactions of one history, `concurrency` at a time; returns each one's id (nil when it does
     /// not verify) and outcome.
-    private func reconcile(_ transactions: [String]) async throws -> [(id: String?, outcome: Outcome)] {
+    func reconcile(_ transactions: [String]) async throws -> [(id: String?, outcome: Outcome)] {
         try await withThrowingTaskGroup(of: (id: String?, outcome: Outcome).self) { group in
             var next = transactions.makeIterator()
             for _ in 0..<concurrency {

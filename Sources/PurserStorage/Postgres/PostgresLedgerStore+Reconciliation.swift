@@ -21,15 +21,18 @@ extension PostgresLedgerStore {
         }
     }
 
-    public func historyAnchors() async throws -> [String] {
+    public func historyAnchors() async throws -> [HistoryAnchor] {
         try await withConnection { connection in
             try await self.rows(
                 connection,
                 """
-                SELECT MAX(transaction_id) AS anchor FROM apple_transactions
+                SELECT owner_id, MAX(transaction_id) AS anchor FROM apple_transactions
                 WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id
                 """
-            ).map { try $0.makeRandomAccess().text("anchor") }
+            ).map {
+                let row = $0.makeRandomAccess()
+                return HistoryAnchor(owner: UserID(try row.text("owner_id")), transactionID: try row.text("anchor"))
+            }
         }
     }
 }

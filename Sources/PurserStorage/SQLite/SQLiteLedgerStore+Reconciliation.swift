@@ -17,12 +17,12 @@ extension SQLiteLedgerStore {
         }
     }
 
-    public func historyAnchors() async throws -> [String] {
+    public func historyAnchors() async throws -> [HistoryAnchor] {
         try await read(
             """
-            SELECT MAX(transaction_id) AS anchor FROM apple_transactions
+            SELECT owner_id, MAX(transaction_id) AS anchor FROM apple_transactions
             WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id
             """, []
-        ).map { try $0.text("anchor") }
+        ).map { HistoryAnchor(owner: UserID(try $0.text("owner_id")), transactionID: try $0.text("anchor")) }
     }
 }
