@@ -62,9 +62,9 @@ extension Purser {
         @Option(
             help: ArgumentHelp(
                 "Seconds between the server's own reconciliations during the run (reconciliation.intervalSeconds, "
-                    + "600 in serve); the heal's reconciliation then reads only what changed since. 0: only the "
-                    + "heal's, from the ledger's first transaction."))
-        var reconcileEvery: Double = 60
+                    + "600 in serve); the heal's reconciliation then reads only what changed since. 0 (default): "
+                    + "only the heal's, from the ledger's first transaction."))
+        var reconcileEvery: Double = 0
         @Option(
             help: ArgumentHelp(
                 "Apps of one studio behind the server, each with its own ledger, game backend and devices, all "

@@ -33,8 +33,9 @@ public struct ChaosConfiguration: Sendable {
     /// What runs the database of `database-failover` (`--database-ha`); the harness's own pair by default.
     public var databaseHA = ChaosDatabaseHA.harness
     /// How often the server reconciles during the run, in seconds (`reconciliation.intervalSeconds`, as `serve`
-    /// does every 600 s), so the heal's reconciliation reads only what changed since; 0: only the heal's.
-    public var reconcileEvery: Double = 60
+    /// does every 600 s), so the heal's reconciliation reads only what changed since; 0 (the default): only the
+    /// heal's. Under the fault phase's full load a periodic run gets little of the machine (Chaos guide).
+    public var reconcileEvery: Double = 0
 
     public init(
         users: Int = 40, devices: Int = 20, purchases: Int = 1_000, seed: UInt64 = 1,
