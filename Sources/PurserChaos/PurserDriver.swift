@@ -42,6 +42,13 @@ struct PurserDriver {
                 plan: device, server: server, directory: directory, record: record,
                 sabotage: configuration.sabotage, runSeed: configuration.seed, transport: transport)
         }
+        // A server in service has reconciled before (its first run reads every notification sent, later ones only
+        // those that failed to arrive): the heal's run is a later one, as in production.
+        do {
+            _ = try await server.reconcile { _ in }
+        } catch {
+            progress.note("reconciliation before the faults failed (the heal's will read everything): \(error)")
+        }
         let delivery = Task { await deliverNotifications() }
         defer { delivery.cancel() }
         try await apps.concurrentForEach(limit: configuration.concurrency) { app in
@@ -188,7 +195,8 @@ struct PurserDriver {
         }
         await server.serverAPI.injectFaults(faults)
         progress.note("heal: reconciliation (\(faults.count) App Store Server API faults)")
-        // The server's own periodic run (`--reconcile-every`), if one finished: the heal's reads what came after.
+        // The last run (before the faults, or the server's own with `--reconcile-every`): the heal's reads what
+        // came after.
         let before = try? await Reconciler.lastRun(in: server.store)
         var summary = "not run"
         for attempt in 1...5 {
@@ -199,7 +207,7 @@ struct PurserDriver {
                 summary = "attempt \(attempt) failed: \(error)"
             }
         }
-        if let before { summary += "; the server's own last run before the heal: \(before.summary)" }
+        if let before { summary += "; the last run before the heal: \(before.summary)" }
         for app in apps { record.collectCharges(on: app.device, plan: app.plan) }
         let webhooks = try await drainWebhooks()
         return Healing(

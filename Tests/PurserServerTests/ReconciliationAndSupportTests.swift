@@ -97,6 +97,32 @@ import Testing
         }
     }
 
+    @Test func aRunAfterTheFirstReadsOnlyTheNotificationsThatFailedToArrive() async throws {
+        try await TestServer.run { server, client in
+            func buy() async throws {
+                let order = try await server.order("gold60", for: "alice", client: client)
+                _ = try await server.pay("gold60", token: order.appAccountToken, device: "phone")
+            }
+            for _ in 0..<2 { try await buy() }
+            #expect(await server.appStore.deliverDueNotifications(force: true) == 2)
+            let first = try await server.reconciler.run()
+            #expect(await server.serverAPI.notificationsListed == 2, "the first run reads every notification sent")
+            #expect(first.notificationsReplayed == 0)
+
+            try await buy()
+            #expect(await server.appStore.deliverDueNotifications(force: true) == 1)
+            await server.appStore.pauseNotifications(true)  // Apple's next message does not get through
+            try await buy()
+            try await Task.sleep(for: .milliseconds(5))
+            let second = try await server.reconciler.run()
+            #expect(
+                await server.serverAPI.notificationsListed == 3,
+                "the next run reads only the one that failed, not the one that arrived")
+            #expect(second.notificationsReplayed == 1)
+            #expect(try await client.wallet("alice") == ["gold": 240])
+        }
+    }
+
     @Test func aConsumptionRequestIsAnsweredFromTheLedger() async throws {
         try await TestServer.run { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)

@@ -45,6 +45,7 @@ extension SimulatedServerAPI {
                             : status == 0 ? "TIMED_OUT" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE")
                 })
         }
+        notificationsListed += items.count
         return .init(notificationHistory: items, hasMore: next != nil, paginationToken: next.map(String.init))
     }
 

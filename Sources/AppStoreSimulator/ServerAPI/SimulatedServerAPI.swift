@@ -54,6 +54,8 @@ public actor SimulatedServerAPI {
     /// Calls answered 401 because of their token (not injected faults), by the reason given: a harness whose servers
     /// all hold registered keys expects none but `expired` after it moved the clock on.
     public internal(set) var refusals: [String: Int] = [:]
+    /// Notifications Get Notification History has listed so far, every page counted: what reconciliation read.
+    public internal(set) var notificationsListed = 0
     var consumption: [String: AppStoreServerAPI.ConsumptionRequest] = [:]
     var consumptionV2: [String: AppStoreServerAPI.ConsumptionRequestV2] = [:]
 

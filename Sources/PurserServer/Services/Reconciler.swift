@@ -48,15 +48,17 @@ public struct Reconciler: Sendable {
     public func run(progress: @Sendable (String) -> Void = { _ in }) async throws -> Summary {
         var summary = Summary()
         let store = notifications.submissions.store
-        // 1. Notifications Apple sent (or failed to send) since the last run.
+        // 1. Notifications Apple failed to send since the last run (Purser answers 2xx only once a notification is
+        // in the ledger, so what reached it needs no replay); the first run reads every one sent in its look-back,
+        // as a new ledger may follow another receiver.
         let end = now()
-        let start =
-            try await store.cursor(Self.notificationCursor).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-            ?? end.addingTimeInterval(-firstLookBack)
+        let last = try await store.cursor(Self.notificationCursor).flatMap(Double.init)
+            .map(Date.init(timeIntervalSince1970:))
+        let start = last ?? end.addingTimeInterval(-firstLookBack)
         var token: String?
         repeat {
             let page = try await api.getNotificationHistory(
-                .init(startDate: start.addingTimeInterval(-60), endDate: end),
+                .init(startDate: start.addingTimeInterval(-60), endDate: end, onlyFailures: last == nil ? nil : true),
                 paginationToken: token)
             // Notifications already processed are skipped before the costly verification. The UUID is read from
             // the unverified payload only to skip: a forged one could at most skip itself, never credit.
