@@ -125,7 +125,9 @@ public struct PurserAssembly: Sendable {
         apiKeys = keys ?? APIKeyService(store: store, apps: configuration.servedApps.map(\.bundleId), now: now)
         support = SupportService(
             submissions: submissions, apple: appStore.serverAPI.map(SupportService.AppleLookup.init))
-        reconciler = appStore.serverAPI.map { Reconciler(api: $0, notifications: notifications, now: now) }
+        reconciler = appStore.serverAPI.map {
+            Reconciler(api: $0, sandboxAPI: appStore.sandboxServerAPI, notifications: notifications, now: now)
+        }
     }
 
     /// Builds every service of one app from `configuration` (that app's settings, as `settings(for:)` makes them),

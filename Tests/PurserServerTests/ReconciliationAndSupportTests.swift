@@ -123,6 +123,34 @@ import Testing
         }
     }
 
+    @Test func anAccountWhoseHistoryAppleDoesNotKnowIsSkippedAndTheOthersAreReconciled() async throws {
+        try await TestServer.run { server, client in
+            // A credit of a transaction Apple has no record of (written into the ledger directly): "aaron" comes
+            // first among the accounts, and his history cannot be read.
+            let unknown = try await server.order("gold60", for: "aaron", client: client)
+            _ = try await server.store.settle(
+                Submission(
+                    transaction: AppleTransaction(
+                        transactionID: "1999999999999999", originalTransactionID: "1999999999999999",
+                        bundleID: TestServer.bundleID, productID: "gold60", type: "Consumable", quantity: 1,
+                        purchaseDate: Date(), appAccountToken: unknown.orderId, environment: .sandbox),
+                    assessment: .creditable(
+                        ProductDefinition(id: "gold60", type: .consumable, grants: Grants(["gold": 60]))),
+                    source: .client("aaron")), now: Date())
+            for _ in 0..<2 {
+                let order = try await server.order("gold60", for: "alice", client: client)
+                let (_, jws) = try await server.pay("gold60", token: order.appAccountToken, device: "phone")
+                _ = try await client.submit(jws, user: "alice")
+            }
+            let summary = try await server.reconciler.run()
+            #expect(summary.historiesNotFound == 1, "\(summary)")
+            #expect(summary.scanned == 2, "alice's history is walked after aaron's was not found: \(summary)")
+            #expect(summary.description.hasSuffix(", histories Apple does not know 1"))
+            let stored = try #require(try await Reconciler.lastRun(in: server.store))
+            #expect(stored.summary == summary)
+        }
+    }
+
     @Test func aConsumptionRequestIsAnsweredFromTheLedger() async throws {
         try await TestServer.run { server, client in
             let order = try await server.order("gold60", for: "alice", client: client)

@@ -86,9 +86,22 @@ extension Reconciler {
         for id in walk.seen { walked[id] = revision }
     }
 
-    /// Walks the history `anchor` belongs to from `revision` (its start when nil) and settles what it holds.
+    /// Walks the history `anchor` belongs to from `revision` (its start when nil) and settles what it holds. A
+    /// history neither of Apple's hosts knows is counted and skipped: one account must not stop every other's.
     private func walk(_ anchor: String, from revision: String?) async throws -> Walk {
-        let history = try await api.getAllTransactionHistory(transactionID: anchor, startingAt: revision)
+        var history: AppStoreServerAPI.TransactionHistory?
+        for api in [api, sandboxAPI].compactMap({ $0 }) where history == nil {
+            do {
+                history = try await api.getAllTransactionHistory(transactionID: anchor, startingAt: revision)
+            } catch let error as AppStoreServerAPIError where error.code == .transactionIdNotFound {
+                continue
+            }
+        }
+        guard let history else {
+            var skipped = Walk()
+            skipped.summary.historiesNotFound = 1
+            return skipped
+        }
         var walk = Walk(revision: history.revision)
         for (id, outcome) in try await reconcile(history.signedTransactions) {
             walk.summary.scanned += 1

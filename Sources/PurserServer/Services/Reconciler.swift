@@ -17,14 +17,34 @@ public struct Reconciler: Sendable {
         public var revoked = 0
         public var unbound = 0
         public var alreadyKnown = 0
+        /// Accounts skipped because neither of Apple's hosts knew their latest transaction (`transaction_id_not_found`).
+        public var historiesNotFound = 0
+
+        public init() {}
 
         public var description: String {
             "scanned \(scanned), credited \(credited), revoked \(revoked), unbound \(unbound), "
                 + "already known \(alreadyKnown), notifications replayed \(notificationsReplayed)"
+                + (historiesNotFound > 0 ? ", histories Apple does not know \(historiesNotFound)" : "")
+        }
+
+        /// Reads summaries written before `historiesNotFound` existed too (the ledger's last run).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            notificationsReplayed = try container.decode(Int.self, forKey: .notificationsReplayed)
+            scanned = try container.decode(Int.self, forKey: .scanned)
+            credited = try container.decode(Int.self, forKey: .credited)
+            revoked = try container.decode(Int.self, forKey: .revoked)
+            unbound = try container.decode(Int.self, forKey: .unbound)
+            alreadyKnown = try container.decode(Int.self, forKey: .alreadyKnown)
+            historiesNotFound = try container.decodeIfPresent(Int.self, forKey: .historiesNotFound) ?? 0
         }
     }
 
     let api: AppStoreServerAPIClient
+    /// Apple's sandbox host, asked for a history the production host does not know (a TestFlight or sandbox
+    /// account in a ledger that serves both environments).
+    let sandboxAPI: AppStoreServerAPIClient?
     let notifications: NotificationService
     /// How far back the first run looks in Notification History (Apple keeps 180 days).
     let firstLookBack: TimeInterval
@@ -33,10 +53,12 @@ public struct Reconciler: Sendable {
     let now: @Sendable () -> Date
 
     public init(
-        api: AppStoreServerAPIClient, notifications: NotificationService, firstLookBack: TimeInterval = 30 * 86_400,
-        concurrency: Int = 8, now: @escaping @Sendable () -> Date = { Date() }
+        api: AppStoreServerAPIClient, sandboxAPI: AppStoreServerAPIClient? = nil, notifications: NotificationService,
+        firstLookBack: TimeInterval = 30 * 86_400, concurrency: Int = 8,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.api = api
+        self.sandboxAPI = sandboxAPI
         self.notifications = notifications
         self.firstLookBack = firstLookBack
         self.concurrency = max(1, concurrency)
@@ -162,6 +184,7 @@ extension Reconciler.Summary {
         revoked += other.revoked
         unbound += other.unbound
         alreadyKnown += other.alreadyKnown
+        historiesNotFound += other.historiesNotFound
     }
 
     mutating func count(_ outcome: Reconciler.Outcome) {
