@@ -38,7 +38,8 @@ final class ReplicaSet: Sendable {
             self.front.markDown(index)
             await process.kill()
             // A replica that exits while it starts (it stops when its database cannot be reached at start, as in a
-            // database failover's gap) is started again, as a supervisor would, up to three times.
+            // database failover's gap) is started again, as a supervisor would, every second for up to 90 s after
+            // the kill: a Patroni failover on a loaded machine outlasted three quick attempts.
             var failedStarts = 0
             var started: URL?
             while started == nil {
@@ -46,7 +47,7 @@ final class ReplicaSet: Sendable {
                     started = try await process.start(client: self.client)
                 } catch {
                     failedStarts += 1
-                    guard failedStarts < 3 else { throw error }
+                    guard ContinuousClock.now - at < .seconds(90) else { throw error }
                     try await Task.sleep(for: .seconds(1))
                 }
             }
