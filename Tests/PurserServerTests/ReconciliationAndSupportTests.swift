@@ -148,6 +148,13 @@ import Testing
             #expect(summary.description.hasSuffix(", histories Apple does not know 1"))
             let stored = try #require(try await Reconciler.lastRun(in: server.store))
             #expect(stored.summary == summary)
+            // A summary an earlier release stored, before the count existed, still reads (the console's last run).
+            let earlier = try JSONDecoder().decode(
+                Reconciler.Summary.self,
+                from: Data(
+                    #"{"notificationsReplayed":1,"scanned":2,"credited":0,"revoked":0,"unbound":0,"alreadyKnown":2}"#
+                        .utf8))
+            #expect(earlier.scanned == 2 && earlier.historiesNotFound == 0)
         }
     }
 

@@ -44,46 +44,47 @@ extension Reconciler {
         let store = notifications.submissions.store
         let latest = anchor.transactionID
         let key = SavedHistory.cursor(of: anchor.owner)
+        let saved = try await store.cursor(key).flatMap(SavedHistory.init)
+        /// Saves where the account's history now ends, unless the account already has it (most accounts, most runs).
+        func save(_ anchor: String, _ revision: String?) async throws {
+            guard let revision else { return }
+            let current = SavedHistory(anchor: anchor, revision: revision)
+            if current != saved { try await store.setCursor(key, to: current.text, now: now()) }
+        }
         if let revision = walked[latest] {
-            try await store.setCursor(key, to: SavedHistory(anchor: latest, revision: revision).text, now: now())
+            try await save(latest, revision)
             return Summary()
         }
         var summary = Summary()
         var start: String?
-        if let saved = try await store.cursor(key).flatMap(SavedHistory.init) {
+        if let saved {
             guard saved.anchor != latest else {
-                return try await follow(latest, from: saved.revision, owner: anchor.owner, walked: &walked)
+                let walk = try await walk(latest, from: saved.revision, noting: &walked)
+                try await save(latest, walk.revision)
+                return walk.summary
             }
-            let again = try await walk(saved.anchor, from: saved.revision)
+            let again = try await walk(saved.anchor, from: saved.revision, noting: &walked)
             summary.add(again.summary)
-            note(again, in: &walked)
-            if let revision = again.revision, again.seen.contains(latest) {
-                try await store.setCursor(key, to: SavedHistory(anchor: latest, revision: revision).text, now: now())
+            if again.seen.contains(latest) {
+                try await save(latest, again.revision)
                 return summary
             }
         } else {
             start = try await store.cursor(SavedHistory.legacyCursor(of: latest))
         }
-        summary.add(try await follow(latest, from: start, owner: anchor.owner, walked: &walked))
+        let walk = try await walk(latest, from: start, noting: &walked)
+        try await save(latest, walk.revision)
+        summary.add(walk.summary)
         return summary
     }
 
-    /// Walks `anchor`'s history from `revision` and saves where it ended as `owner`'s.
-    private func follow(_ anchor: String, from revision: String?, owner: UserID, walked: inout [String: String])
-        async throws -> Summary
+    /// `walk(_:from:)`, its ids noted in `walked` with the revision its history ended at.
+    private func walk(_ anchor: String, from revision: String?, noting walked: inout [String: String])
+        async throws -> Walk
     {
         let walk = try await walk(anchor, from: revision)
-        note(walk, in: &walked)
-        if let end = walk.revision {
-            try await notifications.submissions.store.setCursor(
-                SavedHistory.cursor(of: owner), to: SavedHistory(anchor: anchor, revision: end).text, now: now())
-        }
-        return walk.summary
-    }
-
-    private func note(_ walk: Walk, in walked: inout [String: String]) {
-        guard let revision = walk.revision else { return }
-        for id in walk.seen { walked[id] = revision }
+        if let end = walk.revision { for id in walk.seen { walked[id] = end } }
+        return walk
     }
 
     /// Walks the history `anchor` belongs to from `revision` (its start when nil) and settles what it holds. A
