@@ -7,6 +7,10 @@
 #      the `Purser` target with its `#if canImport(Network)` / UI-framework branches (the recovery signals), then
 #      `Sources/PurserStoreKit` and `Sources/PurserStoreKit1` (the adapters' `#if canImport(StoreKit)` branch) against
 #      that Purser;
+#   1b. the SDK guides' Apple-only samples (SwiftUI, UIKit, StoreKit's views; scripts/guide-samples.py extracts them,
+#      each page's samples one module), the Launch snippet and examples/PurserShop.swiftpm's sources, against UIKit's
+#      family (with a hand-written SwiftUI interface) and PurserStoreKit; and a page that uses a name it does not
+#      define, which must fail;
 #   2. mutants: copies of the adapters with a use real StoreKit rejects (a non-Sendable payment sent to another task,
 #      main-actor UIKit state read off the main actor, a non-exhaustive switch over a StoreKit enum, a misspelt
 #      optional delegate or restore-observer method); each must fail to compile, with the expected diagnostic, or the
@@ -58,6 +62,26 @@ for family in uikit appkit watchkit; do
   echo "== $family: PurserStoreKit1 (StoreKit 1's adapter against StoreKit)"
   compile "$family" PurserStoreKit1 Sources/PurserStoreKit1/*.swift
 done
+
+echo "== uikit: the SDK guides' Apple-only samples, each page one module, and the Launch snippet"
+swiftc -emit-module -emit-module-path "$work/uikit/PurserStoreKit.swiftmodule" -module-name PurserStoreKit \
+  "${flags[@]}" -I "$work/uikit" -I "$work/core" -I "$interfaces" -I "$interfaces/uikit" \
+  -module-cache-path "$work/cache-uikit" Sources/PurserStoreKit/*.swift
+python3 scripts/guide-samples.py apple "$work/guides"
+for page in "$work"/guides/*/; do
+  compile uikit "Guide$(basename "$page")" "$page"*.swift
+done
+compile uikit LaunchSnippet Snippets/SDK/Launch.swift
+compile uikit PurserShopExample examples/PurserShop.swiftpm/Sources/*.swift
+# A page whose sample calls a helper it never defines (as the guides once called `mySession()`) must not compile.
+sed -i 's/SignedInUser.restored?.session/mySession()/' "$work/guides/GettingStartedSwiftUI/1.swift"
+if compile uikit GuideMutant "$work"/guides/GettingStartedSwiftUI/*.swift >"$work/guide.log" 2>&1 \
+  || ! grep -q "cannot find 'mySession' in scope" "$work/guide.log"; then
+  cat "$work/guide.log"
+  echo "check-storekit-interface: a guide sample using an undefined name was not rejected; the check has no teeth"
+  exit 1
+fi
+echo "== a guide sample that uses a name its page does not define is rejected, as expected"
 
 # mutant NAME FILE EXPECTED OLD NEW: the adapter's module (PurserStoreKit or PurserStoreKit1, whichever holds FILE)
 # with OLD replaced by NEW in FILE must fail with EXPECTED.

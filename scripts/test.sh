@@ -10,7 +10,9 @@
 #      under scripts/stall-watchdog.sh (five silent minutes fail the run with the tests in flight and a thread dump);
 #   1b. the StoreKit interface check (scripts/check-storekit-interface.sh): the SDK's Apple-only code compiled against
 #      hand-written interfaces of Apple's frameworks, and mutants it must reject; then an app package that depends on
-#      the SDK with `traits: []` resolves no package at all (scripts/check-sdk-dependencies.sh);
+#      the SDK with `traits: []` resolves no package at all (scripts/check-sdk-dependencies.sh); the SDK guides' app,
+#      built from their manifest sample with their portable samples, runs their simulator test against a live
+#      `purser serve` (scripts/check-sdk-guides.sh; their Apple-only samples are in the interface check);
 #   2. the README's five-minute tour run as written (scripts/readme-walkthrough.sh); the referee: Apple's official
 #      Python library against Purser, in both directions, standardwebhooks and prometheus_client; schemathesis
 #      against a running `purser serve` (openapi.yaml is the contract); every route of openapi.yaml with edge values
@@ -81,6 +83,9 @@ bash scripts/check-storekit-interface.sh
 echo "== an app that depends on the SDK (traits: []) resolves no package: a throwaway app package built and run"
 bash scripts/check-sdk-dependencies.sh
 PURSER_BIN="$(swift build --show-bin-path)/purser"
+echo "== the SDK's guides as written: an app from their manifest (MemberImportVisibility, a checkout not named"
+echo "   purser) builds their samples and runs their simulator test against a live purser serve"
+PURSER_BIN="$PURSER_BIN" bash scripts/check-sdk-guides.sh
 echo "== the README's five-minute tour, run as written"
 PURSER_BIN="$PURSER_BIN" bash scripts/readme-walkthrough.sh
 echo "== referee (Apple's app-store-server-library)"

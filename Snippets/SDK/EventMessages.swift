@@ -28,12 +28,12 @@ func handle(_ event: PurchaseEvent, refreshWallet: () async -> Void, show: (Stri
     }
 }
 
-/// `buy` throws only before any charge.
+/// `buy` throws before any charge, except `.terminated` (the app stopped, maybe after the charge).
 func buyGold(with coordinator: PurchaseCoordinator, show: (String) -> Void) async {
     do throws(PurchaseError) {
         _ = try await coordinator.buy("com.example.purser.gold60")  // its event also arrives on `events`
     } catch {
-        show(error.message())  // nothing was charged; `error.code` for the logs
+        show(error.message())  // says whether the user may have been charged; `error.code` for the logs
     }
 }
 // snippet.hide

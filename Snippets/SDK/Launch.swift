@@ -5,26 +5,23 @@ import Purser
 
 // snippet.hide
 // swift-format-ignore
-#if canImport(StoreKit) && canImport(Security)
+#if canImport(StoreKit)
 // snippet.show
 import PurserStoreKit
 
-/// The app's one coordinator, built at launch and kept for the app's lifetime.
+/// The app's one coordinator, built at launch and kept for the app's lifetime: the API client, the purchase journal
+/// (in the Keychain, so a purchase made before a reinstall still finds its order) and the spend journal, with the
+/// defaults an app wants. `init(api:journal:store:spends:configuration:)` assembles them by hand.
 func makePurchaseCoordinator() -> PurchaseCoordinator {
-    let api = PurserAPIClient(baseURL: URL(string: "https://purser.example.com")!)
-    let journal: PurchaseJournal
     do {
-        // In the Keychain the journal survives an uninstall, so a purchase made before a reinstall still finds
-        // its order. (`FileJournalStore(url:)` is the alternative where there is no Keychain.)
-        journal = try PurchaseJournal(store: KeychainJournalStore())
+        // StoreKit1Adapter() instead (from PurserStoreKit1) if your app's purchases go through SKPaymentQueue.
+        return try PurchaseCoordinator(server: URL(string: "https://purser.example.com")!, store: StoreKit2Adapter())
     } catch {
-        // A JournalStoreError: a journal exists but cannot be read. Don't sell without one. The item is
+        // A JournalStoreError: a journal exists but cannot be read. Don't sell without one. The Keychain item is
         // readable after the first unlock since boot: an app that can launch in the background before that
         // should build the coordinator once protected data is available, not crash here.
         fatalError("Purser cannot read its journal: \(error)")
     }
-    // StoreKit1Adapter() instead if your app's purchases go through StoreKit 1's SKPaymentQueue.
-    return PurchaseCoordinator(api: api, journal: journal, store: StoreKit2Adapter())
 }
 // snippet.hide
 #endif

@@ -4,7 +4,8 @@
 import Foundation
 import Purser
 
-/// The coordinator, given a spend journal in the app's container (the server needs `wallet.clientSpend: true`).
+/// The coordinator assembled by hand, given a spend journal in the app's container (the server needs
+/// `wallet.clientSpend: true`). `PurchaseCoordinator(server:store:)` makes one of its own.
 func makeSpendingCoordinator(api: PurserAPIClient, journal: PurchaseJournal, store: any StoreAdapter) throws
     -> PurchaseCoordinator
 {

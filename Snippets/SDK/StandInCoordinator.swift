@@ -1,8 +1,8 @@
 // A shop written against `any PurchaseCoordinating`, tested with a stand-in that answers as the test wants: no
 // StoreKit, no server, no simulator.
 
-import Purser
-import PurserCore  // Grants, OrderID: the wire types the SDK's values carry
+import Foundation
+import Purser  // also PurserCore's wire types the SDK's values carry (Grants, OrderID, WalletResponse)
 
 /// The app's view model: it knows the protocol, not the coordinator.
 actor Shop {
@@ -35,6 +35,9 @@ actor StandInCoordinator: PurchaseCoordinating {
     func login(_ session: PurserSession) async {}
     func logout() async {}
     func buy(_ productID: String, quantity: Int) async throws(PurchaseError) -> PurchaseEvent { try answer.get() }
+    func preparePurchase(_ productID: String, quantity: Int) async throws(PurchaseError) -> PreparedPurchase {
+        PreparedPurchase(orderID: OrderID(UUID()), productID: productID, quantity: quantity)
+    }
     func products() async throws(ProductCatalogError) -> [PurchasableProduct] { [] }
     func spend(_ amounts: [String: Int64], reason: String, id: String) async throws(SpendError) -> SpendResult {
         SpendResult(id: id, spent: amounts, balances: [:])

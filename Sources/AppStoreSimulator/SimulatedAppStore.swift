@@ -165,7 +165,7 @@ public actor SimulatedAppStore {
         transaction.storefront = configuration.storefront
         transaction.storefrontId = configuration.storefrontID
         transaction.price = request.price ?? (listed?.priceMilliunits ?? 990) * Int64(quantity)
-        transaction.currency = request.currency ?? "USD"
+        transaction.currency = request.currency ?? configuration.catalog?.currencyCode ?? "USD"
         transaction.appTransactionId = Self.appTransactionID(
             deviceId: request.deviceId ?? "device-1", bundleId: transaction.bundleId)
         try store(

@@ -3,8 +3,9 @@ import PurserCore
 
 /// The products of an Xcode StoreKit configuration file (`.storekit`): the simulator sells them, at their prices, as
 /// the app sees them in Xcode's StoreKit testing. The file is plain JSON; only `products[].productID`, `.type`
-/// (`Consumable`, `NonConsumable`), `.displayPrice`, `.referenceName` and `.localizations[].displayName` are read,
-/// and every other key (settings, subscription groups, versions) is ignored. Subscriptions are out of Purser's scope
+/// (`Consumable`, `NonConsumable`), `.displayPrice`, `.referenceName`, `.localizations[].displayName` and
+/// `settings._locale` (whose region gives the prices' currency) are read, and every other key (subscription groups,
+/// versions) is ignored. Subscriptions are out of Purser's scope
 /// and left out.
 public struct StoreKitConfiguration: Sendable, Hashable {
     /// One product the file declares.
@@ -29,9 +30,13 @@ public struct StoreKitConfiguration: Sendable, Hashable {
     }
 
     public var products: [Product]
+    /// The ISO 4217 code of the prices' currency: that of the file's `settings._locale` (Xcode's storefront locale,
+    /// `zh_CN` → `CNY`), `USD` without one.
+    public var currencyCode: String
 
-    public init(products: [Product]) {
+    public init(products: [Product], currencyCode: String = "USD") {
         self.products = products
+        self.currencyCode = currencyCode
     }
 
     /// Reads `url`.
@@ -57,6 +62,7 @@ public struct StoreKitConfiguration: Sendable, Hashable {
                 id: entry.productID, kind: kind, displayName: name,
                 price: entry.displayPrice.flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) })
         }
+        currencyCode = file.settings?.locale.flatMap { Locale(identifier: $0).currency?.identifier } ?? "USD"
     }
 
     /// The product with `id`, if the file declares it.
@@ -71,6 +77,12 @@ public struct StoreKitConfiguration: Sendable, Hashable {
 
     private struct File: Decodable {
         var products: [Entry]?
+        var settings: Settings?
+    }
+
+    private struct Settings: Decodable {
+        var locale: String?
+        enum CodingKeys: String, CodingKey { case locale = "_locale" }
     }
 
     private struct Entry: Decodable {

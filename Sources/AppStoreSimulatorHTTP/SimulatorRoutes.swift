@@ -85,6 +85,8 @@ public struct SimulatorRoutes: Sendable {
         public var displayName: String
         /// Milliunits, e.g. 990 for 0.99.
         public var price: Int64?
+        /// The ISO 4217 code of the price's currency (the file's `settings._locale`'s).
+        public var currency: String?
     }
 
     public struct CatalogList: ResponseEncodable, Decodable, Sendable {
@@ -200,7 +202,7 @@ public struct SimulatorRoutes: Sendable {
                 products: (store.configuration.catalog?.products ?? []).map {
                     CatalogProduct(
                         productId: $0.id, type: $0.kind.appleType, displayName: $0.displayName,
-                        price: $0.priceMilliunits)
+                        price: $0.priceMilliunits, currency: store.configuration.catalog?.currencyCode)
                 })
         }
         group.get("root-certificate") { _, _ in

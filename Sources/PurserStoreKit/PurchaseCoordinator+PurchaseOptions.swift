@@ -9,7 +9,7 @@
     // Selling through StoreKit's own views (`ProductView`, `StoreView`) and `PurchaseAction` (StoreKit 2): the order
     // travels as the purchase's `appAccountToken`. What StoreKit's views sell arrives on `Transaction.updates`, where
     // the coordinator settles it; what a `PurchaseAction` answers, the app hands to `complete(_:with:)`.
-    extension PurchaseCoordinator {
+    extension PurchaseCoordinating {
         /// Creates and journals the server's order for `product` (`preparePurchase`) and answers the options to buy it
         /// with: `.appAccountToken` (the order) and `.quantity`. For `.inAppPurchaseOptions { product in … }` on a
         /// StoreKit view.
@@ -18,7 +18,9 @@
         {
             try await preparePurchase(product.id, quantity: quantity).options
         }
+    }
 
+    extension PurchaseCoordinator {
         /// Settles what a `PurchaseAction` (or the app's own `Product.purchase`) answered for `prepared`: a purchase
         /// is submitted and finished now, as `buy`'s is; a cancel closes the order. Returns the event (also sent on
         /// `events`); nil for Ask to Buy, whose outcome arrives on `events` later.

@@ -107,7 +107,9 @@
         public func products(_ ids: Set<String>) async throws(StoreFailure) -> [StoreProduct] {
             do {
                 return try await StoreKitProduct.products(for: ids).map {
-                    StoreProduct(id: $0.id, displayName: $0.displayName, displayPrice: $0.displayPrice)
+                    StoreProduct(
+                        id: $0.id, displayName: $0.displayName, displayPrice: $0.displayPrice, price: $0.price,
+                        currencyCode: $0.priceFormatStyle.currencyCode)
                 }
             } catch {
                 throw Self.failure(error)

@@ -169,7 +169,8 @@
                 formatter.locale = product.priceLocale
                 let price = formatter.string(from: product.price) ?? "\(product.price)"
                 return StoreProduct(
-                    id: product.productIdentifier, displayName: product.localizedTitle, displayPrice: price)
+                    id: product.productIdentifier, displayName: product.localizedTitle, displayPrice: price,
+                    price: product.price.decimalValue, currencyCode: product.priceLocale.currency?.identifier)
             }
         }
 

@@ -141,10 +141,13 @@ public actor SimulatorStoreAdapter: StoreAdapter {
         guard !listed.products.isEmpty else {
             return ids.sorted().map { StoreProduct(id: $0, displayName: $0, displayPrice: "") }
         }
-        return listed.products.filter { ids.contains($0.productId) }.map {
-            StoreProduct(
-                id: $0.productId, displayName: $0.displayName,
-                displayPrice: $0.price.map { String(format: "%.2f", Double($0) / 1000) } ?? "")
+        return listed.products.filter { ids.contains($0.productId) }.map { product in
+            let price = product.price.map { Decimal($0) / 1000 }
+            let currency = product.currency ?? "USD"
+            return StoreProduct(
+                id: product.productId, displayName: product.displayName,
+                displayPrice: price?.formatted(.currency(code: currency).locale(Locale(identifier: "en_US"))) ?? "",
+                price: price, currencyCode: price == nil ? nil : currency)
         }
     }
 
@@ -214,6 +217,7 @@ public actor SimulatorStoreAdapter: StoreAdapter {
             var productId: String
             var displayName: String
             var price: Int64?
+            var currency: String?
         }
         var products: [Entry]
     }

@@ -7,6 +7,10 @@ public struct Product: Sendable, Hashable, Identifiable {
     public let id: String
     public let displayName: String
     public let displayPrice: String
+    /// The price as a number, in `priceFormatStyle`'s currency.
+    public let price: Decimal
+    /// How StoreKit formats the price: its currency code is the storefront's (the simulator's is US dollars).
+    public let priceFormatStyle: Decimal.FormatStyle.Currency
     let process: SimulatedProcess
 
     /// The products the App Store knows among `identifiers`. An offline device throws
@@ -17,7 +21,8 @@ public struct Product: Sendable, Hashable, Identifiable {
         guard !process.device.isOffline else { throw StoreKitError.networkError(URLError(.notConnectedToInternet)) }
         return process.device.products(identifiers).map { product in
             Product(
-                id: product.id, displayName: product.displayName, displayPrice: product.displayPrice, process: process)
+                id: product.id, displayName: product.displayName, displayPrice: product.displayPrice,
+                price: product.price, priceFormatStyle: .currency(code: product.currencyCode), process: process)
         }
     }
 

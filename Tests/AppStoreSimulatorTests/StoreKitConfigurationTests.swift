@@ -41,6 +41,10 @@ struct StoreKitConfigurationTests {
                 .init(id: "com.example.shop.noads", kind: .nonConsumable, displayName: "No Ads", price: 2.99),
             ])
         #expect(configuration.product("com.example.shop.noads")?.priceMilliunits == 2990)
+        #expect(configuration.currencyCode == "USD")
+        let chinese = String(decoding: Self.file, as: UTF8.self).replacingOccurrences(of: "en_US", with: "zh_CN")
+        #expect(try StoreKitConfiguration(data: Data(chinese.utf8)).currencyCode == "CNY", "the prices of _locale")
+        #expect(try StoreKitConfiguration(data: Data(#"{"products": []}"#.utf8)).currencyCode == "USD")
         #expect(throws: SimulatorError(.invalidRequest, "")) { try StoreKitConfiguration(data: Data("[1]".utf8)) }
     }
 
@@ -56,6 +60,7 @@ struct StoreKitConfigurationTests {
         let (gold, _) = try await store.purchase(.init(productId: "com.example.shop.gold60", quantity: 2))
         #expect(gold.type == "Consumable")
         #expect(gold.price == 1980)
+        #expect(gold.currency == "USD", "the catalog's currency")
         await #expect(throws: SimulatorError(.notFound, "")) {
             try await store.purchase(.init(productId: "com.example.shop.season"))
         }

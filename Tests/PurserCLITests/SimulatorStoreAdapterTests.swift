@@ -10,8 +10,9 @@ import Testing
 @Suite struct SimulatorStoreAdapterTests {
     let serve = ServeCommandTests()
 
-    /// `purser serve` with the simulator inside it, as the README's first command runs it; its base URL.
-    func startServe(in directory: URL) async throws -> (ChildProcess, URL) {
+    /// `purser serve` with the simulator inside it, as the README's first command runs it, with `environment`
+    /// (settings by environment variable, as an operator sets them); its base URL.
+    func startServe(in directory: URL, environment: [String: String] = [:]) async throws -> (ChildProcess, URL) {
         try #"""
         {"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}},
                       "noads": {"type": "non-consumable", "grants": {"noads": 1}}}}
@@ -22,7 +23,7 @@ import Testing
                 "serve", "--port", "0", "--appstore", "simulator", "--auth", "development", "--data-dir",
                 directory.appendingPathComponent("data").path, "--catalog",
                 directory.appendingPathComponent("catalog.json").path, "--bundle-id", "com.example.game",
-            ], environment: [:])
+            ], environment: environment)
         return (server, URL(string: "http://127.0.0.1:\(port)")!)
     }
 

@@ -54,6 +54,8 @@ struct AdapterAndCatalogTests {
             #expect(gold60.displayName == "60 Gold")
             #expect(gold60.grants == Grants(["gold": 60]))
             #expect(gold60.displayPrice.contains("0.99"))
+            // StoreKit 2's `price` and `priceFormatStyle.currencyCode`, StoreKit 1's `price` and `priceLocale`.
+            #expect(gold60.price == Decimal(string: "0.99") && gold60.currencyCode == "USD", "\(gold60)")
             let again = try await run.run { try await run.coordinator.products() }
             #expect(again == products)
             #expect(server.network.answers(to: "/v1/products") == [200, 304])

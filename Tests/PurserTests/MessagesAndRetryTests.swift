@@ -12,12 +12,46 @@ struct MessagesAndRetryTests {
     static let pending: [PendingPurchaseReason] = [
         .askToBuy, .serverUnreachable, .server("unbound"), .notSignedIn,
     ]
-    static let errors: [PurchaseError] = [.notSignedIn, .purchaseInProgress, .earlierPurchaseUnfinished, .terminated]
+    /// One of each kind of `buy` failure: the server out of reach, refusing an unknown product, refusing an expired
+    /// sign-in, refusing otherwise; the journal; the app stopped.
+    static let errors: [PurchaseError] = [
+        .notSignedIn, .purchaseInProgress, .earlierPurchaseUnfinished,
+        .server(PurserAPIError(kind: .network, code: "network", message: "offline")),
+        .server(PurserAPIError(kind: .refused, status: 422, code: "unknown_product", message: "not in the catalog")),
+        .server(PurserAPIError(kind: .refused, status: 401, code: "invalid_token", message: "expired")),
+        .server(PurserAPIError(kind: .refused, status: 409, code: "idempotency_conflict", message: "used")),
+        .journal("disk full"), .terminated,
+    ]
+    static let spendErrors: [SpendError] = [
+        .refused(PurserAPIError(kind: .refused, status: 409, code: "insufficient_balance", message: "10 < 50")),
+        .refused(PurserAPIError(kind: .refused, status: 403, code: "client_spend_disabled", message: "off")),
+        .unsettled(id: "s-1", PurserAPIError(kind: .network, code: "network", message: "offline")),
+    ]
 
     /// Every message of the String Catalog, in every language, as the user reads it.
     static func allMessages(_ language: PurserLanguage) -> [String] {
         reasons.map { $0.message(language) } + pending.map { $0.message(language) }
-            + errors.map { $0.message(language) }
+            + errors.map { $0.message(language) } + spendErrors.map { $0.message(language) }
+    }
+
+    @Test("each way a purchase or a spend fails reads differently, and only what is known is said about the charge")
+    func failuresSayWhatHappened() {
+        let messages = Self.errors.map { $0.message(.english) }
+        #expect(Set(messages).count == Self.errors.count, "two failures read the same: \(messages)")
+        for (error, message) in zip(Self.errors, messages) {
+            let promisesNoCharge = message.contains("You have not been charged")
+            switch error {
+            case .terminated: #expect(!promisesNoCharge, "the app may have stopped after the charge: \(message)")
+            case .server, .journal: #expect(promisesNoCharge, "\(error.code): \(message)")
+            case .notSignedIn, .purchaseInProgress, .earlierPurchaseUnfinished: break
+            }
+        }
+        #expect(PurchaseError.terminated.message(.english).contains("If you were charged"))
+        #expect(messages[4].contains("not for sale") && messages[5].contains("sign in again"), "\(messages)")
+        let spends = Self.spendErrors.map { $0.message(.english) }
+        #expect(Set(spends).count == spends.count, "\(spends)")
+        #expect(spends[0].contains("enough") && spends[0].contains("Nothing was taken"))
+        #expect(spends[1].contains("Nothing was taken") && !spends[2].contains("Nothing was taken"))
     }
 
     @Test("every message is in the String Catalog in each language, written in its script")

@@ -24,6 +24,9 @@ import Testing
             broadcast.1.yield(answer)
             return answer
         }
+        func preparePurchase(_ productID: String, quantity: Int) async throws(PurchaseError) -> PreparedPurchase {
+            PreparedPurchase(orderID: OrderID(UUID()), productID: productID, quantity: quantity)
+        }
         func products() async throws(ProductCatalogError) -> [PurchasableProduct] {
             [
                 PurchasableProduct(

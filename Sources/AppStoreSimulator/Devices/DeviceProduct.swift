@@ -7,6 +7,8 @@ public struct DeviceProduct: Sendable, Hashable {
     public var displayName: String
     public var price: Decimal
     public var displayPrice: String
+    /// The price's currency: the simulated storefront's, US dollars.
+    public var currencyCode = "USD"
     public var kind: ProductDefinition.Kind
 
     public init(id: String, displayName: String, price: Decimal, kind: ProductDefinition.Kind = .consumable) {

@@ -32,7 +32,8 @@ actor ProductCatalogCache {
             guard let offered = byID[entry.id] else { return nil }
             return PurchasableProduct(
                 id: entry.id, kind: entry.type, grants: entry.grants,
-                displayName: offered.displayName, displayPrice: offered.displayPrice)
+                displayName: offered.displayName, displayPrice: offered.displayPrice,
+                price: offered.price, currencyCode: offered.currencyCode)
         }
         cached = (list.version, joined)
         return joined

@@ -13,17 +13,26 @@ import PurserCore
 public protocol PurchaseCoordinating: Actor {
     /// A new stream of what happens to purchases, for each access (`PurchaseCoordinator.events`).
     nonisolated var events: AsyncStream<PurchaseEvent> { get }
+    /// A new stream of what became of spends sent again by recovery (`PurchaseCoordinator.spendOutcomes`); a
+    /// stand-in that does not override it has none.
+    nonisolated var spendOutcomes: AsyncStream<SpendOutcome> { get }
+    /// A new stream of the signed-in user's wallet as it changes, starting with the last one read
+    /// (`PurchaseCoordinator.walletUpdates`); a stand-in that does not override it has none.
+    nonisolated var walletUpdates: AsyncStream<WalletResponse> { get }
     /// At launch: listens to StoreKit and the recovery signals and settles what an earlier run left.
     func start(session: PurserSession?) async
     /// A user signed in: their unfinished purchases are settled now.
     func login(_ session: PurserSession) async
     /// The user signed out: unfinished purchases wait for the next login.
     func logout() async
-    /// Buys `quantity` of `productID`: the purchase's event, or an error thrown before any charge.
+    /// Buys `quantity` of `productID`: the purchase's event, or an error (`PurchaseError`: before any charge, except
+    /// `terminated`).
     func buy(_ productID: String, quantity: Int) async throws(PurchaseError) -> PurchaseEvent
     /// Buys `product` with the payment sheet in `anchor` (nil: wherever the adapter chooses).
     func buy(_ product: PurchasableProduct, quantity: Int, confirmIn anchor: PurchaseAnchor?)
         async throws(PurchaseError) -> PurchaseEvent
+    /// Creates and journals the server's order for a purchase the app pays through StoreKit's own views.
+    func preparePurchase(_ productID: String, quantity: Int) async throws(PurchaseError) -> PreparedPurchase
     /// The products the app can sell, from the server's catalog and the store's prices.
     func products() async throws(ProductCatalogError) -> [PurchasableProduct]
     /// Spends from the signed-in user's wallet, once by `id`, journaled before it is sent.
@@ -34,6 +43,35 @@ public protocol PurchaseCoordinating: Actor {
     func entitlements() async throws(StoreFailure) -> [StoreTransaction]
     /// Restore Purchases: every transaction the App Store hands back, settled as a purchase is.
     func restore() async throws(RestoreError) -> [PurchaseEvent]
+    /// Stops everything (tests and teardown): no more submissions, finishes or events.
+    func shutdown() async
+}
+
+extension PurchaseCoordinating {
+    /// Buys one `productID`.
+    public func buy(_ productID: String) async throws(PurchaseError) -> PurchaseEvent {
+        try await buy(productID, quantity: 1)
+    }
+
+    /// Prepares a purchase of one `productID` (`preparePurchase(_:quantity:)`).
+    public func preparePurchase(_ productID: String) async throws(PurchaseError) -> PreparedPurchase {
+        try await preparePurchase(productID, quantity: 1)
+    }
+
+    /// Spends `amounts` once, with a new id (a UUID) that the spend journal keeps until the server answers, so a
+    /// crash or a lost answer resends the same spend, never a second one.
+    public func spend(_ amounts: [String: Int64], reason: String) async throws(SpendError) -> SpendResult {
+        try await spend(amounts, reason: reason, id: UUID().uuidString)
+    }
+
+    /// A stand-in's default: no spend is ever resent.
+    public nonisolated var spendOutcomes: AsyncStream<SpendOutcome> { AsyncStream { $0.finish() } }
+
+    /// A stand-in's default: the wallet is only what `wallet()` answers.
+    public nonisolated var walletUpdates: AsyncStream<WalletResponse> { AsyncStream { $0.finish() } }
+
+    /// A stand-in's default: nothing to stop.
+    public func shutdown() async {}
 }
 
 extension PurchaseCoordinating {

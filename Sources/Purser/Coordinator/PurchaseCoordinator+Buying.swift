@@ -5,8 +5,8 @@ import PurserCore
 extension PurchaseCoordinator {
     /// Buys `productID`: creates the order, journals it, pays, submits and finishes. Returns the purchase's event
     /// (also sent on `events`). Unfinished transactions of the same product are settled first, so StoreKit never
-    /// answers with a bare `purchasing`.
-    public func buy(_ productID: String, quantity: Int = 1) async throws(PurchaseError) -> PurchaseEvent {
+    /// answers with a bare `purchasing`. `buy(_:)` buys one.
+    public func buy(_ productID: String, quantity: Int) async throws(PurchaseError) -> PurchaseEvent {
         try await buy(productID, quantity: quantity, anchor: nil)
     }
 

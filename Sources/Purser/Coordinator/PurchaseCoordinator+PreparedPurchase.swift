@@ -8,7 +8,7 @@ extension PurchaseCoordinator {
     /// `.appAccountToken(_:)` option (PurserStoreKit's `purchaseOptions(for:)` does both). StoreKit reports the
     /// transaction on `Transaction.updates`, where the coordinator settles it as it settles `buy`'s: submitted,
     /// finished only on the server's decision, and reported on `events` as `delivered`.
-    public func preparePurchase(_ productID: String, quantity: Int = 1) async throws(PurchaseError)
+    public func preparePurchase(_ productID: String, quantity: Int) async throws(PurchaseError)
         -> PreparedPurchase
     {
         guard alive else { throw .terminated }

@@ -1,6 +1,6 @@
 import PurserCore
 
-// MARK: Restore, entitlements and the wallet
+// MARK: Restore and entitlements
 
 extension PurchaseCoordinator {
     /// Restore Purchases (App Review asks for the button): asks the App Store for the user's purchases again
@@ -39,14 +39,5 @@ extension PurchaseCoordinator {
     /// the server credited, read `wallet().entitlements`. StoreKit 1 cannot list them without a restore and throws.
     public func entitlements() async throws(StoreFailure) -> [StoreTransaction] {
         try await store.entitlements()
-    }
-
-    /// The signed-in user's wallet from the server (`GET /v1/wallet`): balances, what holds keep back, what can be
-    /// spent, and the non-consumables the server credited.
-    public func wallet() async throws(PurserAPIError) -> WalletResponse {
-        guard let session else {
-            throw PurserAPIError(kind: .unauthenticated, code: "not_signed_in", message: "sign in first")
-        }
-        return try await api.wallet(as: session)
     }
 }

@@ -9,7 +9,7 @@ extension PurchaseCoordinator {
     /// journaled and is sent again with the same id at the next launch, login or recovery, where the server replays
     /// it instead of spending twice. Needs the server's `wallet.clientSpend` (else `.refused` with
     /// `client_spend_disabled`). Calling again with the id of a journaled spend resends that spend as first asked.
-    public func spend(_ amounts: [String: Int64], reason: String, id: String = UUID().uuidString)
+    public func spend(_ amounts: [String: Int64], reason: String, id: String)
         async throws(SpendError) -> SpendResult
     {
         guard alive else { throw .terminated }
@@ -25,7 +25,9 @@ extension PurchaseCoordinator {
         }
         let pending = await spends.spend(id) ?? asked
         switch await send(pending, session: session, journal: spends) {
-        case .spent(let result): return result
+        case .spent(let result):
+            walletChanged()
+            return result
         case .refused(let error): throw .refused(error)
         case .unanswered(let error): throw .unsettled(id: id, error)
         }
@@ -38,7 +40,9 @@ extension PurchaseCoordinator {
         for pending in await spends.all where pending.userID == session.userID {
             guard alive else { return }
             switch await send(pending, session: session, journal: spends) {
-            case .spent(let result): emit(.spent(result))
+            case .spent(let result):
+                emit(.spent(result))
+                walletChanged()
             case .refused(let error): emit(.refused(id: pending.id, code: error.code))
             case .unanswered: return
             }

@@ -59,6 +59,16 @@ public actor PurchaseCoordinator {
     /// each access, as `events`.
     public nonisolated var spendOutcomes: AsyncStream<SpendOutcome> { spendSink.subscribe() }
     private let spendSink = EventBroadcast<SpendOutcome>()
+    /// The signed-in user's wallet as it changes: a new stream for each access, starting with the last wallet read
+    /// when it is still current, then each one read after a purchase, restore, refund or spend (through this
+    /// coordinator) changed it, or when the app calls `wallet()`. Read again only while someone listens: each change
+    /// then costs one `GET /v1/wallet`. What changes the wallet elsewhere (a spend from the game's backend, a refund
+    /// Apple reports to the server later) shows at the next change here or the next `wallet()`.
+    public nonisolated var walletUpdates: AsyncStream<WalletResponse> { walletSink.subscribe() }
+    let walletSink = EventBroadcast<WalletResponse>(replay: .latest)
+    /// Reads of the wallet started, and the latest whose answer was published (`+Wallet`).
+    var walletReads = 0
+    var walletPublished = 0
     let api: PurserAPIClient
     let journal: PurchaseJournal
     /// Where `spend` journals its ids; nil: `spend` is refused (`SpendError.noJournal`).
@@ -128,6 +138,7 @@ public actor PurchaseCoordinator {
 
     /// The app's user signed in; their purchases (and any left unfinished) are settled now.
     public func login(_ session: PurserSession) async {
+        if self.session?.userID != session.userID { walletOwnerChanged() }
         self.session = session
         await recover(.login)
     }
@@ -135,6 +146,7 @@ public actor PurchaseCoordinator {
     /// The user signed out. Unfinished transactions wait for the next login.
     public func logout() {
         session = nil
+        walletOwnerChanged()
     }
 
     /// Stops everything: no more submissions, finishes or events.
@@ -147,7 +159,13 @@ public actor PurchaseCoordinator {
     /// Sends `event` to the app (unless the coordinator is terminated) and returns it.
     @discardableResult
     func emit(_ event: PurchaseEvent) -> PurchaseEvent {
-        if alive { eventSink.send(event) }
+        guard alive else { return event }
+        eventSink.send(event)
+        switch event {
+        case .delivered, .redelivered: walletChanged()
+        case .failed(let failure) where failure.reason == .refunded: walletChanged()
+        case .deliveredToOtherAccount, .pending, .failed: break
+        }
         return event
     }
 
@@ -172,6 +190,7 @@ public actor PurchaseCoordinator {
         alive = false
         eventSink.finish()
         spendSink.finish()
+        walletSink.finish()
         signalListener?.cancel()
         await store.stop()
     }

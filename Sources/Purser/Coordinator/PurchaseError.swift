@@ -1,4 +1,5 @@
-/// Why `buy` could not start a purchase. Nothing was charged in any of these cases.
+/// Why `buy` did not end with a purchase's event. Every case but `terminated` is thrown before the App Store is
+/// asked to charge; `terminated` may come after the charge, which recovery then settles at the next launch.
 public enum PurchaseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `login` first: orders belong to an account.
     case notSignedIn
@@ -11,7 +12,8 @@ public enum PurchaseError: Error, Sendable, Hashable, CustomStringConvertible {
     case server(PurserAPIError)
     /// The journal could not record the purchase, so it was not started.
     case journal(String)
-    /// The app is shutting down (or was killed).
+    /// The app is shutting down (or was killed), possibly after the App Store charged: recovery settles that
+    /// purchase at the next launch.
     case terminated
 
     /// A stable code for logs (`not_signed_in`, `purchase_in_progress`, `server_unreachable`, …).
@@ -35,15 +37,25 @@ public enum PurchaseError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A sentence to show the user, in `language` (the String Catalog's `error.*` messages).
+    /// A sentence to show the user, in `language` (the String Catalog's `error.*` messages): the server out of
+    /// reach, the server refusing the order (an unknown product, an expired sign-in, another refusal), the journal
+    /// failing, or the purchase interrupted. Only `terminated`'s does not say "you have not been charged".
     public func message(_ language: PurserLanguage = .current) -> String {
-        let key =
-            switch self {
-            case .notSignedIn: "error.not_signed_in"
-            case .purchaseInProgress: "error.purchase_in_progress"
-            case .earlierPurchaseUnfinished: "error.earlier_purchase_unfinished"
-            case .server, .journal, .terminated: "error.store_unreachable"
-            }
-        return MessageCatalog.shipped.text(key, language)
+        MessageCatalog.shipped.text(messageKey, language)
+    }
+
+    /// The String Catalog key of `message()`.
+    var messageKey: String {
+        switch self {
+        case .notSignedIn: "error.not_signed_in"
+        case .purchaseInProgress: "error.purchase_in_progress"
+        case .earlierPurchaseUnfinished: "error.earlier_purchase_unfinished"
+        case .server(let error) where error.isRetryable: "error.store_unreachable"
+        case .server(let error) where error.kind == .unauthenticated || error.status == 401: "error.sign_in_again"
+        case .server(let error) where error.code == "unknown_product": "error.not_for_sale"
+        case .server: "error.order_refused"
+        case .journal: "error.journal_unavailable"
+        case .terminated: "error.interrupted"
+        }
     }
 }

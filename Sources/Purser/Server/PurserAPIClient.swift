@@ -19,7 +19,8 @@ public final class PurserAPIClient: Sendable {
     ///   - timeout: per request; a time-out is a network error (the transaction stays unfinished).
     ///   - headers: sent with every request (an app version, a device id for the server's logs).
     ///   - app: the app's bundle id, sent as `X-Purser-App` so that a Purser serving several apps knows whose
-    ///     purchase this is; `nil` sends none.
+    ///     purchase this is; `nil` sends none. The default, `Bundle.main.bundleIdentifier`, is nil in a command-line
+    ///     tool and under `swift test` on Linux: pass the id there.
     public convenience init(
         baseURL: URL, timeout: TimeInterval = 15, headers: [String: String] = [:],
         app: String? = Bundle.main.bundleIdentifier

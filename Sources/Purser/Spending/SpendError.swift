@@ -41,4 +41,17 @@ public enum SpendError: Error, Sendable, Hashable, CustomStringConvertible {
         default: code
         }
     }
+
+    /// A sentence to show the user, in `language` (the String Catalog's `spend.*` messages): not enough to spend,
+    /// refused otherwise (nothing was taken), or no answer yet (it completes by itself, and is never taken twice).
+    public func message(_ language: PurserLanguage = .current) -> String {
+        let key =
+            switch self {
+            case .notSignedIn: "error.not_signed_in"
+            case .refused(let error) where error.code == "insufficient_balance": "spend.insufficient_balance"
+            case .unsettled: "spend.unsettled"
+            case .noJournal, .invalidAmounts, .journal, .refused, .terminated: "spend.refused"
+            }
+        return MessageCatalog.shipped.text(key, language)
+    }
 }

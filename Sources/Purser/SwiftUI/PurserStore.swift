@@ -10,8 +10,9 @@
     #endif
 
     /// The shop a SwiftUI app shows, observable: the products, which one is being bought, the last event the user
-    /// should see, and the wallet's balances, kept up to date from the coordinator's events (`listen()`, one stream
-    /// of its own). Written against `PurchaseCoordinating`, so a preview or a test drives it with a stand-in.
+    /// should see, and the wallet's balances, kept up to date from the coordinator's events and wallet updates
+    /// (`listen()`, streams of its own). Written against `PurchaseCoordinating`, so a preview or a test drives it
+    /// with a stand-in.
     @MainActor
     @Observable
     public final class PurserStore {
@@ -24,9 +25,12 @@
         /// The last event the user should hear of (`PurchaseEvent.isWorthShowing`), until `dismiss()`; its
         /// `message()` is the sentence to show.
         public private(set) var lastEvent: PurchaseEvent?
-        /// Why the last `buy`, `restore` or `load` could not start, as a sentence for the user (nothing was charged).
+        /// Why the last `buy`, `restore`, `spend` or `load` did not go through, as a sentence for the user that says
+        /// whether anything was charged or taken (`PurchaseError.message()`, `SpendError.message()`).
         public private(set) var errorMessage: String?
-        /// The signed-in user's balances by currency (`GET /v1/wallet`), refreshed after every credit.
+        /// The signed-in user's balances by currency: read by `load()` and `refreshWallet()`, then following the
+        /// coordinator's `walletUpdates` (read again after every purchase, restore, refund and spend made through it)
+        /// and `spend`'s own answer. A change made elsewhere (the game's backend) shows at the next of these.
         public private(set) var balances: [String: Int64] = [:]
         /// The non-consumables the server credited to the user, by product id.
         public private(set) var entitlements: Set<String> = []
@@ -43,10 +47,14 @@
             self.language = language
         }
 
-        /// Listens to the coordinator's events until the calling task is cancelled: `.task { await store.listen() }`
-        /// on the shop's root view. Each call has its own stream, so a second listener takes nothing from this one.
+        /// Listens to the coordinator's events and wallet updates until the calling task is cancelled:
+        /// `.task { await store.listen() }` on the shop's root view. Each call has its own streams, so a second
+        /// listener takes nothing from this one.
         public func listen() async {
-            for await event in coordinator.events { receive(event) }
+            let events = coordinator.events
+            async let wallets: Void = follow(coordinator.walletUpdates)
+            for await event in events { receive(event) }
+            await wallets
         }
 
         /// Loads the products and the wallet (after sign-in).
@@ -64,8 +72,22 @@
         /// Reads the wallet from the server again; keeps the last balances when it cannot.
         public func refreshWallet() async {
             guard let wallet = try? await coordinator.wallet() else { return }
-            balances = wallet.balances
-            entitlements = Set(wallet.entitlements)
+            show(wallet)
+        }
+
+        /// Spends `amounts` from the wallet through the coordinator (once, journaled: `spend(_:reason:)`); the
+        /// balances show the answer at once. Returns what was spent, for the game to grant; nil when it was not, with
+        /// `errorMessage` saying why (refused: nothing was taken; no answer: it completes by itself, once).
+        @discardableResult
+        public func spend(_ amounts: [String: Int64], reason: String) async -> SpendResult? {
+            do throws(SpendError) {
+                let result = try await coordinator.spend(amounts, reason: reason)
+                balances.merge(result.balances) { $1 }
+                return result
+            } catch {
+                errorMessage = error.message(language)
+                return nil
+            }
         }
 
         /// Buys `product`, with the payment sheet in `anchor` when the app has one (a scene or window). The outcome
@@ -112,20 +134,20 @@
             errorMessage = nil
         }
 
+        /// The event, if the user should see it. The balances follow through `walletUpdates`: the coordinator reads
+        /// the wallet again in a task of its own, so a view's `.task` that ends (and cancels `listen()`) never cancels
+        /// a request in flight (on Linux that can deadlock FoundationNetworking).
         private func receive(_ event: PurchaseEvent) {
             if event.isWorthShowing { lastEvent = event }
-            switch event {
-            case .delivered, .redelivered: refreshWalletSoon()
-            case .failed(let failure) where failure.reason == .refunded: refreshWalletSoon()
-            case .deliveredToOtherAccount, .pending, .failed: break
-            }
         }
 
-        /// Refreshes the wallet in a task of its own, not in the listener's: a view's `.task` that ends (and cancels
-        /// `listen()`) must not cancel a request in flight (on Linux, cancelling a task inside `URLSession.data(for:)`
-        /// can deadlock FoundationNetworking), and the balances still catch up.
-        private func refreshWalletSoon() {
-            Task { [weak self] in await self?.refreshWallet() }
+        private func follow(_ wallets: AsyncStream<WalletResponse>) async {
+            for await wallet in wallets { show(wallet) }
+        }
+
+        private func show(_ wallet: WalletResponse) {
+            balances = wallet.balances
+            entitlements = Set(wallet.entitlements)
         }
     }
 #endif

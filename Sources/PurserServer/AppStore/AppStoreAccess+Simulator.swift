@@ -118,7 +118,8 @@ extension AppStoreAccess {
     /// The simulator of `purser serve --appstore simulator`, kept in `DATA/appstore-sim` with the App Store Server
     /// API key Purser uses against it (`server-api-key.pem`, made on first start, mode 0600). It signs each product
     /// of `catalog` with the catalog's type (it once signed every product Consumable, and Purser rejected the
-    /// non-consumables it sold with product_type_mismatch).
+    /// non-consumables it sold with product_type_mismatch). With `simulator.storekitFile` it sells only that file's
+    /// products, at its prices.
     public static func persistentSimulator(
         _ configuration: ServerConfiguration, catalog: ProductCatalog,
         placement: SimulatorPlacement = .hosted(notifications: .sent)
@@ -129,6 +130,7 @@ extension AppStoreAccess {
         try OwnerOnlyFiles.createDirectory(atPath: directory.path)
         let store = try SimulatedAppStore.persistent(
             in: directory, bundleID: configuration.bundleId, appAppleID: configuration.appAppleId,
+            catalog: try configuration.simulatorStoreKitCatalog(),
             productTypes: catalog.products.mapValues(\.type.appleType))
         return try await simulator(
             store, serverAPI: SimulatedServerAPI(store: store), configuration: configuration,

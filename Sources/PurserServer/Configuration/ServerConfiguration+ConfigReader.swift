@@ -109,6 +109,7 @@ extension ServerConfiguration {
         database.url = reader.string(forKey: "database.url", isSecret: true)
         database.password = reader.string(forKey: "database.password", isSecret: true)
         simulator.url = reader.string(forKey: "simulator.url")
+        simulator.storekitFile = reader.string(forKey: "simulator.storekitFile")
         http.idleTimeoutSeconds = reader.double(forKey: "http.idleTimeoutSeconds", default: http.idleTimeoutSeconds)
         http.requestReadTimeoutSeconds = reader.double(
             forKey: "http.requestReadTimeoutSeconds", default: http.requestReadTimeoutSeconds)

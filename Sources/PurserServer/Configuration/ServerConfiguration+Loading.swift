@@ -143,6 +143,7 @@ extension ServerConfiguration {
         if fromFile("catalogFile") { catalogFile = catalogFile.map(resolve) }
         if fromFile("backup.directory") { backup.directory = backup.directory.map(resolve) }
         if overrides.stringArray(forKey: "trustedRootFiles") == nil { trustedRootFiles = trustedRootFiles.map(resolve) }
+        if fromFile("simulator.storekitFile") { simulator.storekitFile = simulator.storekitFile.map(resolve) }
         if fromFile("xcode.certificateFile") { xcode.certificateFile = xcode.certificateFile.map(resolve) }
         if fromFile("auth.jwt.publicKeyFile") { auth.jwt.publicKeyFile = auth.jwt.publicKeyFile.map(resolve) }
         if fromFile("appStoreServerAPI.privateKeyFile") {

@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import Foundation
 import Logging
 import PurserCore
@@ -51,6 +52,17 @@ extension ServerConfiguration {
             throw ConfigurationError("simulator.url must be an http(s) URL, not \(external)")
         }
         return url
+    }
+
+    /// `simulator.storekitFile` read: the products the simulator inside this server sells; `nil` when unset.
+    /// - Throws: `ConfigurationError` for a file that cannot be read or is not a StoreKit configuration.
+    func simulatorStoreKitCatalog() throws(ConfigurationError) -> StoreKitConfiguration? {
+        guard let file = simulator.storekitFile, !file.isEmpty else { return nil }
+        do {
+            return try StoreKitConfiguration(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw ConfigurationError("simulator.storekitFile: \(error.message)")
+        }
     }
 
     /// Where `serve` puts its own backups: `backup.directory`, or `backups` in `dataDirectory`; a further app's

@@ -54,7 +54,10 @@ extension ServerConfiguration {
         problems.check { try backup.check(postgres: database.url != nil) }
         problems.check { try webhooks.checkPacing() }
         let ledger = problems.value { try ledgerLocation() }
-        if appStore == .simulator { problems.check { _ = try simulatorURL() } }
+        if appStore == .simulator {
+            problems.check { _ = try simulatorURL() }
+            problems.check { _ = try simulatorStoreKitCatalog() }
+        }
         let served = resolution.oneApp ? [App(topLevel: self)] : servedApps
         precondition(resolution.catalogs.map { $0.count == served.count } ?? true, "one catalog per app")
         precondition(resolution.appStores.map { $0.count == served.count } ?? true, "one App Store per app")

@@ -36,7 +36,8 @@ import PurserCore
 ///            "trustedProxies": []},             // CIDRs whose X-Forwarded-For names the client
 ///   "orderHint": {"maxAgeSeconds": 86400},   // how old an order may be and still bind a token-less transaction
 ///   "database": {"url": null, "password": null},   // postgres://user@host:port/db; none: SQLite in dataDirectory
-///   "simulator": {"url": null},                    // with appStore simulator: an external simulator's base URL
+///   "simulator": {"url": null,                     // with appStore simulator: an external simulator's base URL
+///                 "storekitFile": null},           // or a .storekit file the built-in one sells from
 ///   "webhooks": {"endpoints": [{"url": "https://game.example.com/purser", "secret": "whsec_…",
 ///                               "events": ["transaction.credited"],    // events: all types when absent
 ///                               "ordered": false}],   // true: one user's events one at a time, in sequence order
@@ -165,6 +166,9 @@ public struct ServerConfiguration: Sendable, Encodable {
     public struct Simulator: Sendable, Encodable {
         /// The simulator's base URL, e.g. `http://127.0.0.1:8081`.
         public var url: String?
+        /// An Xcode StoreKit configuration file (`.storekit`) the simulator inside this server sells from: only its
+        /// products, with its names and prices (as `purser appstore-sim --storekit-config`).
+        public var storekitFile: String?
         public init() {}
     }
 

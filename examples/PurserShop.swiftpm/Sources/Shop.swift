@@ -17,14 +17,12 @@ final class Shop {
     private(set) var history: [String] = []
 
     init() {
-        let journal: PurchaseJournal
         do {
-            journal = try PurchaseJournal(store: KeychainJournalStore(service: "purser.example.journal"))
+            // The API client, the purchase journal (in the Keychain) and the spend journal, with the defaults.
+            purchases = try PurchaseCoordinator(server: Self.server, store: StoreKit2Adapter())
         } catch {
             fatalError("Purser cannot read its journal: \(error)")
         }
-        purchases = PurchaseCoordinator(
-            api: PurserAPIClient(baseURL: Self.server), journal: journal, store: StoreKit2Adapter())
         // The one listener of `events`, for the app's whole life.
         Task { [weak self, events = purchases.events] in
             for await event in events { self?.record(event) }
@@ -46,7 +44,7 @@ final class Shop {
         do throws(PurchaseError) {
             _ = try await purchases.buy(product.id)  // its event also arrives on `events`
         } catch {
-            notice = error.message()  // nothing was charged
+            notice = error.message()  // says whether the user may have been charged
         }
     }
 
