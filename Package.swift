@@ -367,6 +367,8 @@ let package = Package(
                 "PurserWebhooks", "PurserChaos", "Purser", "PurserTesting",
                 .server("Hummingbird", "hummingbird"),
                 .server("Logging", "swift-log"),
+                // ReplicaRestartTests: the chaos harness's replica set, with its HTTP client.
+                .server("AsyncHTTPClient", "async-http-client"),
                 // PrivilegeMatrixTests: the hash of an expired key's secret, written to the ledger.
                 .server("Crypto", "swift-crypto"),
             ],

@@ -94,7 +94,7 @@ final class ServerProcess: Sendable {
         return URL(string: "http://127.0.0.1:\(match.1)")
     }
 
-    private static func isHealthy(_ url: URL, client: HTTPClient) async -> Bool {
+    static func isHealthy(_ url: URL, client: HTTPClient) async -> Bool {
         let request = HTTPClientRequest(url: url.appendingPathComponent("health").absoluteString)
         guard let response = try? await client.execute(request, timeout: .seconds(1)) else { return false }
         _ = try? await response.body.collect(upTo: 4096)
