@@ -18,9 +18,7 @@
         {
             try await preparePurchase(product.id, quantity: quantity).options
         }
-    }
 
-    extension PurchaseCoordinator {
         /// Settles what a `PurchaseAction` (or the app's own `Product.purchase`) answered for `prepared`: a purchase
         /// is submitted and finished now, as `buy`'s is; a cancel closes the order. Returns the event (also sent on
         /// `events`); nil for Ask to Buy, whose outcome arrives on `events` later.

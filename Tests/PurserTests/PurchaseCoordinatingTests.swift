@@ -20,7 +20,12 @@ import Testing
         func start(session: PurserSession?) async {}
         func login(_ session: PurserSession) async {}
         func logout() async {}
+        /// The quantities `buy` was asked for and the ids `spend` was given, in order.
+        private(set) var quantities: [Int] = []
+        private(set) var spendIDs: [String] = []
+
         func buy(_ productID: String, quantity: Int) async throws(PurchaseError) -> PurchaseEvent {
+            quantities.append(quantity)
             broadcast.1.yield(answer)
             return answer
         }
@@ -35,7 +40,8 @@ import Testing
             ]
         }
         func spend(_ amounts: [String: Int64], reason: String, id: String) async throws(SpendError) -> SpendResult {
-            SpendResult(id: id, spent: amounts.mapValues { -$0 }, balances: ["gold": 40])
+            spendIDs.append(id)
+            return SpendResult(id: id, spent: amounts.mapValues { -$0 }, balances: ["gold": 40])
         }
         func wallet() async throws(PurserAPIError) -> WalletResponse {
             WalletResponse(userId: "alice", balances: ["gold": 40])
@@ -74,6 +80,28 @@ import Testing
         #expect(await waiting.tapBuy(product) == PendingPurchaseReason.askToBuy.message(.english))
         let failure = PurchaseFailure(productID: "gold60", reason: .cancelled)
         #expect(failure.reason == .cancelled && ProductCatalogError(code: "x", message: "y").description == "x: y")
+    }
+
+    @Test func aShopWrittenAgainstTheProtocolMakesEveryCallTheGuidesMake() async throws {
+        let fake = FakeCoordinator(answer: .delivered(Delivery(transactionID: "1", productID: "gold60")))
+        let purchases: any PurchaseCoordinating = fake
+        _ = try await purchases.buy("gold60")
+        _ = try await purchases.buy("gold60", quantity: 3)
+        #expect(await fake.quantities == [1, 3])
+        _ = try await purchases.spend(["gold": 5], reason: "sword")
+        _ = try await purchases.spend(["gold": 5], reason: "sword")
+        let ids = await fake.spendIDs
+        #expect(ids.count == 2 && Set(ids).count == 2, "each spend gets an id of its own: \(ids)")
+        #expect(ids.allSatisfy { UUID(uuidString: $0) != nil })
+        let prepared = try await purchases.preparePurchase("gold60")
+        #expect(prepared.quantity == 1 && prepared.productID == "gold60")
+        // A stand-in's defaults: nothing to cancel, settle or recover; no resent spends or wallet updates.
+        #expect(await purchases.cancelPreparedPurchase(prepared) == nil)
+        #expect(await purchases.settleTransaction("1") == nil)
+        await purchases.recover(.foreground)
+        for await _ in purchases.spendOutcomes { Issue.record("a stand-in resent a spend") }
+        for await _ in purchases.walletUpdates { Issue.record("a stand-in sent a wallet") }
+        await purchases.shutdown()
     }
 
     /// The app's shop over the real coordinator: compiles only while `PurchaseCoordinator` is one.

@@ -33,6 +33,12 @@ public protocol PurchaseCoordinating: Actor {
         async throws(PurchaseError) -> PurchaseEvent
     /// Creates and journals the server's order for a purchase the app pays through StoreKit's own views.
     func preparePurchase(_ productID: String, quantity: Int) async throws(PurchaseError) -> PreparedPurchase
+    /// The user left StoreKit's sheet without paying for `prepared`: the order is closed and the failure reported.
+    func cancelPreparedPurchase(_ prepared: PreparedPurchase, reason: PurchaseFailureReason) async -> PurchaseEvent?
+    /// Settles StoreKit's unfinished transaction `transactionID` now, as a purchase is settled.
+    func settleTransaction(_ transactionID: String) async -> PurchaseEvent?
+    /// Settles what StoreKit still holds unfinished now (the coordinator does it by itself on its triggers).
+    func recover(_ trigger: RecoveryTrigger) async
     /// The products the app can sell, from the server's catalog and the store's prices.
     func products() async throws(ProductCatalogError) -> [PurchasableProduct]
     /// Spends from the signed-in user's wallet, once by `id`, journaled before it is sent.
@@ -72,6 +78,23 @@ extension PurchaseCoordinating {
 
     /// A stand-in's default: nothing to stop.
     public func shutdown() async {}
+
+    /// A stand-in's default: no prepared purchase is open, so nothing is cancelled.
+    public func cancelPreparedPurchase(_ prepared: PreparedPurchase, reason: PurchaseFailureReason) async
+        -> PurchaseEvent?
+    { nil }
+
+    /// Closes `prepared` as cancelled by the user (`cancelPreparedPurchase(_:reason:)`).
+    @discardableResult
+    public func cancelPreparedPurchase(_ prepared: PreparedPurchase) async -> PurchaseEvent? {
+        await cancelPreparedPurchase(prepared, reason: .cancelled)
+    }
+
+    /// A stand-in's default: StoreKit holds nothing, so nothing is settled.
+    public func settleTransaction(_ transactionID: String) async -> PurchaseEvent? { nil }
+
+    /// A stand-in's default: nothing to recover.
+    public func recover(_ trigger: RecoveryTrigger) async {}
 }
 
 extension PurchaseCoordinating {

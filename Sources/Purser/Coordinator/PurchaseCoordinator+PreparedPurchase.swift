@@ -40,8 +40,9 @@ extension PurchaseCoordinator {
     /// The user left StoreKit's sheet without paying for `prepared` (a `PurchaseAction` answered `userCancelled`, or
     /// threw): the journal entry is closed, the server's order cancelled, and the failure reported, as for `buy`.
     /// A charge that lands for it after all is still credited. Returns nil when the purchase was already settled.
+    /// `cancelPreparedPurchase(_:)` gives the reason `cancelled`.
     @discardableResult
-    public func cancelPreparedPurchase(_ prepared: PreparedPurchase, reason: PurchaseFailureReason = .cancelled)
+    public func cancelPreparedPurchase(_ prepared: PreparedPurchase, reason: PurchaseFailureReason)
         async -> PurchaseEvent?
     {
         guard alive, let entry = await journal.entry(prepared.orderID), entry.state.awaitsTransaction else {
