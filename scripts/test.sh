@@ -14,7 +14,9 @@
 #      built from their manifest sample with their portable samples, runs their simulator test against a live
 #      `purser serve` (scripts/check-sdk-guides.sh; their Apple-only samples are in the interface check);
 #   2. the README's five-minute tour run as written (scripts/readme-walkthrough.sh); the referee: Apple's official
-#      Python library against Purser, in both directions, standardwebhooks and prometheus_client; schemathesis
+#      Python library against Purser, in both directions, standardwebhooks and prometheus_client; the alerting rules
+#      under promtool (a unit test per alert) and a real Prometheus scraping a live serve (scripts/check-prometheus.sh,
+#      which installs Debian's prometheus); schemathesis
 #      against a running `purser serve` (openapi.yaml is the contract); every route of openapi.yaml with edge values
 #      in every field, the server answering /health after each (scripts/edge-values.sh); the support console in
 #      Chromium driven by Selenium; each fuzz target in Fuzz/ for 30 seconds;
@@ -90,6 +92,9 @@ echo "== the README's five-minute tour, run as written"
 PURSER_BIN="$PURSER_BIN" bash scripts/readme-walkthrough.sh
 echo "== referee (Apple's app-store-server-library)"
 PURSER_BIN="$PURSER_BIN" bash scripts/referee.sh
+echo "== the alerting rules: promtool's checks and unit tests (each alert fires, and stays quiet), then Debian's"
+echo "   Prometheus scraping a live purser serve and evaluating them"
+PURSER_BIN="$PURSER_BIN" bash scripts/check-prometheus.sh
 echo "== schemathesis: a running purser serve held to openapi.yaml"
 PURSER_BIN="$PURSER_BIN" bash scripts/schemathesis.sh
 echo "== edge values: every route of openapi.yaml, every field at its edges; no 500, /health after each"
