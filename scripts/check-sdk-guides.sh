@@ -36,12 +36,8 @@ func gold(in delivery: Delivery, wallet: WalletResponse) -> (granted: Int64, bal
 }
 SWIFT
 
-echo "== the guides' app: resolve (no package at all) and build, with MemberImportVisibility"
-(cd "$app" && swift package resolve >"$work/resolve.log" 2>&1) || { cat "$work/resolve.log"; exit 1; }
-if [ -n "$(ls "$app/.build/checkouts" 2>/dev/null || true)" ]; then
-  echo "check-sdk-guides: the guides' manifest resolved packages: $(ls "$app/.build/checkouts")" >&2
-  exit 1
-fi
+# That `traits: []` resolves no package at all is scripts/check-sdk-dependencies.sh's to hold.
+echo "== the guides' app: build, with MemberImportVisibility"
 (cd "$app" && swift build --build-tests >"$work/build.log" 2>&1) || { cat "$work/build.log"; exit 1; }
 
 echo "== the guides' tests against purser serve --config examples/demo.json"
@@ -65,4 +61,4 @@ if [ -z "$ran" ] || [ "$ran" -lt 1 ]; then
   exit 1
 fi
 grep -E "^(✔|✘) Test " "$work/test.log" | sed 's/^/  /'
-echo "check-sdk-guides: ok ($ran guide test(s) passed against a live purser serve; the app resolved no package)"
+echo "check-sdk-guides: ok (the guides' app built; $ran guide test(s) passed against a live purser serve)"

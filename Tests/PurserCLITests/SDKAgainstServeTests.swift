@@ -32,6 +32,20 @@ import Testing
         return await condition()
     }
 
+    /// The first element of `stream` within 5 s; nil when none came (a listener that would otherwise wait forever).
+    func first<Element: Sendable>(of stream: AsyncStream<Element>) async -> Element? {
+        await withTaskGroup(of: Element?.self) { group in
+            group.addTask { await stream.first { _ in true } }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(5))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
     @Test func theShopsBalanceFollowsPurchasesAndSpendsWhereverTheyAreMade() async throws {
         let directory = try serve.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -63,15 +77,14 @@ import Testing
         #expect(await shop.balances["gold"] == 0)
         // A new listener starts with the last wallet read, with no request of its own.
         #expect(try await app.wallet().balances["gold"] == 0)
-        var updates = app.walletUpdates.makeAsyncIterator()
-        let latest = await updates.next()
+        let latest = await first(of: app.walletUpdates)
         #expect(latest?.balances["gold"] == 0 && latest?.userId == "ana", "\(String(describing: latest))")
         // Another user signs in: the last wallet was not theirs, so a new listener does not start with it.
         await app.login(PurserSession(userID: "bo", authorization: .development))
         let forBo = app.walletUpdates
-        let first = Task { await forBo.first { _ in true } }
+        let firstForBo = Task { await first(of: forBo) }
         #expect(try await app.wallet().balances["gold", default: 0] == 0)
-        #expect(await first.value?.userId == "bo")
+        #expect(await firstForBo.value?.userId == "bo")
         await app.shutdown()
     }
 

@@ -25,9 +25,7 @@ extension PurchaseCoordinator {
         }
         let pending = await spends.spend(id) ?? asked
         switch await send(pending, session: session, journal: spends) {
-        case .spent(let result):
-            walletChanged()
-            return result
+        case .spent(let result): return result
         case .refused(let error): throw .refused(error)
         case .unanswered(let error): throw .unsettled(id: id, error)
         }
@@ -40,9 +38,7 @@ extension PurchaseCoordinator {
         for pending in await spends.all where pending.userID == session.userID {
             guard alive else { return }
             switch await send(pending, session: session, journal: spends) {
-            case .spent(let result):
-                emit(.spent(result))
-                walletChanged()
+            case .spent(let result): emit(.spent(result))
             case .refused(let error): emit(.refused(id: pending.id, code: error.code))
             case .unanswered: return
             }
@@ -55,14 +51,15 @@ extension PurchaseCoordinator {
         case unanswered(PurserAPIError)
     }
 
-    /// One send of `pending`. An answer either way closes its journal entry; no answer (or one that does not decode)
-    /// keeps it, since the server may have applied it.
+    /// One send of `pending`. An answer either way closes its journal entry (and a spend applied changed the
+    /// wallet); no answer (or one that does not decode) keeps it, since the server may have applied it.
     private func send(_ pending: PendingSpend, session: PurserSession, journal: SpendJournal) async -> Sent {
         let request = WalletSpendRequest(
             id: pending.id, amounts: pending.amounts.mapValues { -$0 }, reason: pending.reason)
         do {
             let answer = try await api.spend(request, as: session)
             try? await journal.close(pending.id)
+            walletChanged()
             return .spent(SpendResult(answer))
         } catch  where error.kind == .refused {
             try? await journal.close(pending.id)

@@ -33,10 +33,4 @@ extension PurchaseCoordinator {
         }
         Task { [weak self] in _ = try? await self?.wallet() }
     }
-
-    /// The signed-in user changed (or signed out): the last wallet was someone else's.
-    func walletOwnerChanged() {
-        walletSink.forget()
-        walletPublished = walletReads
-    }
 }

@@ -138,7 +138,8 @@ public actor PurchaseCoordinator {
 
     /// The app's user signed in; their purchases (and any left unfinished) are settled now.
     public func login(_ session: PurserSession) async {
-        if self.session?.userID != session.userID { walletOwnerChanged() }
+        // The last wallet read was someone else's. (A read of theirs still in flight is not published: `wallet()`.)
+        if self.session?.userID != session.userID { walletSink.forget() }
         self.session = session
         await recover(.login)
     }
@@ -146,7 +147,7 @@ public actor PurchaseCoordinator {
     /// The user signed out. Unfinished transactions wait for the next login.
     public func logout() {
         session = nil
-        walletOwnerChanged()
+        walletSink.forget()
     }
 
     /// Stops everything: no more submissions, finishes or events.

@@ -41,21 +41,18 @@ public enum PurchaseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// reach, the server refusing the order (an unknown product, an expired sign-in, another refusal), the journal
     /// failing, or the purchase interrupted. Only `terminated`'s does not say "you have not been charged".
     public func message(_ language: PurserLanguage = .current) -> String {
-        MessageCatalog.shipped.text(messageKey, language)
-    }
-
-    /// The String Catalog key of `message()`.
-    var messageKey: String {
-        switch self {
-        case .notSignedIn: "error.not_signed_in"
-        case .purchaseInProgress: "error.purchase_in_progress"
-        case .earlierPurchaseUnfinished: "error.earlier_purchase_unfinished"
-        case .server(let error) where error.isRetryable: "error.store_unreachable"
-        case .server(let error) where error.kind == .unauthenticated || error.status == 401: "error.sign_in_again"
-        case .server(let error) where error.code == "unknown_product": "error.not_for_sale"
-        case .server: "error.order_refused"
-        case .journal: "error.journal_unavailable"
-        case .terminated: "error.interrupted"
-        }
+        let key =
+            switch self {
+            case .notSignedIn: "error.not_signed_in"
+            case .purchaseInProgress: "error.purchase_in_progress"
+            case .earlierPurchaseUnfinished: "error.earlier_purchase_unfinished"
+            case .server(let error) where error.isRetryable: "error.store_unreachable"
+            case .server(let error) where error.kind == .unauthenticated || error.status == 401: "error.sign_in_again"
+            case .server(let error) where error.code == "unknown_product": "error.not_for_sale"
+            case .server: "error.order_refused"
+            case .journal: "error.journal_unavailable"
+            case .terminated: "error.interrupted"
+            }
+        return MessageCatalog.shipped.text(key, language)
     }
 }
