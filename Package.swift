@@ -2,7 +2,7 @@
 import Foundation
 import PackageDescription
 
-/// Strict settings for every Purser target (STYLE.md habit 15). With `PURSER_WARNINGS_AS_ERRORS=1` (as
+/// Strict settings for every Purser target. With `PURSER_WARNINGS_AS_ERRORS=1` (as
 /// `scripts/test.sh` builds) every warning in Purser's own targets is an error, except deprecations, which stay
 /// warnings so StoreKit 1's deprecation shows as it would on a Mac without failing the build.
 let strict: [SwiftSetting] =
@@ -82,6 +82,10 @@ let package = Package(
         // can crash the parent on Linux (swift-corelibs-foundation#5472).
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // Spans for every request, ledger write, call to Apple and webhook delivery (`tracing.otlp.endpoint`): the
+        // tracing API, and swift-otel's OTLP/HTTP exporter (its gRPC exporter is off: no gRPC package is built).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
         // The support console's server-rendered pages.
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -167,6 +171,8 @@ let package = Package(
                 .server("ServiceLifecycle", "swift-service-lifecycle"),
                 .server("JWTKit", "jwt-kit"),
                 .server("Configuration", "swift-configuration"),
+                .server("Tracing", "swift-distributed-tracing"),
+                .server("OTel", "swift-otel"),
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layout habits of STYLE.md that a script can hold, checked on every test run:
+# The layout rules of the repository that a script can hold, checked on every test run:
 #   1. the server's services are constructed in one place only (PurserAssembly);
 #   2. StoreKitShim (the client SDK's simulated StoreKit) depends on no HTTP server and no service lifecycle;
 #   3. the services under PurserServer/Services speak the domain: they import no HTTP types;
@@ -7,7 +7,10 @@
 #   5. no source file under Sources/ has more than 300 lines;
 #   6. PurserStoreKitSimulated is PurserStoreKit's sources and nothing else: one symbolic link per adapter file;
 #   7. no Foundation `Process` starts a child: its run() can crash the parent on Linux (swift-corelibs-foundation#5472);
-#      ChildProcess (swift-subprocess) does.
+#      ChildProcess (swift-subprocess) does;
+#   8. every public declaration of the SDK and PurserWebhooks has a doc comment;
+#   9. the repository explains itself: no file points at a design document kept outside it, and README.md links the
+#      Design article (the server's DocC catalog), which holds Purser's design.
 # Prints each finding and exits 1 when there is any.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -55,7 +58,7 @@ done
 
 # 4. The bottom layers stay free of NIO, Hummingbird and swift-log.
 for file in $(grep -rlE "^import (NIO|Hummingbird|Logging)" Sources/PurserCore Sources/AppStoreVerification || true); do
-  fail "$file imports NIO, Hummingbird or Logging (STYLE habit 2)"
+  fail "$file imports NIO, Hummingbird or Logging (the bottom layers stay free of them)"
 done
 
 # 5. File length.
@@ -96,6 +99,26 @@ done < <(find Sources/Purser Sources/PurserStoreKit Sources/PurserStoreKit1 Sour
     }
     previous = $0
   }')
+
+# 9. The design is in the repository. The patterns are written so that this file does not match them itself; tracked
+#    files and new ones not yet added are searched (git grep --untracked), ignored ones (.build) are not.
+outside='\.\./shared|DESIGN\.md'
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  mentions="$(git grep -I -n -E --untracked "$outside" -- . || true)"
+else
+  mentions="$(grep -rIn -E --exclude-dir=.build --exclude-dir=.git "$outside" . || true)"
+fi
+while IFS= read -r mention; do
+  [ -n "$mention" ] || continue
+  fail "$(cut -d: -f1,2 <<<"$mention") names a document outside the repository; the design is" \
+    "Sources/PurserServer/PurserServer.docc/Design.md (link that instead)"
+done <<<"$mentions"
+design="Sources/PurserServer/PurserServer.docc/Design.md"
+if [ ! -f "$design" ]; then
+  fail "$design is missing: Purser's design must be in the repository"
+elif ! grep -F "]($design)" README.md >/dev/null; then
+  fail "README.md does not link the Design article: add a link to ($design) near the top"
+fi
 
 if [ "$failures" -gt 0 ]; then
   echo "check-layout: $failures finding(s)"

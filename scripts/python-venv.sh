@@ -13,6 +13,8 @@ PINNED=(
   "standardwebhooks==1.1.0 standardwebhooks"                # Standard Webhooks' own library: the webhook referee
   "prometheus-client==0.26.0 prometheus_client"             # Prometheus' Python client: the metrics referee
   "selenium==4.50.0 selenium"                                # drives Chromium through the support console
+  "pyyaml==6.0.4 yaml"                                       # reads the alert rules in scripts/alert-guide.py and co.
+  "opentelemetry-proto==1.45.2 opentelemetry.proto.collector.trace.v1.trace_service_pb2"  # decodes our OTLP spans
 )
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -86,6 +86,10 @@ def constants_of(source):
             constants[match.group(1)] = match.group(2)
     for match in re.finditer(r'let (\w+) =\s*"""\n(.*?)\n\s*"""', source, re.S):
         constants[match.group(1)] = " ".join(line.strip() for line in match.group(2).split("\n"))
+    for match in re.finditer(r'let (\w+) = SplitSum\.parts\("([^"]*)"\)', source):  # an amount's two parts
+        name, value = match.groups()
+        constants[f"{name}.high"] = f"({value}) >> 32"
+        constants[f"{name}.low"] = f"({value}) & 4294967295"
     return constants
 
 

@@ -15,8 +15,9 @@
 #      `purser serve` (scripts/check-sdk-guides.sh; their Apple-only samples are in the interface check);
 #   2. the README's five-minute tour run as written (scripts/readme-walkthrough.sh); the referee: Apple's official
 #      Python library against Purser, in both directions, standardwebhooks and prometheus_client; the alerting rules
-#      under promtool (a unit test per alert) and a real Prometheus scraping a live serve (scripts/check-prometheus.sh,
-#      which installs Debian's prometheus); schemathesis
+#      under promtool (a unit test per alert) and a real Prometheus scraping a live serve: every documented metric
+#      present, the rules healthy, the alert guide quoting each rule, the Grafana dashboard's every query and label
+#      one the server exports (scripts/check-prometheus.sh, which installs Debian's prometheus); schemathesis
 #      against a running `purser serve` (openapi.yaml is the contract); every route of openapi.yaml with edge values
 #      in every field, the server answering /health after each (scripts/edge-values.sh); the support console in
 #      Chromium driven by Selenium; each fuzz target in Fuzz/ for 30 seconds;
@@ -28,7 +29,7 @@
 #      (scripts/postgres-backup-roundtrip.sh); the production stack (scripts/postgres-ha.sh: Patroni, etcd,
 #      pgbouncer in transaction mode): the PostgreSQL conformance suites through pgbouncer, and a chaos run through
 #      pgbouncer while Patroni fails over (--database-ha patroni-pgbouncer).
-# Installs what it needs itself (libsqlite3-dev when its header is missing, a Python venv with app-store-server-library, schemathesis, selenium; Chromium,
+# Installs what it needs itself (libsqlite3-dev when its header is missing, a Python venv with app-store-server-library, schemathesis, selenium, opentelemetry-proto (the tracing test's OTLP receiver); Chromium,
 # Patroni, etcd and pgbouncer from Debian's packages). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -93,7 +94,7 @@ PURSER_BIN="$PURSER_BIN" bash scripts/readme-walkthrough.sh
 echo "== referee (Apple's app-store-server-library)"
 PURSER_BIN="$PURSER_BIN" bash scripts/referee.sh
 echo "== the alerting rules: promtool's checks and unit tests (each alert fires, and stays quiet), then Debian's"
-echo "   Prometheus scraping a live purser serve and evaluating them"
+echo "   Prometheus scraping a live purser serve and evaluating them, and the Grafana dashboard's queries"
 PURSER_BIN="$PURSER_BIN" bash scripts/check-prometheus.sh
 echo "== schemathesis: a running purser serve held to openapi.yaml"
 PURSER_BIN="$PURSER_BIN" bash scripts/schemathesis.sh

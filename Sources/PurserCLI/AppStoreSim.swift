@@ -63,7 +63,7 @@ extension Purser {
             }
             var services: [any Service] = []
             if let target = notificationURL.flatMap(URL.init(string:)) {
-                await store.deliverNotifications(to: target, transport: HTTPClientTransport())
+                await store.deliverNotifications(to: target, transport: HTTPClientTransport(recordsCalls: false))
                 services.append(NotificationSenderService(store: store))
             }
             let app = Application(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PurserChaos
+import PurserServer
 
 extension Purser {
     /// `purser chaos`: drives simulated users and devices through purchases while faults hit every part, heals,
@@ -78,6 +79,10 @@ extension Purser {
         var baselines = "all"
         @Option(help: "Baselines replay only the first N purchases of the plan (default: all).")
         var baselinePurchases: Int?
+        @Option(
+            name: .customLong("log-format"),
+            help: "The replicas' log.format (with --replicas): text (default) or json, one object per line in logs/.")
+        var logFormat = "text"
         @Flag(help: "Print the report as JSON.") var json = false
         @Flag(help: "No progress lines on standard error.") var quiet = false
 
@@ -162,6 +167,10 @@ extension Purser {
                 databaseURL: databaseURL ?? ProcessInfo.processInfo.environment["PURSER_DATABASE_URL"])
             configuration.apps = apps
             configuration.reconcileEvery = reconcileEvery
+            guard let format = LogFormat(rawValue: logFormat) else {
+                throw ValidationError("--log-format must be text or json, not '\(logFormat)'")
+            }
+            configuration.logFormat = format
             configuration.databaseHA = try makeDatabaseHA()
             do {
                 try configuration.validate()

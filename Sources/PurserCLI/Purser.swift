@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import PurserServer
 import PurserStorage
 
@@ -21,6 +22,7 @@ struct Purser: AsyncParsableCommand {
     /// names the key or file, and exits 1: argument-parser would follow it with its generic usage line, as if the
     /// command line were wrong. A `ServiceError` (a support command's "not found", "already credited", …) or a
     /// `StorageError` (a restore refused: `ledger_in_use`) prints its code and message, `code: message`, and exits 1.
+    /// After `serve --log-format json` bootstrapped its log, each of these lines is a JSON log entry instead (`report`).
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -30,17 +32,32 @@ struct Purser: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as ConfigurationError {
-            for problem in error.problems { FileHandle.standardError.write(Data("purser: \(problem)\n".utf8)) }
+            for problem in error.problems { report("purser: \(problem)") }
             Foundation.exit(1)
         } catch let error as ServiceError {
-            FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
+            report("\(error.code): \(error.message)")
             Foundation.exit(1)
         } catch let error as StorageError {
-            FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
+            report("\(error.code): \(error.message)")
             Foundation.exit(1)
         } catch {
+            if LogFormat.current == .json {
+                let message = message(for: error)
+                if !message.isEmpty { report(message) }
+                Foundation.exit(exitCode(for: error).rawValue)
+            }
             exit(withError: error)
         }
+    }
+
+    /// Writes `line` on standard error as it is, or as an error-level JSON log entry once the command bootstrapped JSON
+    /// logging (`serve` with `log.format` `json`), so that a log collector reads its last words as it read the rest.
+    static func report(_ line: String) {
+        guard LogFormat.current == .json else {
+            FileHandle.standardError.write(Data("\(line)\n".utf8))
+            return
+        }
+        Logger(label: "purser").error("\(line)")
     }
 }
 

@@ -34,6 +34,10 @@ extension Purser {
         var databaseURL: String?
         @Option(name: .customLong("log-level"), help: "trace, debug, info (default), notice, warning, error.")
         var logLevel: String = "info"
+        @Option(
+            name: .customLong("log-format"),
+            help: "text (default) or json: one JSON object per line on standard error (log.format).")
+        var logFormat: String?
 
         func validate() throws {
             if let appStore, ServerConfiguration.AppStoreMode(rawValue: appStore) == nil {
@@ -41,6 +45,9 @@ extension Purser {
             }
             if let auth, ServerConfiguration.Auth.Mode(rawValue: auth) == nil {
                 throw ValidationError("--auth must be jwt or development")
+            }
+            if let logFormat, LogFormat(rawValue: logFormat) == nil {
+                throw ValidationError("--log-format must be text or json")
             }
         }
 
@@ -54,13 +61,18 @@ extension Purser {
             flags["appStore"] = appStore.map(ConfigContent.string)
             flags["auth.mode"] = auth.map(ConfigContent.string)
             flags["database.url"] = databaseURL.map(ConfigContent.string)
+            flags["log.format"] = logFormat.map(ConfigContent.string)
+            // Before the first logger: every line, the configuration's own reading included, is in the format.
+            await ServerConfiguration.logFormat(file: config.map(URL.init(fileURLWithPath:)), flags: flags)
+                .bootstrap(metadataProvider: PurserTracing.loggingMetadata)
             var logger = Logger(label: "purser")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
             let resolved = try await ServerConfiguration.resolveForCommand(file: config, flags: flags, logger: logger)
             let studio = try await PurserStudio.open(
                 resolved, appStores: { try await AppStoreAccess.configured($0) }, logger: logger)
+            let tracing = try PurserTracing.bootstrap(resolved.configuration.tracing, logger: logger)
             do {
-                try await studio.runService(studio.application())
+                try await studio.runService(studio.application(), alongside: tracing.map { [$0] } ?? [])
             } catch {
                 throw PortClash.configurationError(for: error, settings: resolved.configuration) ?? error
             }

@@ -1,4 +1,5 @@
 import Foundation
+import PurserServer
 
 /// What one `purser chaos` run does: how many users, devices and purchases, which faults at which rates, where the
 /// server keeps its ledger, and which strategies run. Everything random derives from `seed`.
@@ -36,6 +37,9 @@ public struct ChaosConfiguration: Sendable {
     /// does every 600 s), so the heal's reconciliation reads only what changed since; 0 (the default): only the
     /// heal's. Under the fault phase's full load a periodic run gets little of the machine (Chaos guide).
     public var reconcileEvery: Double = 0
+    /// How the replicas log (`log.format` in their configuration files, `--log-format`): their logs, one file per
+    /// start in the run's `logs` folder, are then JSON lines.
+    public var logFormat = LogFormat.text
 
     public init(
         users: Int = 40, devices: Int = 20, purchases: Int = 1_000, seed: UInt64 = 1,
@@ -80,6 +84,15 @@ public struct ChaosConfiguration: Sendable {
 
     /// Whether the run starts its own PostgreSQL primary and standby (`database-failover` on PostgreSQL).
     public var startsOwnDatabase: Bool { rate(.databaseFailover) > 0 }
+
+    /// The `replicas` `purser serve` processes of `executable`, on `databaseURL` (`nil`: SQLite), with this run's
+    /// reconciliation interval and log format.
+    func replicaSetup(_ executable: URL, databaseURL: String? = nil) -> ChaosServer.ReplicaSetup {
+        var setup = ChaosServer.ReplicaSetup(
+            count: replicas, executable: executable, databaseURL: databaseURL, reconcileEvery: reconcileEvery)
+        setup.logFormat = logFormat
+        return setup
+    }
 
     /// Refuses counts and rates that cannot make a run.
     public func validate() throws(ChaosError) {

@@ -108,17 +108,12 @@ public struct ChaosRun: Sendable {
         }
         if let failovers {
             return try await ChaosServer.runReplicas(
-                .init(
-                    count: configuration.replicas, executable: executable, databaseURL: failovers.database.url(),
-                    reconcileEvery: configuration.reconcileEvery),
-                directory: directory, clock: clock, body)
+                configuration.replicaSetup(executable, databaseURL: failovers.database.url()), directory: directory,
+                clock: clock, body)
         }
         guard configuration.storage == .postgres, let server = configuration.databaseURL else {
             return try await ChaosServer.runReplicas(
-                .init(
-                    count: configuration.replicas, executable: executable,
-                    reconcileEvery: configuration.reconcileEvery),
-                directory: directory, clock: clock, body)
+                configuration.replicaSetup(executable), directory: directory, clock: clock, body)
         }
         // A fresh database on the server for this run, dropped afterwards.
         var logger = Logger(label: "purser.chaos")
@@ -127,10 +122,7 @@ public struct ChaosRun: Sendable {
         let url = try await PostgresLedgerStore.createDatabase(name, besides: server, logger: logger)
         do {
             let result = try await ChaosServer.runReplicas(
-                .init(
-                    count: configuration.replicas, executable: executable, databaseURL: url,
-                    reconcileEvery: configuration.reconcileEvery),
-                directory: directory, clock: clock, body)
+                configuration.replicaSetup(executable, databaseURL: url), directory: directory, clock: clock, body)
             try? await PostgresLedgerStore.dropDatabase(name, besides: server, logger: logger)
             return result
         } catch {

@@ -34,7 +34,7 @@ public struct PurserStudio: Sendable {
         var apps: [PurserAssembly] = []
         for (index, app) in resolved.apps.enumerated() {
             var appLogger = logger
-            if !resolved.configuration.apps.isEmpty { appLogger[metadataKey: "purser.app"] = "\(app.bundleId)" }
+            if !resolved.configuration.apps.isEmpty { appLogger[metadataKey: "app"] = "\(app.bundleId)" }
             apps.append(
                 PurserAssembly(
                     app: app, store: ledgers[index], appStore: appStores[index], logger: appLogger, now: now,

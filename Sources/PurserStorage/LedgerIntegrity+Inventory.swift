@@ -7,7 +7,7 @@ extension LedgerIntegrity {
         "orders", "apple_transactions", "grants", "audit_log", "outbox", "webhook_deliveries", "notifications",
         "reconciliation_cursors", "leases", "wallet_transactions", "wallet_entries", "wallet_holds", "queue_samples",
         "api_keys",
-        "console_operators", "console_grants", "balances",
+        "console_operators", "console_grants", "balances", "trace_links",
     ]
 
     /// Every user's balance per currency (grants and wallet entries), in standard SQL both stores run: `user_id`,

@@ -47,6 +47,7 @@ public struct LedgerStoreConformance: Sendable {
         try await renewsALeaseForItsHolder()
         try await letsAnotherHolderTakeAnExpiredLease()
         try await freesAReleasedLease()
+        try await keepsTheFirstTraceOfATransaction()
         try await writesAWebhookEventWithEveryCreditRevokeAndRestore()
         try await claimsEachWebhookDeliveryForOneHolderAtATime()
         try await retriesAndDeadLettersWebhookDeliveries()

@@ -1,6 +1,13 @@
--- Every statement of the postgres ledger store at 7a79d2b (2026-11-29),
--- printed by scripts/release-statements.py 7a79d2b postgres.
--- schema: sqlite 16, postgres 17
+-- Every statement of the postgres ledger store at a98fe53 (2026-12-07),
+-- printed by scripts/release-statements.py a98fe53 postgres.
+-- schema: sqlite 18, postgres 18
+
+-- LedgerBalances.swift
+INSERT INTO balances (user_id, currency, high, low)
+SELECT user_id, currency, $1, $2 FROM (
+    SELECT user_id, currency, amount FROM grants
+    UNION ALL SELECT user_id, currency, amount FROM wallet_entries) AS e
+GROUP BY user_id, currency;
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -71,13 +78,22 @@ SELECT DISTINCT w.idempotency_id AS subject FROM wallet_entries e
 JOIN wallet_transactions w ON w.id = e.wallet_transaction_id WHERE e.user_id <> w.user_id;
 
 -- LedgerIntegrity.swift
+SELECT user_id || ' ' || currency AS subject FROM (
+    SELECT user_id, currency, SUM(high) AS high, SUM(low) AS low FROM (
+        SELECT user_id, currency, (amount) >> 32 AS high, (amount) & 4294967295 AS low FROM grants
+        UNION ALL SELECT user_id, currency, (amount) >> 32, (amount) & 4294967295 FROM wallet_entries
+        UNION ALL SELECT user_id, currency, -high, -low FROM balances) AS e
+    GROUP BY user_id, currency) AS d
+WHERE high <> 0 OR low <> 0;
+
+-- LedgerIntegrity.swift
 SELECT 'count' AS kind, 'credited' AS name, COUNT(*) AS amount FROM apple_transactions WHERE state = 'credited'
 UNION ALL SELECT 'count', 'orders', COUNT(*) FROM orders
 UNION ALL SELECT 'count', 'wallet', COUNT(*) FROM wallet_transactions
-UNION ALL SELECT 'total_high', currency, CAST(SUM(amount >> 32) AS BIGINT) FROM (
+UNION ALL SELECT 'total_high', currency, $1 FROM (
     SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
 GROUP BY currency
-UNION ALL SELECT 'total_low', currency, CAST(SUM(amount & 4294967295) AS BIGINT) FROM (
+UNION ALL SELECT 'total_low', currency, $2 FROM (
     SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
 GROUP BY currency;
 
@@ -363,7 +379,7 @@ INSERT INTO reconciliation_cursors (name, value, updated_at) VALUES ($1, $2, $3)
 ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at;
 
 -- PostgresLedgerStore+Reconciliation.swift
-SELECT MAX(transaction_id) AS anchor FROM apple_transactions
+SELECT owner_id, MAX(transaction_id) AS anchor FROM apple_transactions
 WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id;
 
 -- PostgresLedgerStore+Refunds.swift
@@ -392,10 +408,7 @@ INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at)
 VALUES ($1, $2, $3, $4, $5, $6);
 
 -- PostgresLedgerStore+Refunds.swift
-SELECT currency, CAST(SUM((amount) >> 32) AS BIGINT) AS total_high, CAST(SUM((amount) & 4294967295) AS BIGINT) AS total_low FROM (
-    SELECT currency, amount FROM grants WHERE user_id = $1
-    UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = $2) AS entries
-GROUP BY currency;
+SELECT currency, high AS total_high, low AS total_low FROM balances WHERE user_id = $1;
 
 -- PostgresLedgerStore+Refunds.swift
 SELECT COUNT(*)::BIGINT AS n FROM audit_log
@@ -454,15 +467,11 @@ SELECT 't' AS kind, user_id, idempotency_id AS key, amounts, reason, metadata, c
     created_at AS number, NULL::BIGINT AS low
 FROM wallet_transactions WHERE idempotency_id = ANY ($1::TEXT[])
 UNION ALL
-SELECT 'b', user_id, currency, NULL, NULL, NULL, NULL, NULL,
-    CAST(SUM((amount) >> 32) AS BIGINT) AS total_high, CAST(SUM((amount) & 4294967295) AS BIGINT) AS total_low FROM (
-    SELECT user_id, currency, amount FROM grants WHERE user_id = ANY ($2::TEXT[])
-    UNION ALL
-    SELECT user_id, currency, amount FROM wallet_entries WHERE user_id = ANY ($3::TEXT[])) AS e
-GROUP BY user_id, currency
+SELECT 'b', user_id, currency, NULL, NULL, NULL, NULL, NULL, high, low
+FROM balances WHERE user_id = ANY ($2::TEXT[])
 UNION ALL
 SELECT 'h', user_id, NULL, amounts, NULL, NULL, NULL, NULL, NULL, NULL FROM wallet_holds
-WHERE user_id = ANY ($4::TEXT[]) AND state = 'open' AND expires_at > $5;
+WHERE user_id = ANY ($3::TEXT[]) AND state = 'open' AND expires_at > $4;
 
 -- PostgresLedgerStore+WalletBatchWrite.swift
 WITH s AS (

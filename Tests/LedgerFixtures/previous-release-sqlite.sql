@@ -1,6 +1,13 @@
--- Every statement of the sqlite ledger store at 7a79d2b (2026-11-29),
--- printed by scripts/release-statements.py 7a79d2b sqlite.
--- schema: sqlite 16, postgres 17
+-- Every statement of the sqlite ledger store at a98fe53 (2026-12-07),
+-- printed by scripts/release-statements.py a98fe53 sqlite.
+-- schema: sqlite 18, postgres 18
+
+-- LedgerBalances.swift
+INSERT INTO balances (user_id, currency, high, low)
+SELECT user_id, currency, ?, ? FROM (
+    SELECT user_id, currency, amount FROM grants
+    UNION ALL SELECT user_id, currency, amount FROM wallet_entries) AS e
+GROUP BY user_id, currency;
 
 -- LedgerHealth.swift
 SELECT (SELECT COUNT(*) FROM apple_transactions WHERE state = 'unbound') AS unbound,
@@ -71,13 +78,22 @@ SELECT DISTINCT w.idempotency_id AS subject FROM wallet_entries e
 JOIN wallet_transactions w ON w.id = e.wallet_transaction_id WHERE e.user_id <> w.user_id;
 
 -- LedgerIntegrity.swift
+SELECT user_id || ' ' || currency AS subject FROM (
+    SELECT user_id, currency, SUM(high) AS high, SUM(low) AS low FROM (
+        SELECT user_id, currency, (amount) >> 32 AS high, (amount) & 4294967295 AS low FROM grants
+        UNION ALL SELECT user_id, currency, (amount) >> 32, (amount) & 4294967295 FROM wallet_entries
+        UNION ALL SELECT user_id, currency, -high, -low FROM balances) AS e
+    GROUP BY user_id, currency) AS d
+WHERE high <> 0 OR low <> 0;
+
+-- LedgerIntegrity.swift
 SELECT 'count' AS kind, 'credited' AS name, COUNT(*) AS amount FROM apple_transactions WHERE state = 'credited'
 UNION ALL SELECT 'count', 'orders', COUNT(*) FROM orders
 UNION ALL SELECT 'count', 'wallet', COUNT(*) FROM wallet_transactions
-UNION ALL SELECT 'total_high', currency, CAST(SUM(amount >> 32) AS BIGINT) FROM (
+UNION ALL SELECT 'total_high', currency, ? FROM (
     SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
 GROUP BY currency
-UNION ALL SELECT 'total_low', currency, CAST(SUM(amount & 4294967295) AS BIGINT) FROM (
+UNION ALL SELECT 'total_low', currency, ? FROM (
     SELECT currency, amount FROM grants UNION ALL SELECT currency, amount FROM wallet_entries) AS e
 GROUP BY currency;
 
@@ -316,7 +332,7 @@ INSERT INTO reconciliation_cursors (name, value, updated_at) VALUES (?, ?, ?)
 ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at;
 
 -- SQLiteLedgerStore+Reconciliation.swift
-SELECT MAX(transaction_id) AS anchor FROM apple_transactions
+SELECT owner_id, MAX(transaction_id) AS anchor FROM apple_transactions
 WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id;
 
 -- SQLiteLedgerStore+Refunds.swift
@@ -342,10 +358,7 @@ WHERE transaction_id = ?;
 INSERT INTO grants (transaction_id, user_id, currency, amount, kind, created_at) VALUES (?, ?, ?, ?, ?, ?);
 
 -- SQLiteLedgerStore+Refunds.swift
-SELECT currency, CAST(SUM((amount) >> 32) AS BIGINT) AS total_high, CAST(SUM((amount) & 4294967295) AS BIGINT) AS total_low FROM (
-    SELECT currency, amount FROM grants WHERE user_id = ?
-    UNION ALL SELECT currency, amount FROM wallet_entries WHERE user_id = ?)
-GROUP BY currency;
+SELECT currency, high AS total_high, low AS total_low FROM balances WHERE user_id = ?;
 
 -- SQLiteLedgerStore+Refunds.swift
 SELECT COUNT(*) AS n FROM audit_log WHERE subject = 'transaction' AND subject_id = ? AND event = ?;

@@ -49,6 +49,36 @@ import Testing
         #expect(peaks.count == 1 && (peaks.first ?? 0) > 0)
     }
 
+    /// A short run whose replica logs in JSON (`--log-format json`): every line each start of the replica wrote, in
+    /// the run's `purser/logs` (one file per start: SIGKILLs restart it), is a JSON object with `time`, `level` and
+    /// `message`, whatever the faults made it log; and its decisions' lines carry the request, app, user and
+    /// transaction.
+    @Test func everyLineAJSONReplicaWritesIsJSON() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("purser-chaos-json-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await PurserProcess.run([
+            "chaos", "--purchases", "200", "--devices", "8", "--users", "16", "--concurrency", "4", "--baselines",
+            "none", "--seed", "7", "--storage", "sqlite", "--replicas", "1", "--log-format", "json",
+            "--rate", "server-kill=0.03", "--directory", directory.path, "--json", "--quiet",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let logs = directory.appendingPathComponent("purser/logs")
+        let files = try FileManager.default.contentsOfDirectory(atPath: logs.path).filter { $0.hasSuffix(".log") }
+            .sorted()
+        #expect(files.count > 1, "the replica was never killed and started again: \(files)")
+        var entries: [[String: String]] = []
+        for name in files {
+            let text = try String(contentsOf: logs.appendingPathComponent(name), encoding: .utf8)
+            entries += try JSONLogLines.parse(text, file: "logs/\(name)")
+        }
+        #expect(entries.contains { $0["message"]?.contains("listening on 127.0.0.1:") == true })
+        let decisions = entries.filter { $0["message"] == "transaction decided" }
+        #expect(!decisions.isEmpty)
+        for key in ["request_id", "app", "user_id", "decision", "transaction_id"] {
+            #expect(decisions.allSatisfy { $0[key]?.isEmpty == false }, "a decision line without \(key)")
+        }
+    }
+
     @Test func refusesWhatAReplicaSetCannotDo() async throws {
         let kills = try await PurserProcess.run(["chaos", "--faults", "server-kill"])
         #expect(kills.status != 0)

@@ -9,8 +9,9 @@ import Testing
 /// What `purser serve` logs: never a secret, and no worker's failure before the ledger is migrated.
 extension ServeCommandTests {
     /// `serve` at trace level, with a known value in every secret setting, prints none of them: the service group's
-    /// debug lines once showed every webhook secret, and the configuration's access log an operator's hash.
-    @Test func traceLogShowsNoSecret() async throws {
+    /// debug lines once showed every webhook secret, and the configuration's access log an operator's hash. The same
+    /// in either log format; in `json` every line is a JSON object, and no value in it holds a secret either.
+    @Test(arguments: ["text", "json"]) func traceLogShowsNoSecret(format: String) async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try #"{"products": {"gold60": {"type": "consumable", "grants": {"gold": 60}}}}"#
@@ -53,7 +54,7 @@ extension ServeCommandTests {
         let file = directory.appendingPathComponent("purser.json")
         try configuration.write(to: file, atomically: true, encoding: .utf8)
         let (process, port) = try await launch(
-            ["serve", "--config", file.path, "--log-level", "trace"],
+            ["serve", "--config", file.path, "--log-level", "trace", "--log-format", format],
             environment: ["PURSER_ADMIN_TOKEN": adminToken])
         defer { if process.isRunning { process.terminate() } }
         // Requests the log may describe: one with the admin token, one with a wrong JWT, a console sign-in.
@@ -69,6 +70,12 @@ extension ServeCommandTests {
         #expect(log.contains("admin.token is the legacy form of an admin API key"), "no legacy token notice: \(log)")
         for (name, secret) in secrets {
             #expect(!log.contains(secret), "the \(name) appears in the trace log")
+        }
+        guard format == "json" else { return }
+        let entries = try JSONLogLines.parse(log, file: "serve's output")
+        #expect(entries.count > 20 && entries.contains { $0["level"] == "trace" })
+        for (name, secret) in secrets {
+            #expect(!entries.contains { $0.values.contains { $0.contains(secret) } }, "the \(name) is in a JSON line")
         }
     }
 

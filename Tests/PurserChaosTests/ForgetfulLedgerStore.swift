@@ -84,6 +84,12 @@ extension ForwardingLedgerStore {
     func setCursor(_ name: String, to value: String, now: Date) async throws {
         try await inner.setCursor(name, to: value, now: now)
     }
+    func recordTrace(_ traceParent: String, ofTransaction transactionID: String, now: Date) async throws {
+        try await inner.recordTrace(traceParent, ofTransaction: transactionID, now: now)
+    }
+    func trace(ofTransaction transactionID: String) async throws -> String? {
+        try await inner.trace(ofTransaction: transactionID)
+    }
     func historyAnchors() async throws -> [HistoryAnchor] { try await inner.historyAnchors() }
     func statistics() async throws -> LedgerStatistics { try await inner.statistics() }
     func integrity() async throws -> LedgerIntegrity { try await inner.integrity() }

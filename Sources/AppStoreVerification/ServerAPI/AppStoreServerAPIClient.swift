@@ -42,7 +42,7 @@ public struct AppStoreServerAPIClient: Sendable {
             if body != nil { headers["Content-Type"] = "application/json" }
             let request = AppStoreHTTPRequest(
                 method: method, url: url, headers: headers, body: body,
-                timeout: configuration.timeout)
+                timeout: configuration.timeout, attempt: attempt)
             let delay: Duration
             do {
                 let response = try await transport.send(request)

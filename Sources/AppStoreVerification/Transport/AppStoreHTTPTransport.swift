@@ -14,13 +14,20 @@ public struct AppStoreHTTPRequest: Sendable, Hashable {
     public var headers: [String: String]
     public var body: Data?
     public var timeout: Duration
+    /// Which try of one call this is (1 for the first; a retry after an error or a 5xx is 2, …): a transport that
+    /// records its calls (the server's metrics and spans) shows the retries.
+    public var attempt: Int
 
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration) {
+    public init(
+        method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration,
+        attempt: Int = 1
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.attempt = attempt
     }
 }
 

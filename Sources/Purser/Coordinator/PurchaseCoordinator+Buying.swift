@@ -54,16 +54,18 @@ extension PurchaseCoordinator {
         if await store.unfinishedTransactions().contains(where: { $0.productID == productID }) {
             throw PurchaseError.earlierPurchaseUnfinished
         }
+        // The purchase's trace starts with its order; its journal entry keeps it for every later request.
+        let traceID = TraceContext.newTraceID()
         let order: OrderResponse
         do {
-            order = try await api.createOrder(productID: productID, quantity: quantity, as: session)
+            order = try await api.createOrder(productID: productID, quantity: quantity, as: session, traceID: traceID)
         } catch {
             throw PurchaseError.server(error)
         }
         try await step(.orderCreated)
         let entry = JournalEntry(
             id: order.orderId, userID: session.userID, productID: productID, quantity: quantity,
-            createdAt: configuration.now())
+            createdAt: configuration.now(), traceID: traceID)
         do {
             try await journal.begin(entry)
             try await step(.journaled)
@@ -117,7 +119,8 @@ extension PurchaseCoordinator {
         let event: JournalEvent = reason == .cancelled ? .cancelled("cancelled") : .failed(reason.code)
         _ = try? await journal.apply(event, to: entry.id)
         if let session, session.userID == entry.userID {
-            _ = try? await api.cancelOrder(entry.id, reason: reason.code, as: session)
+            let traceID = await self.traceID(of: entry)
+            _ = try? await api.cancelOrder(entry.id, reason: reason.code, as: session, traceID: traceID)
         }
         return emit(
             .failed(

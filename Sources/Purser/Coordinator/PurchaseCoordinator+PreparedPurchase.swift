@@ -13,15 +13,16 @@ extension PurchaseCoordinator {
     {
         guard alive else { throw .terminated }
         guard let session else { throw .notSignedIn }
+        let traceID = TraceContext.newTraceID()
         let order: OrderResponse
         do {
-            order = try await api.createOrder(productID: productID, quantity: quantity, as: session)
+            order = try await api.createOrder(productID: productID, quantity: quantity, as: session, traceID: traceID)
         } catch {
             throw .server(error)
         }
         let entry = JournalEntry(
             id: order.orderId, userID: session.userID, productID: productID, quantity: quantity,
-            createdAt: configuration.now())
+            createdAt: configuration.now(), traceID: traceID)
         do {
             try await journal.begin(entry)
             try await journal.apply(.paymentAdded, to: entry.id)

@@ -31,7 +31,9 @@ extension PurchaseCoordinator {
             } else if entry.state == .created {
                 _ = try? await journal.apply(.cancelled("payment_never_added"), to: entry.id)
                 if entry.userID == session.userID {
-                    _ = try? await api.cancelOrder(entry.id, reason: "payment_never_added", as: session)
+                    let traceID = await self.traceID(of: entry)
+                    _ = try? await api.cancelOrder(
+                        entry.id, reason: "payment_never_added", as: session, traceID: traceID)
                 }
             }
         }

@@ -57,6 +57,8 @@ extension PurchaseCoordinator {
             entry = try? await journal.apply(.purchased(transactionID: transaction.id), to: matched.id)
         }
         let orderID = entry?.id ?? transaction.orderID
+        // One purchase, one trace: its entry's (every submission and retry of this settlement carries it).
+        let traceID = await self.traceID(of: entry)
         try await step(.paid)
 
         var request: SubmitTransactionRequest
@@ -72,7 +74,7 @@ extension PurchaseCoordinator {
         for attempt in 0..<max(1, configuration.retry.maxAttempts) {
             guard alive else { throw Terminated() }
             do {
-                answer = try await api.submit(request, as: session)
+                answer = try await api.submit(request, as: session, traceID: traceID)
                 break
             } catch {
                 lastError = error
@@ -102,5 +104,14 @@ extension PurchaseCoordinator {
         settled[transaction.id] = event
         try await step(.finished)
         return emit(event)
+    }
+
+    /// The trace id of `entry`'s requests: the one it keeps, or a new one journaled for it (an entry written before
+    /// trace ids). A transaction no entry knows (bought on another device, or its entry long gone) gets a new trace
+    /// for this settlement, kept across its retries.
+    func traceID(of entry: JournalEntry?) async -> String {
+        guard let entry else { return TraceContext.newTraceID() }
+        if let known = try? await journal.traceID(of: entry.id) { return known }
+        return entry.traceID ?? TraceContext.newTraceID()
     }
 }

@@ -56,8 +56,10 @@ extension PurchaseCoordinator {
     private func send(_ pending: PendingSpend, session: PurserSession, journal: SpendJournal) async -> Sent {
         let request = WalletSpendRequest(
             id: pending.id, amounts: pending.amounts.mapValues { -$0 }, reason: pending.reason)
+        // One spend, one trace, across its resends.
+        let traceID = (try? await journal.traceID(of: pending.id)) ?? pending.traceID
         do {
-            let answer = try await api.spend(request, as: session)
+            let answer = try await api.spend(request, as: session, traceID: traceID)
             try? await journal.close(pending.id)
             walletChanged()
             return .spent(SpendResult(answer))

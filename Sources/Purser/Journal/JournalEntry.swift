@@ -53,9 +53,17 @@ public struct JournalEntry: Codable, Sendable, Hashable, Identifiable {
     public var lastError: String?
     /// The server's decision name once it decided.
     public var decision: String?
+    /// The purchase's W3C trace id (`TraceContext`), which every request for it carries in its `traceparent`: the
+    /// order, each submission and retry, recovery after a relaunch. Nil in an entry journaled by a release before
+    /// trace ids; such an entry gets one at its next request (`PurchaseJournal.traceID(of:)`) and keeps it.
+    public var traceID: String?
 
-    /// A new entry for the server's order `id`, in state `created`.
-    public init(id: OrderID, userID: String, productID: String, quantity: Int, createdAt: Date) {
+    /// A new entry for the server's order `id`, in state `created`, with the trace id its order was created in
+    /// (by default a new one).
+    public init(
+        id: OrderID, userID: String, productID: String, quantity: Int, createdAt: Date,
+        traceID: String = TraceContext.newTraceID()
+    ) {
         self.id = id
         self.userID = userID
         self.productID = productID
@@ -64,6 +72,7 @@ public struct JournalEntry: Codable, Sendable, Hashable, Identifiable {
         self.updatedAt = createdAt
         self.state = .created
         self.attempts = 0
+        self.traceID = traceID
     }
 
     /// The entry after `event`, or `JournalError` when the event makes no sense in the current state. Pure: the

@@ -37,6 +37,20 @@ public actor PurchaseJournal {
     /// The entry for order `id`, open or among the recently closed.
     public func entry(_ id: OrderID) -> JournalEntry? { entries[id] }
 
+    /// The trace id every request for entry `id` carries (`JournalEntry.traceID`). An entry without a valid one (a
+    /// journal written before trace ids) gets a new one here, saved, so its later requests and recovery after a
+    /// relaunch stay in the same trace.
+    public func traceID(of id: OrderID) throws(PurchaseJournalError) -> String {
+        guard var entry = entries[id] else { throw .unknownEntry(id) }
+        if let known = entry.traceID, TraceContext.isTraceID(known) { return known }
+        let traceID = TraceContext.newTraceID()
+        entry.traceID = traceID
+        var next = entries
+        next[id] = entry
+        do { try commit(next) } catch { throw .storage(error) }
+        return traceID
+    }
+
     /// Records a new purchase (state `created`) durably.
     public func begin(_ entry: JournalEntry) throws(JournalStoreError) {
         var next = entries

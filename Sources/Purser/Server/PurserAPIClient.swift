@@ -17,7 +17,8 @@ public final class PurserAPIClient: Sendable {
     /// - Parameters:
     ///   - baseURL: the server, e.g. `https://purser.example.com`.
     ///   - timeout: per request; a time-out is a network error (the transaction stays unfinished).
-    ///   - headers: sent with every request (an app version, a device id for the server's logs).
+    ///   - headers: sent with every request (an app version, a device id for the server's logs). A `traceparent`
+    ///     among them is replaced: every request sends its own (`TraceContext`).
     ///   - app: the app's bundle id, sent as `X-Purser-App` so that a Purser serving several apps knows whose
     ///     purchase this is; `nil` sends none. The default, `Bundle.main.bundleIdentifier`, is nil in a command-line
     ///     tool and under `swift test` on Linux: pass the id there.
@@ -43,42 +44,45 @@ public final class PurserAPIClient: Sendable {
     /// The header that names the app.
     public static let appHeader = "X-Purser-App"
 
-    /// `POST /v1/orders`.
-    public func createOrder(productID: String, quantity: Int, as user: PurserSession) async throws(PurserAPIError)
-        -> OrderResponse
-    {
+    /// `POST /v1/orders`. Every call takes the `traceID` of the purchase or spend it belongs to: its request's
+    /// `traceparent` carries that trace id (a new trace when nil or not a valid trace id) and a span id of its own.
+    public func createOrder(
+        productID: String, quantity: Int, as user: PurserSession, traceID: String? = nil
+    ) async throws(PurserAPIError) -> OrderResponse {
         try await decode(
             OrderResponse.self,
             from: send(
                 "POST", "v1/orders",
                 body: CreateOrderRequest(productId: productID, quantity: quantity),
-                as: user))
+                as: user, traceID: traceID))
     }
 
     /// `POST /v1/orders/{id}/cancel`: StoreKit reported that the payment never happened.
-    public func cancelOrder(_ id: OrderID, reason: String, as user: PurserSession) async throws(PurserAPIError)
-        -> OrderResponse
-    {
+    public func cancelOrder(
+        _ id: OrderID, reason: String, as user: PurserSession, traceID: String? = nil
+    ) async throws(PurserAPIError) -> OrderResponse {
         try await decode(
             OrderResponse.self,
             from: send(
                 "POST", "v1/orders/\(id)/cancel",
-                body: CancelOrderRequest(reason: reason), as: user))
+                body: CancelOrderRequest(reason: reason), as: user, traceID: traceID))
     }
 
     /// `POST /v1/transactions`: a 200 is a durable decision; anything else throws.
-    public func submit(_ request: SubmitTransactionRequest, as user: PurserSession) async throws(PurserAPIError)
-        -> DecisionResponse
-    {
-        try await decode(DecisionResponse.self, from: send("POST", "v1/transactions", body: request, as: user))
+    public func submit(
+        _ request: SubmitTransactionRequest, as user: PurserSession, traceID: String? = nil
+    ) async throws(PurserAPIError) -> DecisionResponse {
+        try await decode(
+            DecisionResponse.self, from: send("POST", "v1/transactions", body: request, as: user, traceID: traceID))
     }
 
     /// `POST /v1/wallet/spend`: a 200 is applied (now or, `replayed`, before); anything else throws.
-    public func spend(_ request: WalletSpendRequest, as user: PurserSession) async throws(PurserAPIError)
-        -> WalletTransactionResponse
-    {
+    public func spend(
+        _ request: WalletSpendRequest, as user: PurserSession, traceID: String? = nil
+    ) async throws(PurserAPIError) -> WalletTransactionResponse {
         try await decode(
-            WalletTransactionResponse.self, from: send("POST", "v1/wallet/spend", body: request, as: user))
+            WalletTransactionResponse.self,
+            from: send("POST", "v1/wallet/spend", body: request, as: user, traceID: traceID))
     }
 
     /// `GET /v1/wallet`: the user's balances, holds and what they own.
@@ -101,7 +105,7 @@ public final class PurserAPIClient: Sendable {
 
     private func send(
         _ method: String, _ path: String, body: (some Encodable)?, headers extra: [String: String] = [:],
-        as user: PurserSession
+        as user: PurserSession, traceID: String? = nil
     ) async throws(PurserAPIError) -> (Data, Int) {
         var request = URLRequest(url: baseURL.appendingPathComponent(path))
         request.httpMethod = method
@@ -113,6 +117,7 @@ public final class PurserAPIClient: Sendable {
         for (name, value) in headers.merging(extra, uniquingKeysWith: { _, call in call }) {
             request.setValue(value, forHTTPHeaderField: name)
         }
+        request.setValue(TraceContext(newSpanIn: traceID).traceparent, forHTTPHeaderField: TraceContext.header)
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try? JSONEncoder().encode(body)

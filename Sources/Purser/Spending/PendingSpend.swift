@@ -17,14 +17,21 @@ public struct PendingSpend: Codable, Sendable, Hashable, Identifiable {
     public var attempts: Int
     /// The last send's error, for logs.
     public var lastError: String?
+    /// The spend's W3C trace id (`TraceContext`), which each of its sends carries in its `traceparent`. Nil in a
+    /// spend journaled by a release before trace ids; it gets one at its next send and keeps it.
+    public var traceID: String?
 
-    /// A spend not sent yet.
-    public init(id: String, userID: String, amounts: [String: Int64], reason: String, createdAt: Date) {
+    /// A spend not sent yet, in a new trace unless `traceID` says which.
+    public init(
+        id: String, userID: String, amounts: [String: Int64], reason: String, createdAt: Date,
+        traceID: String = TraceContext.newTraceID()
+    ) {
         self.id = id
         self.userID = userID
         self.amounts = amounts
         self.reason = reason
         self.createdAt = createdAt
         self.attempts = 0
+        self.traceID = traceID
     }
 }

@@ -37,6 +37,16 @@ public actor SpendJournal {
         try commit { $0[spend.id] = spend }
     }
 
+    /// The trace id each send of spend `id` carries; one journaled before trace ids gets a new one here, saved. Nil
+    /// when no spend `id` is journaled.
+    func traceID(of id: String) throws(JournalStoreError) -> String? {
+        guard let spend = pending[id] else { return nil }
+        if let known = spend.traceID, TraceContext.isTraceID(known) { return known }
+        let traceID = TraceContext.newTraceID()
+        try commit { $0[id]?.traceID = traceID }
+        return traceID
+    }
+
     /// A send of `id` ended without an answer.
     func noteUnanswered(_ id: String, error: String) throws(JournalStoreError) {
         guard pending[id] != nil else { return }

@@ -35,6 +35,7 @@ extension ChaosServer {
                 "admin": ["token": adminToken],
                 // No load balancer takes a replica out: a stop closes the listener at once, as before the drain.
                 "http": ["drainSeconds": 0],
+                "log": ["format": setup.logFormat.rawValue],
                 // SQLite: one replica, its ledger kept across restarts; PostgreSQL: each replica its own files.
                 "dataDirectory": setup.databaseURL == nil ? "ledger" : "replica-\(index)",
             ]

@@ -19,6 +19,8 @@ extension ChaosServer {
         public var databaseURL: String?
         /// The replicas' `reconciliation.intervalSeconds` (0: off, only the heal's `purser reconcile`).
         public var reconcileEvery: Double
+        /// The replicas' `log.format`.
+        public var logFormat = LogFormat.text
 
         public init(count: Int, executable: URL, databaseURL: String? = nil, reconcileEvery: Double = 0) {
             self.count = count
@@ -92,7 +94,7 @@ extension ChaosServer {
                 }
                 await appStore.deliverNotifications(
                     to: URL(string: "http://127.0.0.1:\(frontPort)/v1/appstore/notifications")!,
-                    transport: HTTPClientTransport(client: client))
+                    transport: HTTPClientTransport(client: client, recordsCalls: false))
                 settings = try writeConfigurations(
                     setup, directory: directory, simulator: URL(string: "http://127.0.0.1:\(simulatorPort)")!,
                     webhooks: webhookFileSettings(url: backendURL, secret: backend.secret))

@@ -109,7 +109,7 @@ extension AppStoreAccess {
                 guard notifications != .kept else { return }
                 await store.deliverNotifications(
                     to: URL(string: "http://127.0.0.1:\(port)/v1/appstore/notifications")!,
-                    transport: HTTPClientTransport())
+                    transport: HTTPClientTransport(recordsCalls: false))
             },
             warning: "APP STORE SIMULATOR IS ON: this server trusts the simulator's own root certificate and serves "
                 + "its control API at /simulator/v1. Anyone can mint purchases. NEVER USE THIS IN PRODUCTION.")

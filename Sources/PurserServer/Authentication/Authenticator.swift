@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import PurserCore
 
 /// Establishes who is calling from a request's headers. Two built-ins: `JWTAuthenticator` for production and
@@ -10,7 +11,7 @@ public protocol Authenticator: Sendable {
     var announcement: String { get }
 }
 
-/// Authenticates every `/v1` request and stores the user in the context.
+/// Authenticates every `/v1` request and stores the user in the context, and in its log's metadata as `user_id`.
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = PurserRequestContext
     let authenticator: any Authenticator
@@ -19,7 +20,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         -> Response
     {
         var context = context
-        context.user = try await authenticator.authenticate(request.headers)
+        let user = try await authenticator.authenticate(request.headers)
+        context.user = user
+        context.logger[metadataKey: "user_id"] = .string(user.rawValue)
         return try await next(request, context)
     }
 }

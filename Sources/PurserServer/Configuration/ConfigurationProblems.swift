@@ -50,6 +50,7 @@ final class ConfigurationProblems: AccessReporter {
         "appStoreServerAPI.environment": AppStoreEnvironment.allCases.map(\.rawValue),
         "receipts.verification": ServerConfiguration.ReceiptVerification.allCases.map(\.rawValue),
         "consumption.version": ConsumptionResponder.Version.allCases.map(\.rawValue),
+        "log.format": LogFormat.allCases.map(\.rawValue),
     ]
 
     private func source(_ providerName: String?) -> String {

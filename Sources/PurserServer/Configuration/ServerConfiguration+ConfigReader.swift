@@ -52,6 +52,9 @@ extension ServerConfiguration {
     ///   `webhooks.claimSeconds` (double, default `60`).
     /// - `metrics.port` (int, optional): `GET /metrics` (Prometheus text format) on this port of `host`; none: no
     ///   metrics endpoint. `metrics.token` (string, optional, **secret**): the bearer token that listener requires.
+    /// - `tracing.otlp.endpoint` (string, optional): an OTLP/HTTP collector that `serve` exports spans to; none: no
+    ///   tracing. `tracing.sampleRatio` (double, `1`), `tracing.serviceName` (string, `purser`),
+    ///   `tracing.environment` (string, optional: `deployment.environment.name`).
     /// - `console.operators` (array of objects, default none): each `name` and `passwordHash` (from `purser console
     ///   hash-password`); `console.secureCookies` (bool, default `false`), `console.sessionMinutes` (double, `480`),
     ///   `console.goodwillLimit` (int, `1000`: the most one goodwill credit gives per currency; 0 turns it off).
@@ -67,6 +70,7 @@ extension ServerConfiguration {
     ///   from `admin.token`.
     /// - `xcode.certificateFile` (string, optional): Xcode's StoreKit testing certificate (DER), for development:
     ///   payloads it signs for environment `Xcode` are trusted; needs `Xcode` in `environments`.
+    /// - `log.format` (string, default `"text"`): `text` or `json` (one JSON object per line, `JSONLogHandler`).
     /// - `apps` (array of objects, default none: the top-level keys are the one app): a studio's apps, each
     ///   `bundleId` (required), `appAppleId`, `environments`, `catalogFile`, `sharedSecret` (**secret**),
     ///   `appStoreServerAPI.*`, `consumption.*`, `refunds.*` and `webhooks.endpoints`; a key an entry leaves out
@@ -120,6 +124,7 @@ extension ServerConfiguration {
         orderHint.maxAgeSeconds = reader.double(forKey: "orderHint.maxAgeSeconds", default: orderHint.maxAgeSeconds)
         webhooks = Webhooks(reader: reader.scoped(to: "webhooks"))
         metrics = Metrics(reader: reader.scoped(to: "metrics"))
+        tracing = Tracing(reader: reader.scoped(to: "tracing"))
         console = Console(reader: reader.scoped(to: "console"))
         refunds = Refunds(reader: reader.scoped(to: "refunds"))
         wallet = Wallet(reader: reader.scoped(to: "wallet"))
@@ -127,6 +132,7 @@ extension ServerConfiguration {
         backup = Backup(reader: reader.scoped(to: "backup"))
         erasure.key = reader.string(forKey: "erasure.key", isSecret: true)
         xcode = Xcode(reader: reader.scoped(to: "xcode"))
+        log = Log(reader: reader.scoped(to: "log"))
         apps = Self.apps(reader: reader, base: self)
     }
 

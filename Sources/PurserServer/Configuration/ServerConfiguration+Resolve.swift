@@ -49,6 +49,7 @@ extension ServerConfiguration {
         problems.check { try console.check() }
         let proxies = problems.value { try TrustedProxies(http.trustedProxies) }
         problems.check { try http.check() }
+        problems.check { try tracing.check() }
         let authenticator = problems.value { try checkedAuthenticator() }
         problems.check { try retention.check() }
         problems.check { try backup.check(postgres: database.url != nil) }

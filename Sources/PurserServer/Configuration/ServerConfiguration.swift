@@ -44,6 +44,8 @@ import PurserCore
 ///                "retrySeconds": null, "timeoutSeconds": 10, "concurrency": 16, "pollIntervalSeconds": 1,
 ///                "claimSeconds": 60},
 ///   "metrics": {"port": null, "token": null},  // GET /metrics (Prometheus) on its own port, optionally behind a token
+///   "tracing": {"otlp": {"endpoint": null},   // OTLP/HTTP collector (http://collector:4318): spans; null: none
+///               "sampleRatio": 1, "serviceName": "purser", "environment": null},
 ///   "console": {"operators": [{"name": "li", "passwordHash": "$scrypt$…"}], "secureCookies": false,
 ///               "sessionMinutes": 480},         // the support console at /console, with admin.token
 ///   "refunds": {"allowNegativeBalance": true},  // false: a refund takes a balance down to zero, not below
@@ -52,6 +54,7 @@ import PurserCore
 ///   "backup": {"intervalSeconds": 0, "directory": null, "keep": 7},  // SQLite: serve's own backups (0: none)
 ///   "erasure": {"key": null},   // the key of erased users' pseudonyms (secret); none: derived from admin.token
 ///   "xcode": {"certificateFile": null},    // development: trust Xcode's StoreKit testing (needs "Xcode" in environments)
+///   "log": {"format": "text"},   // or "json": one JSON object per line on standard error
 ///   "apps": []   // a studio: [{"bundleId": "…", "catalogFile": "…", "webhooks": {"endpoints": […]}, …}, …]
 /// }
 /// ```
@@ -251,6 +254,7 @@ public struct ServerConfiguration: Sendable, Encodable {
     public var simulator = Simulator()
     public var webhooks = Webhooks()
     public var metrics = Metrics()
+    public var tracing = Tracing()
     public var console = Console()
     public var refunds = Refunds()
     public var wallet = Wallet()
@@ -258,6 +262,8 @@ public struct ServerConfiguration: Sendable, Encodable {
     public var backup = Backup()
     public var erasure = Erasure()
     public var xcode = Xcode()
+    /// How `serve` writes its log (`log.format`).
+    public var log = Log()
     /// A studio's apps; empty: the top-level keys describe the one app (`servedApps`).
     public var apps: [App] = []
 

@@ -51,6 +51,7 @@ extension ConsoleRoutes {
                 && !["refunded", "not found"].contains(view.apple),
         ]
         if let owner = view.ownerId { values["ownerLink"] = Self.userPath(owner.rawValue) }
+        if let trace = view.traceId { values["trace"] = trace }
         if let code = view.rejection?.code, RejectionReason.overridable.contains(code) { values["overridable"] = code }
         let deliveries = try await store.webhookDeliveries(forTransaction: view.transactionId)
         values["deliveries"] = deliveries.map {

@@ -79,6 +79,7 @@ enum ConsoleTemplates {
         <dt>{{t.signedToken}}</dt><dd id="token">{{token}}</dd>
         <dt>{{t.price}}</dt><dd id="price">{{price}}</dd>
         <dt>{{t.grants}}</dt><dd>{{grants}}</dd>
+        {{#trace}}<dt>{{t.trace}}</dt><dd id="trace">{{trace}}</dd>{{/trace}}
         </dl>
         <h2>{{t.audit}}</h2>
         <table id="audit"><tr><th>{{t.at}}</th><th>{{t.event}}</th><th>{{t.cause}}</th><th>{{t.detail}}</th></tr>

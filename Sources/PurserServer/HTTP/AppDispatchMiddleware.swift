@@ -2,6 +2,7 @@ import AppStoreVerification
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import PurserCore
 
 /// Sends each request to the app it belongs to, in a studio (`PurserStudio`): `/v1` and `/admin/v1` by the
@@ -11,7 +12,7 @@ import PurserCore
 /// and ignored by the first app, `NotificationService`), the console (`/console`) by the
 /// `purser_console_app` cookie its switcher sets (`ConsoleStudio`; without it, or naming an app not served: the first
 /// app, and each app's console then answers 404 for an operator without a role there). API keys, health and the
-/// hosted App Store belong to the first app. Sets the request's metrics `app` label.
+/// hosted App Store belong to the first app. Sets the request's metrics `app` label and its log's `app` metadata.
 ///
 /// The dispatch reads the route the router matched (`/admin/v1/wallets/{userId}`, the context's `endpointPath`), never
 /// the raw path: Hummingbird's trie router skips empty segments, so `//admin/v1/…` or `/v1//wallet` reach the same
@@ -31,7 +32,9 @@ struct AppDispatchMiddleware: RouterMiddleware {
         -> Response
     {
         var request = request
+        var context = context
         let app = try await self.app(of: &request, context: context)
+        context.logger[metadataKey: "app"] = .string(app)
         return try await PurserMetrics.$app.withValue(app) {
             guard app != home, let responder = others[app] else { return try await next(request, context) }
             return try await responder.respond(to: request, context: context)

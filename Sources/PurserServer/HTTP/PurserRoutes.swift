@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import Logging
 import PurserCore
 
 /// The client-facing API (see `openapi.yaml`): orders, transaction submission, the product list, the wallet and
@@ -39,7 +40,8 @@ struct PurserRoutes {
         router.on(.post, "v1/appstore/notifications", recordingIn: &endpoints) { request, context in
             let body = try await request.decodeJSON(
                 NotificationBody.self, context: context, limit: context.maxUploadSize)
-            return try JSONResponse.make(try await notifications.receive(signedPayload: body.signedPayload))
+            return try JSONResponse.make(
+                try await notifications.receive(signedPayload: body.signedPayload, logger: context.logger))
         }
         let v1 = router.group("v1")
             .add(middleware: AuthenticationMiddleware(authenticator: authenticator))
@@ -76,7 +78,10 @@ struct PurserRoutes {
             // A StoreKit 1 receipt holds every transaction of the device: up to the server's largest body.
             let body = try await request.decodeJSON(
                 SubmitTransactionRequest.self, context: context, limit: context.maxUploadSize)
-            return try JSONResponse.make(try await submissions.submit(body, by: try context.requireUser()))
+            let decision = try await submissions.submit(body, by: try context.requireUser())
+            // The one line a decided submission logs (info); its logger adds request_id, app and user_id.
+            context.logger.info("transaction decided", metadata: Self.metadata(of: decision))
+            return try JSONResponse.make(decision)
         }
         v1.on(.get, "wallet", under: "/v1", recordingIn: &endpoints) { _, context in
             return try JSONResponse.make(try await orders.wallet(of: try context.requireUser()))
@@ -90,5 +95,15 @@ struct PurserRoutes {
             body.metadata = try WalletService.metadata(in: data)
             return try JSONResponse.make(try await wallets.spendFromApp(body, by: user))
         }
+    }
+
+    /// A decision's log metadata: `decision`, `transaction_id` (when the answer names one), the reason's code, and
+    /// for a receipt how many transactions it held.
+    static func metadata(of decision: DecisionResponse) -> Logger.Metadata {
+        var metadata: Logger.Metadata = ["decision": .string(decision.decision)]
+        if let id = decision.transactionId { metadata["transaction_id"] = .string(id) }
+        if let reason = decision.reason { metadata["reason"] = .string(reason.code) }
+        if let transactions = decision.transactions { metadata["transactions"] = "\(transactions.count)" }
+        return metadata
     }
 }

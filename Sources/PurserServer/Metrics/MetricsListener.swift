@@ -29,7 +29,7 @@ struct MetricsListener: Sendable {
                 } catch {
                     logger.warning(
                         "metrics: the ledger's gauges could not be read",
-                        metadata: ["error": "\(error)", "purser.app": "\(app.app)"])
+                        metadata: ["error": "\(error)", "app": "\(app.app)"])
                 }
             }
             return Response(

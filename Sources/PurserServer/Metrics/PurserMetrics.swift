@@ -52,6 +52,8 @@ public enum PurserMetrics {
         public static let retentionPruned = "purser.retention.pruned"
         public static let backups = "purser.backups"
         public static let backupLastSuccess = "purser.backups.last.success.timestamp"
+        /// Every HTTP call to Apple (or a simulator's Apple endpoints), by `endpoint` and `outcome`.
+        public static let appStoreRequests = "purser.appstore.requests"
     }
 
     /// Suffixes by the conventions: swift-metrics' labels carry no unit or type, Prometheus names do.
@@ -72,6 +74,7 @@ public enum PurserMetrics {
         Name.retentionPruned: "_total",
         Name.backups: "_total",
         Name.backupLastSuccess: "_seconds",
+        Name.appStoreRequests: "_total",
         "hb.requests": "_total",
         "hb.request.errors": "_total",
     ]

@@ -94,7 +94,7 @@ public struct AppleFollowUps: Sendable {
         } catch {
             logger.warning(
                 "cannot record what Apple took; it will be sent again",
-                metadata: ["purser.transaction": "\(followUp.transactionID)", "error": "\(error)"])
+                metadata: ["transaction_id": "\(followUp.transactionID)", "error": "\(error)"])
         }
         return summary
     }
@@ -104,7 +104,7 @@ public struct AppleFollowUps: Sendable {
         _ name: String, _ followUp: AppleFollowUp, into summary: inout Summary,
         _ body: () async throws -> Void
     ) async -> Bool {
-        let metadata: Logger.Metadata = ["purser.transaction": "\(followUp.transactionID)", "purser.call": "\(name)"]
+        let metadata: Logger.Metadata = ["transaction_id": "\(followUp.transactionID)", "purser.call": "\(name)"]
         do {
             try await body()
             logger.debug("told Apple", metadata: metadata)

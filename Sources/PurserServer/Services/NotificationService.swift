@@ -36,7 +36,10 @@ public struct NotificationService: Sendable {
         public var result: String
     }
 
-    public func receive(signedPayload: String) async throws -> Outcome {
+    /// Verifies, records and acts on one notification; its lines go to `requestLogger` when given (the request's, so
+    /// they carry its `request_id`), else to the service's own.
+    public func receive(signedPayload: String, logger requestLogger: Logger? = nil) async throws -> Outcome {
+        let logger = requestLogger ?? self.logger
         let verified: VerifiedNotification
         do {
             verified = try await submissions.verifier.verifyNotification(signedPayload)
@@ -73,13 +76,11 @@ public struct NotificationService: Sendable {
         }
         let result = try await act(on: notification, transaction: verified.transaction)
         try await submissions.store.markNotificationProcessed(uuid: record.uuid, outcome: result, at: now())
-        logger.info(
-            "App Store notification",
-            metadata: [
-                "purser.notification": "\(notification.notificationType)",
-                "purser.transaction": "\(record.transactionID ?? "-")",
-                "purser.outcome": "\(result)",
-            ])
+        var metadata: Logger.Metadata = [
+            "purser.notification": "\(notification.notificationType)", "purser.outcome": "\(result)",
+        ]
+        if let transaction = record.transactionID { metadata["transaction_id"] = "\(transaction)" }
+        logger.info("App Store notification", metadata: metadata)
         return Outcome(notificationUUID: record.uuid, duplicate: false, result: result)
     }
 

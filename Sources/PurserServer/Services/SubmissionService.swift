@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import PurserCore
 import PurserStorage
+import Tracing
 
 /// Decides a client's submission: verify it with Apple (the JWS signature; for a receipt its signature and the App
 /// Store Server API, or `verifyReceipt`, as `receipts.verification` says), assess claims and product, then let the
@@ -69,9 +70,18 @@ public struct SubmissionService: Sendable {
     func submit(signedTransaction jws: String, orderHint: OrderID?, by submitter: UserID) async throws
         -> DecisionResponse
     {
+        let verified = await withSpan(PurserTracing.SpanName.verifySignature) { span in
+            do throws(VerificationError) {
+                return Result<JWSTransaction, VerificationError>.success(
+                    try await verifier.verifySignature(jws, as: JWSTransaction.self))
+            } catch {
+                span.attributes["purser.error.code"] = error.code.description
+                return .failure(error)
+            }
+        }
         let payload: JWSTransaction
-        do {
-            payload = try await verifier.verifySignature(jws, as: JWSTransaction.self)
+        do throws(VerificationError) {
+            payload = try verified.get()
         } catch {
             Counter(label: PurserMetrics.Name.verificationFailures, dimensions: [("code", error.code.description)])
                 .increment()
@@ -115,7 +125,21 @@ public struct SubmissionService: Sendable {
             transaction: transaction, assessment: assessment, source: source, orderHint: orderHint,
             orderHintMaxAge: orderHintMaxAge, override: overridden, allowNegativeBalance: allowNegativeBalance)
         let started = ContinuousClock.now
-        let settlement = try await store.settle(submission, now: now())
+        let settlement = try await withSpan(PurserTracing.SpanName.ledgerSettle) { span in
+            span.attributes["db.system.name"] = store.systemName
+            span.attributes["purser.transaction_id"] = transaction.transactionID
+            let settlement = try await store.settle(submission, now: now())
+            span.attributes["purser.decision"] = settlement.outcome(for: source)
+            if settlement.record != nil, let traceParent = TraceParent.of(span.context) {
+                // Observability, not money: a link that fails to write is told on the span, and the decision stands.
+                do {
+                    try await store.recordTrace(traceParent, ofTransaction: transaction.transactionID, now: now())
+                } catch {
+                    span.recordError(error)
+                }
+            }
+            return settlement
+        }
         Timer(label: PurserMetrics.Name.ledgerWriteDuration, dimensions: [("operation", "settle")])
             .record(duration: ContinuousClock.now - started)
         Counter(label: PurserMetrics.Name.decisions, dimensions: [("decision", settlement.outcome(for: source))])

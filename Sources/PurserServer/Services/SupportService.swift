@@ -36,6 +36,9 @@ public struct SupportService: Sendable {
         /// Why the ledger refused the transaction, code and sentence, when it did.
         public var rejection: RejectionReason?
         public var audit: [AuditEvent]
+        /// The W3C trace id of the request that first settled it, to open in the tracing backend (`tracing.*`
+        /// settings); `nil` when it was settled untraced.
+        public var traceId: String?
     }
 
     /// Fetches what Apple knows: the signed transactions of an Apple order id, and one signed transaction by id.
@@ -203,7 +206,10 @@ public struct SupportService: Sendable {
             finishedAtApple: record?.finishedAtApple,
             appAccountToken: transaction.appAccountToken ?? record?.transaction.appAccountToken, price: nil,
             currency: nil, rejection: record?.rejection,
-            audit: try await submissions.store.auditTrail(of: transaction.transactionID))
+            audit: try await submissions.store.auditTrail(of: transaction.transactionID),
+            traceId: try await submissions.store.trace(ofTransaction: transaction.transactionID).flatMap {
+                $0.split(separator: "-").dropFirst().first.map(String.init)
+            })
     }
 
     static let notConfigured = ServiceError(

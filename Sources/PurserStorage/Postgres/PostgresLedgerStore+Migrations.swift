@@ -200,5 +200,6 @@ extension PostgresLedgerStore {
         (16, ConsoleLedgerSQL.sessionsMigration(integer: "BIGINT")),
         (17, revokeAtCredit),
         (18, LedgerBalances.postgresMigration),
+        (19, TraceLinkSQL.migration),
     ]
 }

@@ -136,5 +136,6 @@ extension SQLiteLedgerStore {
         (15, ConsoleLedgerSQL.migration(serial: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER")),
         (16, ConsoleLedgerSQL.sessionsMigration(integer: "INTEGER")),
         (18, LedgerBalances.sqliteMigration),
+        (19, TraceLinkSQL.migration),
     ]
 }
