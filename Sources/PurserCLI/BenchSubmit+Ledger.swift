@@ -8,10 +8,11 @@ import PurserStorage
 
 extension Purser.BenchSubmit {
     /// The server settings every replica gets: the ledger (SQLite `purser.sqlite` in `directory`, or PostgreSQL at
-    /// `databaseURL`), development authentication, a free port, no periodic reconciliation, `threads` event loops.
-    static func settings(directory: URL, databaseURL: String?, bundleID: String, threads: Int = 0)
-        -> ServerConfiguration
-    {
+    /// `databaseURL`), development authentication, a free port, no periodic reconciliation, `threads` event loops,
+    /// and tracing to `otlpEndpoint` when given.
+    static func settings(
+        directory: URL, databaseURL: String?, bundleID: String, threads: Int = 0, otlpEndpoint: String? = nil
+    ) -> ServerConfiguration {
         var settings = ServerConfiguration()
         settings.port = 0
         settings.bundleId = bundleID
@@ -20,6 +21,7 @@ extension Purser.BenchSubmit {
         settings.dataDirectory = directory.path
         settings.database.url = databaseURL
         settings.http.threads = threads
+        settings.tracing.otlpEndpoint = otlpEndpoint
         return settings
     }
 

@@ -14,10 +14,10 @@ extension Purser.BenchSubmit {
     /// `purser serve` builds it) with its own ledger store opened from `settings` (so several servers share one
     /// database, as replicas do) and the hosted simulator, each listening on a free loopback port; `body` gets the
     /// ports and the servers' own ledger stores (for their write counts). The servers shut down (and close their
-    /// stores) when `body` returns or throws.
+    /// stores) when `body` returns or throws. `observability` (the span exporter) runs beside them and stops last.
     static func withServers<T: Sendable>(
         _ replicas: Int, settings: ServerConfiguration, appStore: SimulatedAppStore, catalog: ProductCatalog,
-        logger: Logger,
+        logger: Logger, alongside observability: (any Service)? = nil,
         _ body: @escaping @Sendable (_ ports: [Int], _ ledgers: [any LedgerStore]) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -38,7 +38,8 @@ extension Purser.BenchSubmit {
             applications.append(application)
         }
         print("server event-loop threads: \(loops) per server (http.threads \(settings.http.threads))")
-        let group = ServiceGroup(configuration: .init(services: applications, logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(services: (observability.map { [$0] } ?? []) + applications, logger: logger))
         return try await withThrowingTaskGroup(of: T?.self) { tasks in
             tasks.addTask {
                 defer { portContinuation.finish() }

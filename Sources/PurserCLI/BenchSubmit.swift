@@ -28,6 +28,10 @@ extension Purser {
         var replicas = 1
         @Option(help: "The servers' event-loop threads (http.threads); 0: one per core.")
         var threads = 0
+        @Option(
+            name: .customLong("otlp-endpoint"),
+            help: "Trace every request and export the spans to this OTLP/HTTP collector (tracing.otlp.endpoint).")
+        var otlpEndpoint: String?
 
         func validate() throws {
             guard purchases > 0, clients > 0, healthRequests >= 2 else {
@@ -53,7 +57,10 @@ extension Purser {
             try await ledger.withDatabase(logger: logger) { url in
                 let settings = Self.settings(
                     directory: directory, databaseURL: url, bundleID: appStore.configuration.defaultBundleID,
-                    threads: plan.threads)
+                    threads: plan.threads, otlpEndpoint: plan.otlpEndpoint)
+                try settings.tracing.check()
+                let tracing = try PurserTracing.bootstrap(settings.tracing, logger: logger)
+                if let url = settings.tracing.tracesURL { print("tracing: every request's spans to \(url)") }
                 // The bench's own store on the ledger: it preloads, and checks the figures at the end.
                 let store = try await settings.openLedger(logger: logger)
                 try await store.whileRunning {
@@ -61,7 +68,7 @@ extension Purser {
                     print("ledger: \(plan.ledgerName)")
                     try await Self.withServers(
                         plan.replicas, settings: settings, appStore: appStore, catalog: ProductCatalog([product]),
-                        logger: logger
+                        logger: logger, alongside: tracing
                     ) { ports, ledgers in
                         let load = BenchLoad(host: "127.0.0.1", ports: ports, clients: plan.clients, ledgers: ledgers)
                         try await plan.measureRounds(load, appStore: appStore, product: product, store: store)

@@ -8,15 +8,18 @@ public struct LedgerPruning: Hashable, Sendable, Codable {
     public var notifications: Int
     /// Leases that expired before the cutoff (work nobody has run since).
     public var leases: Int
+    /// Trace links recorded before the cutoff (a tracing backend keeps its traces for days or weeks, not longer).
+    public var traceLinks: Int
 
-    public init(eventPayloads: Int = 0, notifications: Int = 0, leases: Int = 0) {
+    public init(eventPayloads: Int = 0, notifications: Int = 0, leases: Int = 0, traceLinks: Int = 0) {
         self.eventPayloads = eventPayloads
         self.notifications = notifications
         self.leases = leases
+        self.traceLinks = traceLinks
     }
 
     /// Rows changed or removed in all.
-    public var total: Int { eventPayloads + notifications + leases }
+    public var total: Int { eventPayloads + notifications + leases + traceLinks }
 }
 
 /// Retention's SQL, standard SQL both stores run. Transactions, grants, wallet rows, holds, orders and the audit log
@@ -33,7 +36,7 @@ enum LedgerRetention {
     static let prunedPayload = "{}"
 
     /// The statements of one pass, in order, each changing at most `limit` rows and returning one row per row it
-    /// changed: payloads, notifications, leases. All numbers are inlined integers.
+    /// changed: payloads, notifications, leases, trace links. All numbers are inlined integers.
     static func statements(before cutoff: Int64, now: Int64, limit: Int) -> [String] {
         [
             """
@@ -58,12 +61,18 @@ enum LedgerRetention {
                 SELECT name FROM leases WHERE expires_at < \(cutoff) ORDER BY expires_at LIMIT \(limit))
             RETURNING 1
             """,
+            """
+            DELETE FROM trace_links WHERE transaction_id IN (
+                SELECT transaction_id FROM trace_links WHERE recorded_at < \(cutoff) ORDER BY recorded_at
+                LIMIT \(limit))
+            RETURNING 1
+            """,
         ]
     }
 
     /// The pass's result from each statement's changed rows.
     static func pruning(_ changed: [Int]) -> LedgerPruning {
-        LedgerPruning(eventPayloads: changed[0], notifications: changed[1], leases: changed[2])
+        LedgerPruning(eventPayloads: changed[0], notifications: changed[1], leases: changed[2], traceLinks: changed[3])
     }
 
     /// Why a pruned event is not replayed.

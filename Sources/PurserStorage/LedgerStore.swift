@@ -49,10 +49,7 @@ public protocol LedgerStore: ConsoleLedger {
     /// Where reconciliation stopped last time (a revision, a date), by name; `nil` before the first run.
     func cursor(_ name: String) async throws -> String?
     func setCursor(_ name: String, to value: String, now: Date) async throws
-    /// Links `transactionID` to the trace (a W3C `traceparent`) of the request that settled it, when tracing is on;
-    /// the first link stays (a repeat or a refund does not replace it).
-    func recordTrace(_ traceParent: String, ofTransaction transactionID: String, now: Date) async throws
-    /// The `traceparent` linked to `transactionID` (`recordTrace`), or `nil`.
+    /// The `traceparent` of the first traced settlement of `transactionID` (`Submission.traceParent`), or `nil`.
     func trace(ofTransaction transactionID: String) async throws -> String?
     /// One known transaction per account that owns credited transactions (its latest), with the account, in the
     /// accounts' order: the anchors from which reconciliation walks each customer's Transaction History.

@@ -38,17 +38,26 @@ extension LedgerStoreConformance {
                     signedDate: received, receivedAt: received))
             if processed { try await store.markNotificationProcessed(uuid: uuid, outcome: "credited", at: received) }
         }
+        for (id, at) in [("t-traced-old", old), ("t-traced-recent", recent)] {
+            var traced = Submission(
+                transaction: transaction(id, token: nil), assessment: .creditable(gold), source: .client("retained-5"))
+            traced.traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+            _ = try await store.settle(traced, now: at)
+        }
         #expect(try await store.acquireLease("retention-old", holder: "r", until: old, now: old - 10))
         #expect(try await store.acquireLease("retention-live", holder: "r", until: recent + 10_000, now: recent))
 
         let cutoff = old + 1_000
         #expect(
             try await store.prune(before: cutoff, limit: 1, now: recent)
-                == LedgerPruning(eventPayloads: 1, notifications: 1, leases: 1), "one of each: the limit holds")
+                == LedgerPruning(eventPayloads: 1, notifications: 1, leases: 1, traceLinks: 1),
+            "one of each: the limit holds")
         #expect(
             try await store.prune(before: cutoff, limit: 100, now: recent)
                 == LedgerPruning(eventPayloads: 0, notifications: 1, leases: 0))
         #expect(try await store.prune(before: cutoff, limit: 100, now: recent) == LedgerPruning())
+        #expect(try await store.trace(ofTransaction: "t-traced-old") == nil, "an old trace link stays")
+        #expect(try await store.trace(ofTransaction: "t-traced-recent") != nil, "a recent trace link went")
         await #expect(throws: StorageError(.pruned, "")) {
             _ = try await store.replayWebhookEvent(delivered, to: [route], operator: "ops", now: recent)
         }

@@ -4,6 +4,10 @@ import PurserChaos
 import PurserTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Tracing as an operator sees it: one SDK purchase against a live `purser serve` exporting to an OTLP/HTTP receiver
 /// decoded by `opentelemetry-proto` (scripts/otlp/receiver.py), which also plays the game's backend for webhooks.
 @Suite struct TracingAgainstServeTests {
@@ -107,6 +111,13 @@ import Testing
         let (server, port) = try await serve.launch(["serve", "--config", config.path], environment: [:])
         defer { server.terminate() }
         let base = URL(string: "http://127.0.0.1:\(port)")!
+        // Apple's notification of the purchase would settle it in a trace of its own if it came first: held here.
+        var pause = URLRequest(url: base.appendingPathComponent("simulator/v1/notifications/faults"))
+        pause.httpMethod = "POST"
+        pause.httpBody = Data(#"{"pause": true}"#.utf8)
+        pause.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (_, paused) = try await URLSession.shared.data(for: pause)
+        #expect((paused as? HTTPURLResponse)?.statusCode == 204)
         let app = try PurchaseCoordinator(
             server: base, store: SimulatorStoreAdapter(server: base), app: "com.example.game",
             directory: directory.appendingPathComponent("app"), configuration: .init(signals: .none))

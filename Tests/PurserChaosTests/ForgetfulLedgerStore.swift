@@ -84,9 +84,6 @@ extension ForwardingLedgerStore {
     func setCursor(_ name: String, to value: String, now: Date) async throws {
         try await inner.setCursor(name, to: value, now: now)
     }
-    func recordTrace(_ traceParent: String, ofTransaction transactionID: String, now: Date) async throws {
-        try await inner.recordTrace(traceParent, ofTransaction: transactionID, now: now)
-    }
     func trace(ofTransaction transactionID: String) async throws -> String? {
         try await inner.trace(ofTransaction: transactionID)
     }

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import PurserCore
 import PurserServer
+import PurserStorage
 import Testing
 
 /// "I paid and got nothing": a user's page shows every purchase and order of theirs, the refused one included, and a
@@ -50,6 +51,29 @@ import Testing
             #expect(timeline.contains("It was refused: \(decision.reason?.message ?? "?") (product_type_mismatch)"))
             #expect(timeline.contains("\(noads.orderId) · names the order of zoe (noads, created)"), "\(timeline)")
             #expect(timeline.contains(#"<dd id="price">0.99 USD</dd>"#))
+            #expect(!timeline.contains(#"id="trace""#), "a purchase settled untraced shows a trace")
+        }
+    }
+
+    /// A purchase whose settlement was traced shows its trace id (the ledger's link, `tracing.otlp.endpoint`), so
+    /// support opens the trace from the purchase.
+    @Test func aTracedPurchaseShowsItsTraceID() async throws {
+        try await TestServer.run(configure: ConsoleTests.configure) { server, client in
+            let paid = try await server.order("gold60", for: "zoe", client: client)
+            let (transactionID, jws) = try await server.pay("gold60", token: paid.appAccountToken)
+            #expect(try await client.submit(jws, user: "zoe").status == .ok)
+            // A traced settlement of it (a repeat, as a retry with tracing on would be) links it to its trace.
+            let record = try #require(try await server.store.transaction(transactionID))
+            let gold = try #require(TestServer.catalog.product("gold60"))
+            var traced = Submission(
+                transaction: record.transaction, assessment: .creditable(gold), source: .client("zoe"))
+            traced.traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+            #expect(try await server.store.settle(traced, now: Date()).decision == .alreadyDelivered)
+            let session = try await ConsoleTests.signIn(client)
+            let timeline = String(
+                buffer: try await ConsoleTests.get(client, "/console/transactions/\(transactionID)", cookie: session)
+                    .body)
+            #expect(timeline.contains(#"<dd id="trace">4bf92f3577b34da6a3ce929d0e0e4736</dd>"#), "\(timeline)")
         }
     }
 }

@@ -63,6 +63,10 @@ public struct Submission: Hashable, Sendable {
     /// `refunds.allowNegativeBalance`: whether the share Apple refunded before the credit may take the owner's
     /// balance below zero when the settlement revokes it.
     public var allowNegativeBalance: Bool
+    /// The W3C `traceparent` of the span that settles this submission, when the server traces: the ledger links the
+    /// transaction to it in the settlement's own database transaction (the first link kept), so a later webhook
+    /// delivery joins the purchase's trace and support finds it. Observability only: no rule reads it.
+    public var traceParent: String?
 
     /// A day: an order the app made for this purchase is seconds or minutes older than it, not days.
     public static let defaultOrderHintMaxAge: TimeInterval = 86_400

@@ -47,7 +47,7 @@ extension ServerConfiguration {
         }
 
         /// `otlp.endpoint` must be an http(s) URL, `sampleRatio` from 0 to 1, `serviceName` not empty.
-        func check() throws(ConfigurationError) {
+        public func check() throws(ConfigurationError) {
             if let otlpEndpoint {
                 let url = URL(string: otlpEndpoint)
                 guard url?.scheme == "http" || url?.scheme == "https", url?.host != nil else {

@@ -42,6 +42,7 @@ public struct RetentionService: Service, CustomStringConvertible {
                     metadata: [
                         "purser.event_payloads": "\(pruned.eventPayloads)",
                         "purser.notifications": "\(pruned.notifications)", "purser.leases": "\(pruned.leases)",
+                        "purser.trace_links": "\(pruned.traceLinks)",
                     ])
             }
         } failed: { error in
@@ -58,7 +59,10 @@ public struct RetentionService: Service, CustomStringConvertible {
             total.eventPayloads += pruned.eventPayloads
             total.notifications += pruned.notifications
             total.leases += pruned.leases
-            if max(pruned.eventPayloads, pruned.notifications, pruned.leases) < batch { return total }
+            total.traceLinks += pruned.traceLinks
+            if max(pruned.eventPayloads, pruned.notifications, pruned.leases, pruned.traceLinks) < batch {
+                return total
+            }
         }
     }
 
@@ -66,6 +70,7 @@ public struct RetentionService: Service, CustomStringConvertible {
     static func record(_ pruned: LedgerPruning) {
         for (kind, count) in [
             ("event_payload", pruned.eventPayloads), ("notification", pruned.notifications), ("lease", pruned.leases),
+            ("trace_link", pruned.traceLinks),
         ] {
             Counter(label: PurserMetrics.Name.retentionPruned, dimensions: [("kind", kind)]).increment(by: count)
         }

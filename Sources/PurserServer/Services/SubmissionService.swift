@@ -128,16 +128,10 @@ public struct SubmissionService: Sendable {
         let settlement = try await withSpan(PurserTracing.SpanName.ledgerSettle) { span in
             span.attributes["db.system.name"] = store.systemName
             span.attributes["purser.transaction_id"] = transaction.transactionID
-            let settlement = try await store.settle(submission, now: now())
+            var traced = submission
+            traced.traceParent = TraceParent.of(span.context)
+            let settlement = try await store.settle(traced, now: now())
             span.attributes["purser.decision"] = settlement.outcome(for: source)
-            if settlement.record != nil, let traceParent = TraceParent.of(span.context) {
-                // Observability, not money: a link that fails to write is told on the span, and the decision stands.
-                do {
-                    try await store.recordTrace(traceParent, ofTransaction: transaction.transactionID, now: now())
-                } catch {
-                    span.recordError(error)
-                }
-            }
             return settlement
         }
         Timer(label: PurserMetrics.Name.ledgerWriteDuration, dimensions: [("operation", "settle")])

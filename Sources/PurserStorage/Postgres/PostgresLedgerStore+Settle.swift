@@ -76,7 +76,25 @@ extension PostgresLedgerStore {
         }
         tally.sent(statements: 1, roundTrips: 1)
         _ = try await connection.query(PostgresSettleWrite(writes: writes).query, logger: logger).collect()
+        try await linkTraces(of: zip(items, settlements).filter { $0.1.record != nil }.map(\.0), on: connection)
         return settlements
+    }
+
+    /// Links each traced submission's transaction (in the ledger now) to its trace, in the batch's transaction: one
+    /// statement for the batch, none when nothing in it was traced.
+    private func linkTraces(of items: [PostgresSettler.Item], on connection: PostgresConnection) async throws {
+        let traced = items.compactMap { item in
+            item.work.traceParent.map { (item.work.transaction.transactionID, $0, item.now.millis) }
+        }
+        guard !traced.isEmpty else { return }
+        tally.sent(statements: 1, roundTrips: 1)
+        try await execute(
+            connection,
+            """
+            INSERT INTO trace_links (transaction_id, trace_parent, recorded_at)
+            SELECT * FROM unnest(\(traced.map(\.0))::TEXT[], \(traced.map(\.1))::TEXT[], \(traced.map(\.2))::BIGINT[])
+            ON CONFLICT (transaction_id) DO NOTHING
+            """)
     }
 
     /// How many revokes each transaction a plan revokes again already has (its events' numbers): only repeats of

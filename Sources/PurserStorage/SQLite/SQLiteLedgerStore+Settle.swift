@@ -35,6 +35,11 @@ extension SQLiteLedgerStore {
                     balances: try Self.writerBalances(owner, on: database), now: now)
             }
             try Self.apply(plan, outbox: self.outbox, on: database, now: now)
+            if let traceParent = submission.traceParent, existing != nil || plan.written != nil {
+                try database.query(
+                    TraceLinkSQL.insert,
+                    [.text(submission.transaction.transactionID), .text(traceParent), .integer(Int(now.millis))])
+            }
             return Settlement(plan, existing: existing)
         }
     }

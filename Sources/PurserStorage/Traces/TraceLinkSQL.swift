@@ -3,7 +3,8 @@
 /// `traceparent`), so support finds the purchase's trace and a webhook about it joins that trace. Observability
 /// only: nothing about money reads it.
 enum TraceLinkSQL {
-    /// Migration 19: one row per traced transaction, the first trace kept.
+    /// Migration 19: one row per traced transaction, the first trace kept; retention prunes old ones by
+    /// `recorded_at`.
     static let migration = [
         """
         CREATE TABLE trace_links (
@@ -11,7 +12,8 @@ enum TraceLinkSQL {
             trace_parent TEXT NOT NULL,
             recorded_at BIGINT NOT NULL
         )
-        """
+        """,
+        "CREATE INDEX trace_links_recorded ON trace_links (recorded_at)",
     ]
 
     /// Keeps the first link of a transaction: a later settlement of it (a repeat, a refund) does not replace it.
