@@ -4,7 +4,8 @@
 POST /v1/traces (protobuf, optionally gzip): every span is appended to --spans as one JSON object per line
 (trace_id, span_id, parent_span_id as lowercase hex; name, kind, attributes, resource attributes, status).
 Any other POST stands for the game's backend receiving a webhook: its path and headers go to --hooks, answered 204.
-Prints "listening PORT" once it accepts connections.
+Prints "listening PORT" once it accepts connections. With --discard it only counts what it receives, for
+measuring a traced server (`purser bench submit --otlp-endpoint`) without this process's decoding beside it.
 """
 import argparse
 import gzip
@@ -56,6 +57,7 @@ def spans_of(request):
 class Handler(BaseHTTPRequestHandler):
     spans_path = ""
     hooks_path = ""
+    discard = False
 
     def log_message(self, *args):
         pass
@@ -63,6 +65,11 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         if self.path == "/v1/traces":
+            if self.discard:
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             if self.headers.get("Content-Encoding") == "gzip":
                 body = gzip.decompress(body)
             request = ExportTraceServiceRequest()
@@ -87,11 +94,13 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--spans", required=True)
-    parser.add_argument("--hooks", required=True)
+    parser.add_argument("--spans", default="/dev/null")
+    parser.add_argument("--hooks", default="/dev/null")
+    parser.add_argument("--discard", action="store_true", help="answer every export without decoding it")
     options = parser.parse_args()
     Handler.spans_path = options.spans
     Handler.hooks_path = options.hooks
+    Handler.discard = options.discard
     server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
     print(f"listening {server.server_address[1]}", flush=True)
     try:
