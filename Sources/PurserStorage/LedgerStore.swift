@@ -205,6 +205,12 @@ public struct Settlement: Hashable, Sendable {
     /// Whether this settlement credited the transaction (a repeat of a credited one did not): what
     /// `purser_credits_total` counts, and how a decision without a submitter is told from a repeat.
     public var creditedNow: Bool
+    /// The SQL statements this settlement ran, reads included (SQLite: its own, inside the writer's batch), for its
+    /// span; `nil` where a store runs one statement for a whole batch (PostgreSQL: see `batchSize`).
+    public var statements: Int?
+    /// How many settlements shared the database transaction and statements that settled this one (PostgreSQL's
+    /// batches); `nil` where the store does not say.
+    public var batchSize: Int?
 
     public init(
         decision: Decision, record: LedgerTransaction?, appleFollowUp: AppleFollowUp?, creditedNow: Bool

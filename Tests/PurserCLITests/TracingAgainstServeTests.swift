@@ -156,6 +156,11 @@ import Testing
         #expect(settle.parentSpanId == submit.spanId)
         #expect(settle.attributes["db.system.name"] == .text("sqlite"))
         #expect(settle.attributes["purser.decision"] == .text("delivered"))
+        if case .number(let statements) = settle.attributes["purser.ledger.statements"] {
+            #expect(statements >= 5, "a credit reads and writes more than \(statements) statements")
+        } else {
+            Issue.record("the settlement's span has no statement count: \(settle.attributes)")
+        }
         let attempt = try #require(
             spans.first { $0.name == "purser.webhook.attempt" }, "no span of the webhook delivery")
         #expect(attempt.traceId == trace, "the webhook delivery is not in the purchase's trace")

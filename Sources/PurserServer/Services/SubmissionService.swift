@@ -132,6 +132,8 @@ public struct SubmissionService: Sendable {
             traced.traceParent = TraceParent.of(span.context)
             let settlement = try await store.settle(traced, now: now())
             span.attributes["purser.decision"] = settlement.outcome(for: source)
+            span.attributes["purser.ledger.statements"] = settlement.statements
+            span.attributes["purser.ledger.batch_size"] = settlement.batchSize
             return settlement
         }
         Timer(label: PurserMetrics.Name.ledgerWriteDuration, dimensions: [("operation", "settle")])

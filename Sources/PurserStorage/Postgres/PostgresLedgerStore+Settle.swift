@@ -72,7 +72,9 @@ extension PostgresLedgerStore {
         for (item, plan) in zip(items, plans) {
             let id = item.work.transaction.transactionID
             try writes.add(plan, now: item.now, revokeNumber: (revokeNumbers[id] ?? 0) + 1)
-            settlements.append(Settlement(plan, existing: records[item.work.transaction.transactionID]))
+            var settlement = Settlement(plan, existing: records[item.work.transaction.transactionID])
+            settlement.batchSize = items.count
+            settlements.append(settlement)
         }
         tally.sent(statements: 1, roundTrips: 1)
         _ = try await connection.query(PostgresSettleWrite(writes: writes).query, logger: logger).collect()

@@ -26,6 +26,7 @@ extension SQLiteLedgerStore {
     public func settle(_ submission: Submission, now: Date) async throws -> Settlement {
         defer { countSettlement() }
         return try await write { database in
+            let statementsBefore = database.statementsRun
             let existing = try Self.transaction(submission.transaction.transactionID, on: database)
             let order = try submission.orderToLookUp.map { try Self.order($0, on: database) } ?? nil
             var plan = try SubmissionRules.plan(submission, existing: existing, order: order, now: now)
@@ -40,7 +41,9 @@ extension SQLiteLedgerStore {
                     TraceLinkSQL.insert,
                     [.text(submission.transaction.transactionID), .text(traceParent), .integer(Int(now.millis))])
             }
-            return Settlement(plan, existing: existing)
+            var settlement = Settlement(plan, existing: existing)
+            settlement.statements = database.statementsRun - statementsBefore
+            return settlement
         }
     }
 
