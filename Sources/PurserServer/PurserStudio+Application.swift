@@ -27,13 +27,8 @@ extension PurserStudio {
             others[app.configuration.bundleId] = router.buildResponder()
         }
         let router = Router(context: PurserRequestContext.self)
-        // With tracing on, one server span per request, continuing the caller's `traceparent` (the SDK sends one).
-        // The console's search and its return address name users: a trace records them redacted.
-        if home.configuration.tracing.enabled {
-            router.add(
-                middleware: TracingMiddleware(
-                    recordingHeaders: [AppDispatchMiddleware.header], redactingQueryParameters: ["q", "back", "id"]))
-        }
+        // With tracing on, one server span per request but the probes, continuing the caller's `traceparent`.
+        if home.configuration.tracing.enabled { router.add(middleware: RequestTracingMiddleware()) }
         router.add(middleware: RequestIDMiddleware(proxies: home.trustedProxies))
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: ErrorMiddleware(outage: LedgerOutageLog()))

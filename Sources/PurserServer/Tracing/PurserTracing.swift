@@ -38,6 +38,11 @@ public enum PurserTracing {
         configuration.traces.exporter = .otlp
         configuration.traces.otlpExporter.endpoint = url
         configuration.traces.otlpExporter.protocol = .httpProtobuf
+        // swift-otel exports one batch per tick: 4,096 spans every 200 ms at most (some 20,000 a second) from a
+        // queue of 16,384, where its defaults (512 every 5 s, from 2,048) dropped most spans of a busy server.
+        configuration.traces.batchSpanProcessor.scheduleDelay = .milliseconds(200)
+        configuration.traces.batchSpanProcessor.maxQueueSize = 16_384
+        configuration.traces.batchSpanProcessor.maxExportBatchSize = 4_096
         configuration.traces.sampler =
             settings.sampleRatio >= 1
             ? .parentBasedAlwaysOn : .parentBasedTraceIDRatio(ratio: settings.sampleRatio) ?? .parentBasedAlwaysOn
