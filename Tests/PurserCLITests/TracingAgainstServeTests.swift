@@ -117,6 +117,7 @@ import Testing
         pause.httpBody = Data(#"{"pause": true}"#.utf8)
         pause.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let (_, paused) = try await URLSession.shared.data(for: pause)
+        _ = try await URLSession.shared.data(from: base.appendingPathComponent("health"))  // a probe: not traced
         #expect((paused as? HTTPURLResponse)?.statusCode == 204)
         let app = try PurchaseCoordinator(
             server: base, store: SimulatorStoreAdapter(server: base), app: "com.example.game",
@@ -141,6 +142,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(100))
         }
         let ids = Set(spans.map(\.spanId))
+        #expect(!spans.contains { $0.name == "/health" }, "a probe was traced")
         let submit = try #require(
             spans.first { $0.name == "/v1/transactions" && $0.kind == 2 }, "no server span of the submission")
         let trace = submit.traceId
