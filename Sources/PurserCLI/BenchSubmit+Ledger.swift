@@ -21,7 +21,7 @@ extension Purser.BenchSubmit {
         settings.dataDirectory = directory.path
         settings.database.url = databaseURL
         settings.http.threads = threads
-        settings.tracing.otlpEndpoint = otlpEndpoint
+        settings.tracing.otlp.endpoint = otlpEndpoint
         return settings
     }
 

@@ -6,9 +6,13 @@ extension ServerConfiguration {
     /// parts (JWS verification, ledger settlement, each call to Apple, each webhook delivery attempt) over OTLP/HTTP.
     /// Off by default. One process serves a whole studio, so the app is an attribute of each request's span.
     public struct Tracing: Sendable, Encodable {
-        /// Where spans go: an OTLP/HTTP (protobuf) collector, `http://collector:4318`; a URL without a path gets
-        /// OTLP's traces path, `/v1/traces`. `nil`: no tracing.
-        public var otlpEndpoint: String?
+        /// Where spans go (`otlp.endpoint`): an OTLP/HTTP (protobuf) collector, `http://collector:4318`; a URL
+        /// without a path gets OTLP's traces path, `/v1/traces`. `nil`: no tracing.
+        public struct OTLP: Sendable, Encodable {
+            public var endpoint: String?
+        }
+
+        public var otlp = OTLP()
         /// The share of new traces kept, 0 to 1 (parent-based: a request whose `traceparent` says it was sampled is
         /// kept, one that says it was not is dropped, whatever this says).
         public var sampleRatio: Double = 1
@@ -20,35 +24,18 @@ extension ServerConfiguration {
         public init() {}
 
         /// Whether spans are exported.
-        public var enabled: Bool { otlpEndpoint != nil }
+        public var enabled: Bool { otlp.endpoint != nil }
 
-        /// The URL spans are posted to: `otlpEndpoint`, with `/v1/traces` when it names no path.
+        /// The URL spans are posted to: `otlp.endpoint`, with `/v1/traces` when it names no path.
         public var tracesURL: String? {
-            guard let otlpEndpoint else { return nil }
+            guard let otlpEndpoint = otlp.endpoint else { return nil }
             guard let url = URL(string: otlpEndpoint), url.path.isEmpty || url.path == "/" else { return otlpEndpoint }
             return otlpEndpoint.hasSuffix("/") ? otlpEndpoint + "v1/traces" : otlpEndpoint + "/v1/traces"
         }
 
-        enum CodingKeys: String, CodingKey {
-            case otlp, sampleRatio, serviceName, environment
-        }
-
-        enum OTLPKeys: String, CodingKey {
-            case endpoint
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            var otlp = container.nestedContainer(keyedBy: OTLPKeys.self, forKey: .otlp)
-            try otlp.encode(otlpEndpoint, forKey: .endpoint)
-            try container.encode(sampleRatio, forKey: .sampleRatio)
-            try container.encode(serviceName, forKey: .serviceName)
-            try container.encode(environment, forKey: .environment)
-        }
-
         /// `otlp.endpoint` must be an http(s) URL, `sampleRatio` from 0 to 1, `serviceName` not empty.
         public func check() throws(ConfigurationError) {
-            if let otlpEndpoint {
+            if let otlpEndpoint = otlp.endpoint {
                 let url = URL(string: otlpEndpoint)
                 guard url?.scheme == "http" || url?.scheme == "https", url?.host != nil else {
                     throw ConfigurationError(
@@ -67,7 +54,7 @@ extension ServerConfiguration.Tracing {
     /// `otlp.endpoint`, `sampleRatio`, `serviceName` and `environment`, scoped to `tracing`.
     public init(reader: ConfigReader) {
         self.init()
-        otlpEndpoint = reader.string(forKey: "otlp.endpoint")
+        otlp.endpoint = reader.string(forKey: "otlp.endpoint")
         sampleRatio = reader.double(forKey: "sampleRatio", default: sampleRatio)
         serviceName = reader.string(forKey: "serviceName", default: serviceName)
         environment = reader.string(forKey: "environment")
