@@ -30,9 +30,15 @@ extension Purser.BenchSubmit {
         guard let busy = counts.writerBusyNanoseconds, let cpu = counts.writerCPUNanoseconds, counts.settlements > 0
         else { return nil }
         let perSettlement = Double(busy) / 1000 / Double(counts.settlements)
+        let pages = counts.writerPagesWritten.map { pages in
+            String(
+                format: "; %.1f pages written to the WAL per commit, %.2f per settlement",
+                Double(pages) / Double(max(counts.commits, 1)), Double(pages) / Double(counts.settlements))
+        }
         return String(
             format: "writer's thread: busy %.0f%% of the %.2f s, %.1f µs per settlement (wall), %.1f µs of its CPU; "
                 + "a writer busy all the time would settle %.0f/s", 100 * Double(busy) / 1e9 / max(seconds, 1e-9),
             seconds, perSettlement, Double(cpu) / 1000 / Double(counts.settlements), 1e6 / max(perSettlement, 1e-9))
+            + (pages ?? "")
     }
 }

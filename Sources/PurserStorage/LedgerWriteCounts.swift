@@ -21,10 +21,13 @@ public struct LedgerWriteCounts: Hashable, Sendable {
     /// a store without one. Over a phase's seconds, the busy time is how close the writer is to its ceiling.
     public var writerBusyNanoseconds: Int?
     public var writerCPUNanoseconds: Int?
+    /// Pages the writer wrote to the WAL (SQLite; 4 KiB each at the default page size); nil for a store without a writer's thread. Per commit,
+    /// what one fsync carries; per settlement, what a settlement costs the disk.
+    public var writerPagesWritten: Int?
 
     public init(
         settlements: Int, statements: Int, commits: Int, roundTrips: Int? = nil, writerHops: Int? = nil,
-        writerBusyNanoseconds: Int? = nil, writerCPUNanoseconds: Int? = nil
+        writerBusyNanoseconds: Int? = nil, writerCPUNanoseconds: Int? = nil, writerPagesWritten: Int? = nil
     ) {
         self.settlements = settlements
         self.statements = statements
@@ -33,6 +36,7 @@ public struct LedgerWriteCounts: Hashable, Sendable {
         self.writerHops = writerHops
         self.writerBusyNanoseconds = writerBusyNanoseconds
         self.writerCPUNanoseconds = writerCPUNanoseconds
+        self.writerPagesWritten = writerPagesWritten
     }
 
     /// The counts since `earlier`, a snapshot of the same store.
@@ -43,7 +47,8 @@ public struct LedgerWriteCounts: Hashable, Sendable {
             roundTrips: roundTrips.map { $0 - (earlier.roundTrips ?? 0) },
             writerHops: writerHops.map { $0 - (earlier.writerHops ?? 0) },
             writerBusyNanoseconds: writerBusyNanoseconds.map { $0 - (earlier.writerBusyNanoseconds ?? 0) },
-            writerCPUNanoseconds: writerCPUNanoseconds.map { $0 - (earlier.writerCPUNanoseconds ?? 0) })
+            writerCPUNanoseconds: writerCPUNanoseconds.map { $0 - (earlier.writerCPUNanoseconds ?? 0) },
+            writerPagesWritten: writerPagesWritten.map { $0 - (earlier.writerPagesWritten ?? 0) })
     }
 
     /// Counts added up over several stores (the replicas of one run).
@@ -54,7 +59,8 @@ public struct LedgerWriteCounts: Hashable, Sendable {
             commits: lhs.commits + rhs.commits, roundTrips: sum(lhs.roundTrips, rhs.roundTrips),
             writerHops: sum(lhs.writerHops, rhs.writerHops),
             writerBusyNanoseconds: sum(lhs.writerBusyNanoseconds, rhs.writerBusyNanoseconds),
-            writerCPUNanoseconds: sum(lhs.writerCPUNanoseconds, rhs.writerCPUNanoseconds))
+            writerCPUNanoseconds: sum(lhs.writerCPUNanoseconds, rhs.writerCPUNanoseconds),
+            writerPagesWritten: sum(lhs.writerPagesWritten, rhs.writerPagesWritten))
     }
 }
 

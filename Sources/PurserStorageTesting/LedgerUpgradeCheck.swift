@@ -128,7 +128,8 @@ public struct LedgerUpgradeCheck: Sendable {
         }
     }
 
-    /// The expectations of later schema versions: Apple follow-ups, entitlements, holds, then keys and the console's.
+    /// The expectations of later schema versions: Apple follow-ups, entitlements, holds, trace links, then keys and the
+    /// console's.
     private func checkLater(_ expectation: LedgerFixture.Expectation) async throws -> String? {
         let a = expectation.arguments
         switch (expectation.kind, a.count) {
@@ -150,6 +151,9 @@ public struct LedgerUpgradeCheck: Sendable {
         case ("hold", 2):
             let state = try await store.hold(a[0])?.state.rawValue
             return state == a[1] ? nil : "is \(state ?? "missing")"
+        case ("trace", 2):
+            let link = try await store.trace(ofTransaction: a[0])
+            return link == a[1] ? nil : "trace \(link ?? "none")"
         default:
             return try await checkAccess(expectation)
         }

@@ -1,6 +1,6 @@
--- Every statement of the postgres ledger store at a98fe53 (2026-12-07),
--- printed by scripts/release-statements.py a98fe53 postgres.
--- schema: sqlite 18, postgres 18
+-- Every statement of the postgres ledger store at 922c14d (2026-12-07),
+-- printed by scripts/release-statements.py 922c14d postgres.
+-- schema: sqlite 19, postgres 19
 
 -- LedgerBalances.swift
 INSERT INTO balances (user_id, currency, high, low)
@@ -117,6 +117,12 @@ RETURNING 1;
 -- LedgerRetention.swift
 DELETE FROM leases WHERE name IN (
     SELECT name FROM leases WHERE expires_at < $1 ORDER BY expires_at LIMIT $2)
+RETURNING 1;
+
+-- LedgerRetention.swift
+DELETE FROM trace_links WHERE transaction_id IN (
+    SELECT transaction_id FROM trace_links WHERE recorded_at < $1 ORDER BY recorded_at
+    LIMIT $2)
 RETURNING 1;
 
 -- LedgerTimeline.swift
@@ -430,6 +436,11 @@ SELECT t.*,
 FROM apple_transactions t WHERE t.transaction_id = $1;
 
 -- PostgresLedgerStore+Settle.swift
+INSERT INTO trace_links (transaction_id, trace_parent, recorded_at)
+SELECT * FROM unnest($1::TEXT[], $2::TEXT[], $3::BIGINT[])
+ON CONFLICT (transaction_id) DO NOTHING;
+
+-- PostgresLedgerStore+Settle.swift
 SELECT subject_id, COUNT(*)::BIGINT AS n FROM audit_log
 WHERE subject = 'transaction' AND event = 'revoked' AND subject_id = ANY ($1::TEXT[])
 GROUP BY subject_id;
@@ -438,6 +449,9 @@ GROUP BY subject_id;
 INSERT INTO audit_log (at, subject, subject_id, event, cause, detail)
 VALUES ($1, $2, $3, $4, $5,
     $6);
+
+-- PostgresLedgerStore+Traces.swift
+SELECT trace_parent FROM trace_links WHERE transaction_id = $1;
 
 -- PostgresLedgerStore+Users.swift
 SELECT DISTINCT product_id FROM apple_transactions

@@ -1,6 +1,6 @@
--- Every statement of the sqlite ledger store at a98fe53 (2026-12-07),
--- printed by scripts/release-statements.py a98fe53 sqlite.
--- schema: sqlite 18, postgres 18
+-- Every statement of the sqlite ledger store at 922c14d (2026-12-07),
+-- printed by scripts/release-statements.py 922c14d sqlite.
+-- schema: sqlite 19, postgres 19
 
 -- LedgerBalances.swift
 INSERT INTO balances (user_id, currency, high, low)
@@ -117,6 +117,12 @@ RETURNING 1;
 -- LedgerRetention.swift
 DELETE FROM leases WHERE name IN (
     SELECT name FROM leases WHERE expires_at < ? ORDER BY expires_at LIMIT ?)
+RETURNING 1;
+
+-- LedgerRetention.swift
+DELETE FROM trace_links WHERE transaction_id IN (
+    SELECT transaction_id FROM trace_links WHERE recorded_at < ? ORDER BY recorded_at
+    LIMIT ?)
 RETURNING 1;
 
 -- LedgerTimeline.swift

@@ -39,6 +39,11 @@ import Testing
         #expect(
             run.stdout.contains(
                 "exactly once: delivered 200 of 200; ledger credited 200 (0 preloaded), grants 200, wallets off 0"))
+        // Every settlement writes pages (a transaction row, a grant, an outbox event): at least one per commit.
+        let pages = try #require(
+            run.stdout.firstMatch(of: /([\d.]+) pages written to the WAL per commit, ([\d.]+) per settlement/),
+            "\(run.stdout)")
+        #expect(try #require(Double(pages.1)) >= 1 && (try #require(Double(pages.2))) > 0, "\(run.stdout)")
     }
 
     /// `--threads` is the servers' event-loop count (`http.threads`), read back from the server the bench built.

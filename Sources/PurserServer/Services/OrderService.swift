@@ -37,7 +37,10 @@ public struct OrderService: Sendable {
             throw ServiceError(.invalidQuantity, "quantity must be 1...10, and 1 for non-consumables")
         }
         try await refuseIfOwned(product, by: user)
-        let order = Order(id: .random(), userID: user, productID: product.id, quantity: quantity, createdAt: now())
+        let createdAt = now()
+        let order = Order(
+            id: .timeOrdered(at: createdAt), userID: user, productID: product.id, quantity: quantity,
+            createdAt: createdAt)
         try await store.createOrder(order)
         return order
     }

@@ -22,7 +22,7 @@ extension PostgresLedgerStore {
             throw StorageError(.corrupt, "the webhook sequence of \(user) did not come back")
         }
         let body = try event.body(sequence: sequence, bundleID: outbox.bundleID)
-        let webhookID = outbox.nextWebhookID()
+        let webhookID = outbox.nextWebhookID(at: event.at)
         try await execute(
             connection,
             """

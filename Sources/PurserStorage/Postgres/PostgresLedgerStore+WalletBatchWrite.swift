@@ -114,7 +114,7 @@ struct WalletBatchRows {
         }
         let event = OutboxEvent.walletChanged(change, row: row)
         eventKeys.append(event.idempotencyKey)
-        webhookIDs.append(outbox.nextWebhookID())
+        webhookIDs.append(outbox.nextWebhookID(at: event.at))
         topics.append(event.type.rawValue)
         sequences.append(sequence)
         payloads.append(try event.body(sequence: sequence, bundleID: outbox.bundleID))

@@ -155,7 +155,7 @@ struct PostgresSettlementWrites: Sendable {
         sequences[owner.rawValue] = sequence
         sequencesChanged.insert(owner.rawValue)
         eventKeys.append(event.idempotencyKey)
-        eventWebhookIDs.append(outbox.nextWebhookID())
+        eventWebhookIDs.append(outbox.nextWebhookID(at: event.at))
         eventTopics.append(event.type.rawValue)
         eventUsers.append(owner.rawValue)
         eventSequences.append(sequence)

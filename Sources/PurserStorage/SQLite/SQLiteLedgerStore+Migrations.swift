@@ -137,5 +137,6 @@ extension SQLiteLedgerStore {
         (16, ConsoleLedgerSQL.sessionsMigration(integer: "INTEGER")),
         (18, LedgerBalances.sqliteMigration),
         (19, TraceLinkSQL.migration),
+        (20, LedgerBalances.sqliteClusteredMigration),
     ]
 }

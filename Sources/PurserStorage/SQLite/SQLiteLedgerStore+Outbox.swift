@@ -14,7 +14,7 @@ extension SQLiteLedgerStore {
         let last = try database.query(
             "SELECT COALESCE(MAX(sequence), 0) AS last FROM outbox WHERE user_id = ?", [user])
         let sequence = Int64(last.first?.column("last")?.integer ?? 0) + 1
-        let webhookID = outbox.nextWebhookID()
+        let webhookID = outbox.nextWebhookID(at: event.at)
         try database.query(
             """
             INSERT INTO outbox (idempotency_key, webhook_id, topic, user_id, sequence, payload, created_at)

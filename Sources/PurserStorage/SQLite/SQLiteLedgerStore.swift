@@ -131,7 +131,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         return LedgerWriteCounts(
             settlements: tally.settlements, statements: writes.statements, commits: writes.commits,
             writerHops: writes.wakeUps, writerBusyNanoseconds: writes.busyNanoseconds,
-            writerCPUNanoseconds: writes.cpuNanoseconds)
+            writerCPUNanoseconds: writes.cpuNanoseconds, writerPagesWritten: writes.pagesWritten)
     }
 
     public func close() async throws {

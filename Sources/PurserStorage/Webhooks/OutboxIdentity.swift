@@ -1,13 +1,17 @@
+import Foundation
 import PurserCore
 import Synchronization
 
-/// What a ledger stamps on every event it writes to its outbox: a webhook id drawn at random when the row is written,
-/// and the app the ledger belongs to.
+/// What a ledger stamps on every event it writes to its outbox: a webhook id made when the row is written, and the
+/// app the ledger belongs to.
 ///
 /// A webhook id is the game backend's idempotency key, so it must never name two events: not across the apps of a
 /// studio (each has its own ledger), nor across a ledger restored from an older backup (whose sequences start again
-/// where the backup stopped). 128 random bits (`evt_` and 32 hex digits) never repeat, whatever ledger drew them; the
-/// outbox's unique index on `webhook_id` is the last word. A replayed delivery keeps the id its row was given.
+/// where the backup stopped). An id is `evt_` and 32 hex digits: the event's time in Unix milliseconds (12 digits),
+/// then 80 random bits (20 digits). Two ids can only meet within one millisecond and then with odds of one in 2^80,
+/// whatever ledger drew them; the outbox's unique index on `webhook_id` is the last word. The time first makes later
+/// ids sort later, so that index grows at one end: a commit of many events writes a page or two of it, not one per
+/// event (random ids scattered them). A replayed delivery keeps the id its row was given.
 public final class OutboxIdentity: Sendable {
     private let app: Mutex<String?>
     private let seeded: Mutex<SeededGenerator>?
@@ -27,12 +31,14 @@ public final class OutboxIdentity: Sendable {
         app.withLock { if $0 == nil { $0 = bundleID } }
     }
 
-    /// A new webhook id: `evt_` and 128 random bits as 32 lowercase hex digits.
-    public func nextWebhookID() -> String {
+    /// A new webhook id for an event at `date`: `evt_`, the time in Unix milliseconds as 12 lowercase hex digits, and
+    /// 80 random bits as 20.
+    public func nextWebhookID(at date: Date) -> String {
         let (high, low): (UInt64, UInt64) =
             seeded?.withLock { ($0.next(), $0.next()) }
             ?? (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
-        return "evt_" + Self.hex(high) + Self.hex(low)
+        let millis = UInt64(clamping: Int64((max(date.timeIntervalSince1970, 0) * 1000).rounded(.down)))
+        return "evt_" + Self.hex(((millis & 0xFFFF_FFFF_FFFF) << 16) | (high >> 48)) + Self.hex(low)
     }
 
     private static func hex(_ value: UInt64) -> String {

@@ -57,6 +57,15 @@ final class SQLiteDatabase {
         return try statement.rows(binds, on: handle)
     }
 
+    /// Pages this connection has written to the file since it opened: with WAL, the frames its commits appended (a
+    /// checkpoint's copies into the database file are not counted). What `purser bench submit` reports per commit.
+    var pagesWritten: Int {
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_WRITE, &current, &highest, 0)
+        return Int(current)
+    }
+
     /// How many rows the last `INSERT`, `UPDATE` or `DELETE` changed.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

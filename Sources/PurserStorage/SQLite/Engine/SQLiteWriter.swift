@@ -116,7 +116,7 @@ final class SQLiteWriter: Sendable {
             tally.timing {
                 if first.alone {
                     let outcome = Result { try first.write(database) }
-                    tally.ran(writes: 1, committed: false, statements: database.statementsRun)
+                    tally.ran(writes: 1, committed: false, on: database)
                     first.caller.resume(with: outcome.mapError(StorageError.classifying))
                 } else {
                     commit(batch, on: database)
@@ -152,12 +152,12 @@ final class SQLiteWriter: Sendable {
             try database.query("COMMIT")
         } catch {
             if database.isInTransaction { _ = try? database.query("ROLLBACK") }
-            tally.ran(writes: batch.count, committed: false, statements: database.statementsRun)
+            tally.ran(writes: batch.count, committed: false, on: database)
             let failure = StorageError(sqlite: error)
             for ticket in batch { ticket.caller.resume(throwing: failure) }
             return
         }
-        tally.ran(writes: batch.count, committed: true, statements: database.statementsRun)
+        tally.ran(writes: batch.count, committed: true, on: database)
         for (ticket, outcome) in zip(batch, outcomes) {
             ticket.caller.resume(with: outcome.mapError(StorageError.classifying))
         }

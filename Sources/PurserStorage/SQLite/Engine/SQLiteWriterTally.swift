@@ -17,6 +17,8 @@ final class SQLiteWriterTally: Sendable {
         var wakeUps = 0
         /// SQL statements run on the write connection, `BEGIN`, `SAVEPOINT`, `RELEASE` and `COMMIT` included.
         var statements = 0
+        /// Pages the write connection has written to the WAL (`SQLiteDatabase.pagesWritten`).
+        var pagesWritten = 0
         /// Nanoseconds the writer's thread spent running batches (wall clock, from `BEGIN` to the last answer).
         var busyNanoseconds = 0
         /// CPU nanoseconds the writer's thread spent running batches (its own thread CPU clock).
@@ -27,6 +29,7 @@ final class SQLiteWriterTally: Sendable {
     private let commits = Atomic(0)
     private let wakeUps = Atomic(0)
     private let statements = Atomic(0)
+    private let pages = Atomic(0)
     private let busy = Atomic(0)
     private let cpu = Atomic(0)
 
@@ -34,6 +37,7 @@ final class SQLiteWriterTally: Sendable {
         Counts(
             writes: writes.load(ordering: .relaxed), commits: commits.load(ordering: .relaxed),
             wakeUps: wakeUps.load(ordering: .relaxed), statements: statements.load(ordering: .relaxed),
+            pagesWritten: pages.load(ordering: .relaxed),
             busyNanoseconds: busy.load(ordering: .relaxed), cpuNanoseconds: cpu.load(ordering: .relaxed))
     }
 
@@ -57,10 +61,11 @@ final class SQLiteWriterTally: Sendable {
         wakeUps.add(1, ordering: .relaxed)
     }
 
-    /// A batch (or a write alone) ran; `statements` is the connection's running total afterwards.
-    func ran(writes count: Int, committed: Bool, statements total: Int) {
+    /// A batch (or a write alone) ran on `database`; its running totals are read afterwards.
+    func ran(writes count: Int, committed: Bool, on database: SQLiteDatabase) {
         writes.add(count, ordering: .relaxed)
         if committed { commits.add(1, ordering: .relaxed) }
-        statements.store(total, ordering: .relaxed)
+        statements.store(database.statementsRun, ordering: .relaxed)
+        pages.store(database.pagesWritten, ordering: .relaxed)
     }
 }
