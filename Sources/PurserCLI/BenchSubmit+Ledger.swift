@@ -44,7 +44,8 @@ extension Purser.BenchSubmit {
                     while let index = progress.claim() {
                         let user = UserID(rawValue: "preload-user-\(index % 10_000)")
                         let order = Order(
-                            id: .random(), userID: user, productID: product.id, quantity: 1, createdAt: now)
+                            id: .timeOrdered(at: Date()), userID: user, productID: product.id, quantity: 1,
+                            createdAt: now)
                         try await store.createOrder(order)
                         let id = String(1_000_000_000_000_000_000 + Int64(index))
                         let transaction = AppleTransaction(

@@ -59,7 +59,8 @@ extension Purser {
             let product = ProductDefinition(id: "com.example.gold60", type: .consumable, grants: Grants(["gold": 60]))
             for index in 0..<events {
                 let user = UserID(rawValue: "bench-user-\(index % 500)")
-                let order = Order(id: .random(), userID: user, productID: product.id, quantity: 1, createdAt: Date())
+                let order = Order(
+                    id: .timeOrdered(at: Date()), userID: user, productID: product.id, quantity: 1, createdAt: Date())
                 try await ledger.createOrder(order)
                 let transaction = AppleTransaction(
                     transactionID: String(3_000_000_000_000_000 + index), originalTransactionID: String(index),
