@@ -10,7 +10,7 @@ import Testing
         let at = Date(timeIntervalSince1970: 1_796_600_004.123_9)
         let id = identity.nextWebhookID(at: at)
         #expect(id.wholeMatch(of: /evt_[0-9a-f]{32}/) != nil, "\(id)")
-        #expect(UInt64(id.dropFirst(4).prefix(12), radix: 16) == 1_796_600_004_123)
+        #expect(UInt64(id.dropFirst(4).prefix(12), radix: 16) == 1_796_600_004_124)
         let later = identity.nextWebhookID(at: at + 0.001)
         #expect(id < later, "\(id) sorts after \(later)")
     }

@@ -13,11 +13,12 @@ public struct OrderID: Hashable, Sendable, Codable, CustomStringConvertible {
     /// A random id (UUID version 4).
     public static func random() -> OrderID { OrderID(UUID()) }
 
-    /// A new order id made at `date`: a UUID of version 7 (RFC 9562), the Unix time in milliseconds in its first 48
-    /// bits, then 74 random bits. Ids made later sort later, so the ledger's indexes on order ids (the orders' key,
-    /// the audit records naming them) grow at one end: a commit of many new orders writes a few pages, not one each.
+    /// A new order id made at `date`: a UUID of version 7 (RFC 9562), `date.millis` (as the ledger stores times) in
+    /// its first 48 bits, then 74 random bits. Ids made later sort later, so the ledger's indexes on order ids (the
+    /// orders' key, the audit records naming them) grow at one end: a commit of many new orders writes a few pages,
+    /// not one each.
     public static func timeOrdered(at date: Date) -> OrderID {
-        let millis = UInt64(clamping: Int64((max(date.timeIntervalSince1970, 0) * 1000).rounded(.down)))
+        let millis = UInt64(clamping: date.millis)
         var bytes = UUID().uuid
         withUnsafeMutableBytes(of: &bytes) { raw in
             for index in 0..<6 { raw[index] = UInt8(truncatingIfNeeded: millis >> UInt64(8 * (5 - index))) }

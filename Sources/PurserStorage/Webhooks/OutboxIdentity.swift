@@ -37,7 +37,7 @@ public final class OutboxIdentity: Sendable {
         let (high, low): (UInt64, UInt64) =
             seeded?.withLock { ($0.next(), $0.next()) }
             ?? (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
-        let millis = UInt64(clamping: Int64((max(date.timeIntervalSince1970, 0) * 1000).rounded(.down)))
+        let millis = UInt64(clamping: date.millis)
         return "evt_" + Self.hex(((millis & 0xFFFF_FFFF_FFFF) << 16) | (high >> 48)) + Self.hex(low)
     }
 
