@@ -27,11 +27,9 @@ struct FieldDriver {
                 plan: device, appStore: appStore, server: server, directory: directory, record: record,
                 runSeed: configuration.seed)
         }
-        try await apps.concurrentForEach(limit: configuration.concurrency) { app in
-            for purchase in app.plan.purchases {
-                await run(purchase, on: app, appStore: appStore, server: server)
-                progress.tick()
-            }
+        try await apps.roundRobinForEach(limit: configuration.concurrency, steps: \.plan.purchases) { app, purchase in
+            await run(purchase, on: app, appStore: appStore, server: server)
+            progress.tick()
         }
         let started = Date()
         try await apps.filter(\.plan.returnsAfterFaults).concurrentForEach(limit: configuration.concurrency) { app in

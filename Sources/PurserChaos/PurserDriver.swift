@@ -51,11 +51,9 @@ struct PurserDriver {
         }
         let delivery = Task { await deliverNotifications() }
         defer { delivery.cancel() }
-        try await apps.concurrentForEach(limit: configuration.concurrency) { app in
-            for purchase in app.plan.purchases {
-                try await run(purchase, on: app, harness: harness, forger: forger)
-                progress.tick()
-            }
+        try await apps.roundRobinForEach(limit: configuration.concurrency, steps: \.plan.purchases) { app, purchase in
+            try await run(purchase, on: app, harness: harness, forger: forger)
+            progress.tick()
         }
         return apps
     }

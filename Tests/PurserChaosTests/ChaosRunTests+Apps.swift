@@ -28,7 +28,7 @@ extension ChaosRunTests {
             seed: 22, purchases: 60, baselines: [],
             sabotage: ChaosSabotage(furtherAppsLedger: { UnstampedLedgerStore(inner: $0) }))
         configuration.apps = 2
-        let report = try await ChaosRun(configuration: configuration, progress: ChaosProgress(sink: nil)).run()
+        let report = try await Self.failingRun(configuration)
         let purser = try #require(report.purser)
         #expect(!report.passed)
         #expect(purser.count(.crossApp) > 0, "\(report.text)")
@@ -42,7 +42,7 @@ extension ChaosRunTests {
         var configuration = Self.configuration(
             seed: 23, purchases: 40, baselines: [], sabotage: ChaosSabotage(sharedEventIDs: true))
         configuration.apps = 2
-        let report = try await ChaosRun(configuration: configuration, progress: ChaosProgress(sink: nil)).run()
+        let report = try await Self.failingRun(configuration)
         let purser = try #require(report.purser)
         #expect(!report.passed)
         #expect(purser.count(.webhookIDReused) > 0, "\(report.text)")

@@ -19,6 +19,14 @@ import Testing
             concurrency: 8, baselines: baselines, sabotage: sabotage)
     }
 
+    /// Runs a configuration the harness must fail, and removes the evidence a failed run keeps (the test reads the
+    /// report, not the directory), so the suite leaves nothing in the temporary directory.
+    static func failingRun(_ configuration: ChaosConfiguration) async throws -> ChaosReport {
+        let report = try await ChaosRun(configuration: configuration, progress: ChaosProgress(sink: nil)).run()
+        if let evidence = report.evidence { try? FileManager.default.removeItem(atPath: evidence) }
+        return report
+    }
+
     @Test func purserHealsEveryFaultFamilyWhileEachFieldFlowLosesOrDoubles() async throws {
         let report = try await ChaosRun(configuration: Self.configuration(seed: 7), progress: ChaosProgress(sink: nil))
             .run()
@@ -96,12 +104,8 @@ import Testing
 
     @Test func aLedgerWithoutTheUniqueConstraintFailsTheRun() async throws {
         let sabotage = ChaosSabotage(store: { ForgetfulLedgerStore(inner: $0) })
-        let report = try await ChaosRun(
-            configuration: Self.configuration(
-                seed: 12, purchases: 80, baselines: [],
-                sabotage: sabotage),
-            progress: ChaosProgress(sink: nil)
-        ).run()
+        let report = try await Self.failingRun(
+            Self.configuration(seed: 12, purchases: 80, baselines: [], sabotage: sabotage))
         let purser = try #require(report.purser)
         #expect(!report.passed)
         #expect(purser.count(.doubled) > 0, "\(report.text)")
@@ -112,7 +116,7 @@ import Testing
             seed: 13, purchases: 80, baselines: [],
             sabotage: ChaosSabotage(store: { LossyWebhookLedgerStore(inner: $0) }))
         configuration.rates[.webhookReceiver] = 0.5
-        let report = try await ChaosRun(configuration: configuration, progress: ChaosProgress(sink: nil)).run()
+        let report = try await Self.failingRun(configuration)
         let purser = try #require(report.purser)
         #expect(!report.passed)
         #expect(purser.count(.gameBackendDiffers) > 0, "\(report.text)")
@@ -125,7 +129,7 @@ import Testing
             seed: 14, purchases: 80, baselines: [],
             sabotage: ChaosSabotage(store: { ForgetfulWalletLedgerStore(inner: $0) }))
         configuration.rates[.spendRetry] = 1
-        let report = try await ChaosRun(configuration: configuration, progress: ChaosProgress(sink: nil)).run()
+        let report = try await Self.failingRun(configuration)
         let purser = try #require(report.purser)
         #expect(!report.passed)
         #expect(purser.count(.appliedTwice) > 0, "\(report.text)")
