@@ -123,7 +123,7 @@ public struct LedgerIntegrity: Hashable, Sendable, Codable {
             rule: "wallet_without_entries", meaning: "a wallet transaction has no entries",
             query: """
                 SELECT w.idempotency_id AS subject FROM wallet_transactions w
-                WHERE NOT EXISTS (SELECT 1 FROM wallet_entries e WHERE e.wallet_transaction_id = w.id)
+                LEFT JOIN wallet_entries e ON e.wallet_transaction_id = w.id WHERE e.wallet_transaction_id IS NULL
                 """),
         Check(
             rule: "wallet_without_event", meaning: "a wallet transaction has no wallet.changed event",
