@@ -169,7 +169,8 @@ public struct ChaosServer: Sendable {
                 path: files[index],
                 outbox: OutboxIdentity(
                     bundleID: appBundle(index),
-                    seed: sabotage.sharedEventIDs ? (seed ?? 1) : seed.map { $0 &+ UInt64(index) }),
+                    seed: sabotage.sharedEventIDs ? (seed ?? 1) : seed.map { $0 &+ UInt64(index) },
+                    stampsTime: !sabotage.sharedEventIDs),
                 logger: logger)
             ledgers.append(sabotage.store?(ledger) ?? ledger)
         }

@@ -25,4 +25,17 @@ import Testing
         #expect(replayed == (0..<3).map { _ in second.nextWebhookID(at: at) }, "a chaos seed replays its ids")
         #expect(Set(replayed).count == 3)
     }
+
+    /// The chaos sabotage of ids numbered per ledger: two identities with one seed that do not stamp the time draw
+    /// the same ids in the same order, whenever their events happen (stamping the time, they met only when two
+    /// events shared a millisecond, so the run that must catch the sabotage passed by chance).
+    @Test func withoutTheTimeOneSeedDrawsTheSameIdsAtAnyTime() {
+        let (first, second) = (OutboxIdentity(seed: 9, stampsTime: false), OutboxIdentity(seed: 9, stampsTime: false))
+        let early = Date(timeIntervalSince1970: 1_796_600_000)
+        let ids = (0..<3).map { first.nextWebhookID(at: early.addingTimeInterval(Double($0))) }
+        #expect(ids == (0..<3).map { second.nextWebhookID(at: early.addingTimeInterval(Double($0) + 0.5)) })
+        #expect(Set(ids).count == 3 && ids.allSatisfy { $0.count == 36 && $0.hasPrefix("evt_") })
+        let stamped = (OutboxIdentity(seed: 9), OutboxIdentity(seed: 9))
+        #expect(stamped.0.nextWebhookID(at: early) != stamped.1.nextWebhookID(at: early.addingTimeInterval(0.5)))
+    }
 }

@@ -15,11 +15,16 @@ import Synchronization
 public final class OutboxIdentity: Sendable {
     private let app: Mutex<String?>
     private let seeded: Mutex<SeededGenerator>?
+    private let stampsTime: Bool
 
     /// Ids from the system's randomness, or from `seed` (a chaos run's, so that it replays); events name `bundleID`.
-    public init(bundleID: String? = nil, seed: UInt64? = nil) {
+    /// `stampsTime` false draws the id's time digits from the generator too, so two identities with one seed draw
+    /// the same ids in the same order whenever their events happen: `purser chaos`'s sabotage of ids numbered per
+    /// ledger, which its run must catch.
+    public init(bundleID: String? = nil, seed: UInt64? = nil, stampsTime: Bool = true) {
         app = Mutex(bundleID)
         seeded = seed.map { Mutex(SeededGenerator(seed: $0)) }
+        self.stampsTime = stampsTime
     }
 
     /// The bundle id every event's body names (`bundleId`); `nil` until the ledger knows its app.
@@ -37,7 +42,7 @@ public final class OutboxIdentity: Sendable {
         let (high, low): (UInt64, UInt64) =
             seeded?.withLock { ($0.next(), $0.next()) }
             ?? (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
-        let millis = UInt64(clamping: date.millis)
+        let millis = stampsTime ? UInt64(clamping: date.millis) : high
         return "evt_" + Self.hex(((millis & 0xFFFF_FFFF_FFFF) << 16) | (high >> 48)) + Self.hex(low)
     }
 
