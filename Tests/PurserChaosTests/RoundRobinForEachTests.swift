@@ -17,17 +17,20 @@ import Testing
     }
 
     /// Many lanes: every step runs once, an element's steps one after another and in order, never more than `limit`
-    /// at a time, and the lanes stay busy: the elements finish together, not one after another.
+    /// at a time, and the elements finish together, not one after another.
     @Test func manyLanesKeepEachElementsOrderAndTheLimit() async throws {
         struct Tally: Sendable {
             var running = 0
             var most = 0
             var busy: Set<Int> = []
             var done: [Int: [Int]] = [:]
+            /// Steps ended so far, when each element's last one ended.
+            var ended = 0
+            var finishedAt: [Int] = []
             var overlapped = false
         }
         let tally = Mutex(Tally())
-        let steps: (Int) -> [Int] = { element in Array(0..<(5 + element % 3)) }
+        let steps: @Sendable (Int) -> [Int] = { element in Array(0..<(5 + element % 3)) }
         try await Array(0..<40).roundRobinForEach(limit: 8, steps: steps) { element, step in
             tally.withLock {
                 $0.running += 1
@@ -39,12 +42,17 @@ import Testing
                 $0.running -= 1
                 $0.busy.remove(element)
                 $0.done[element, default: []].append(step)
+                $0.ended += 1
+                if $0.done[element]?.count == steps(element).count { $0.finishedAt.append($0.ended) }
             }
         }
         let result = tally.withLock { $0 }
         #expect(result.most == 8)
         #expect(!result.overlapped, "two steps of one element ran at once")
         for element in 0..<40 { #expect(result.done[element] == Array(0..<(5 + element % 3)), "element \(element)") }
+        // Together: no element is done before the last third of the 239 steps (each element's steps to the end
+        // before the next element's, the first was done within the first 50).
+        #expect(result.finishedAt.count == 40 && result.finishedAt.allSatisfy { $0 > 160 }, "\(result.finishedAt)")
     }
 
     @Test func theFirstErrorEndsTheRun() async throws {
