@@ -169,7 +169,7 @@ struct PurserDriver {
         for app in apps {
             while app.device.openPaymentSheets > 0 { try await Task.sleep(for: .milliseconds(20)) }
         }
-        progress.note("heal: devices relaunch")
+        progress.note("heal: devices relaunch\(await webhooksStillToDeliver())")
         try await apps.filter(\.plan.returnsAfterFaults).concurrentForEach(limit: configuration.concurrency) { app in
             for user in app.plan.users { try await app.ensureRunning(as: user) }
             var rounds = 0

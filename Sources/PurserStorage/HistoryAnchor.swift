@@ -6,9 +6,13 @@ import PurserCore
 public struct HistoryAnchor: Sendable, Hashable {
     public var owner: UserID
     public var transactionID: String
+    /// The anchor's `appTransactionId` (one per Apple account and app), when Apple gave one: anchors that share it
+    /// share one history, so reconciliation walks them one after another and other accounts' beside them.
+    public var appTransactionID: String?
 
-    public init(owner: UserID, transactionID: String) {
+    public init(owner: UserID, transactionID: String, appTransactionID: String? = nil) {
         self.owner = owner
         self.transactionID = transactionID
+        self.appTransactionID = appTransactionID
     }
 }

@@ -68,6 +68,32 @@ import Testing
         }
     }
 
+    @Test func severalAppleIDsAreWalkedAtOnceAndEachSharedHistoryOnce() async throws {
+        try await TestServer.run { server, client in
+            await server.appStore.pauseNotifications(true)
+            var missed: [String: String] = [:]
+            // Five family devices (five Apple IDs), two accounts on each: more Apple IDs than are walked at a time.
+            for device in 0..<5 {
+                for user in ["parent-\(device)", "child-\(device)"] {
+                    let order = try await server.order("gold60", for: user, client: client)
+                    let paid = try await server.pay("gold60", token: order.appAccountToken, device: "family-\(device)")
+                    _ = try await client.submit(paid.jws, user: user)
+                    let lost = try await server.order("gold60", for: user, client: client)
+                    let unpaid = try await server.pay("gold60", token: lost.appAccountToken, device: "family-\(device)")
+                    missed[user] = unpaid.id
+                }
+            }
+            try await Task.sleep(for: .milliseconds(5))
+            let first = try await server.reconciler.run()
+            #expect(first.scanned == 20, "each device's four transactions are walked once, not once per account")
+            for (user, id) in missed {
+                #expect(try await server.store.transaction(id)?.ownerID == UserID(user))
+                #expect(try await client.wallet(user) == ["gold": 120])
+            }
+            #expect(try await server.reconciler.run().scanned == 0, "every account resumes at its history's revision")
+        }
+    }
+
     @Test func aCustomerWhoBuysAgainIsWalkedFromTheLastRevision() async throws {
         try await TestServer.run { server, client in
             func buy(on device: String) async throws -> String {

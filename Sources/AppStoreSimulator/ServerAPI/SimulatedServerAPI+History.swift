@@ -4,10 +4,22 @@ import PurserCore
 
 extension SimulatedServerAPI {
     /// Get Transaction History v2: one page of the customer's transactions (see the type's notes on customers and
-    /// revisions), filtered by Apple's query parameters.
-    public func transactionHistory(transactionID: String, query items: [URLQueryItem], authorization: String?)
-        async
-        throws(AppStoreServerAPIError) -> AppStoreServerAPI.HistoryResponse
+    /// revisions), filtered by Apple's query parameters. The page is chosen on the actor and signed off it, so several
+    /// callers' pages are signed at once.
+    public nonisolated func transactionHistory(
+        transactionID: String, query items: [URLQueryItem], authorization: String?
+    ) async throws(AppStoreServerAPIError) -> AppStoreServerAPI.HistoryResponse {
+        var response = try await historyPage(transactionID: transactionID, query: items, authorization: authorization)
+        var signed: [String] = []
+        for transaction in response.transactions { signed.append(try sign(transaction)) }
+        response.page.signedTransactions = signed
+        return response.page
+    }
+
+    /// One page of Get Transaction History v2, its transactions not signed yet.
+    private func historyPage(transactionID: String, query items: [URLQueryItem], authorization: String?)
+        async throws(AppStoreServerAPIError)
+        -> (page: AppStoreServerAPI.HistoryResponse, transactions: [JWSTransaction])
     {
         let key = try await authorize(authorization)
         try Self.requireNumeric(transactionID, else: .invalidTransactionId)
@@ -19,14 +31,13 @@ extension SimulatedServerAPI {
         let (anchor, customer) = try await self.customer(of: transactionID, bundleID: key.bundleId)
         let matching = customer.filter { Self.matches($0.purchase.transaction, query) }
         let (page, next, hasMore) = page(of: matching, after: position, descending: descending)
-        var signed: [String] = []
-        for entry in page { signed.append(try sign(entry.purchase.transaction)) }
         let environment = anchor.transaction.environment ?? AppStoreEnvironment.sandbox.rawValue
         let production = environment == AppStoreEnvironment.production.rawValue
-        return .init(
+        let response = AppStoreServerAPI.HistoryResponse(
             revision: Self.revision(next, descending: descending), hasMore: hasMore, bundleId: key.bundleId,
             appAppleId: production ? store.configuration.appAppleID : nil, environment: environment,
-            signedTransactions: signed)
+            signedTransactions: [])
+        return (response, page.map(\.purchase.transaction))
     }
 
     /// Get Refund History v2: one page of the customer's refunded transactions, oldest first.

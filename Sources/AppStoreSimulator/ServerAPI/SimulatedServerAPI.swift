@@ -158,7 +158,7 @@ public actor SimulatedServerAPI {
         }
     }
 
-    func sign(_ transaction: JWSTransaction) throws(AppStoreServerAPIError) -> String {
+    nonisolated func sign(_ transaction: JWSTransaction) throws(AppStoreServerAPIError) -> String {
         do {
             return try store.signer.sign(transaction)
         } catch {

@@ -35,12 +35,53 @@ extension Reconciler {
         var revision: String?
     }
 
+    /// Runs `body` for each anchor, those of one Apple account (`HistoryAnchor.appTransactionID`) one after another
+    /// and up to `limit` accounts at a time; `finished` hears, on the caller's task, how many anchors each account
+    /// had and the sum of `body`'s summaries so far. Anchors without an Apple account are each their own: two of them
+    /// on one history may walk it at once, which reads it twice and settles each transaction once all the same.
+    static func forEachAccount(
+        of anchors: [HistoryAnchor], limit: Int, _ body: @escaping @Sendable (HistoryAnchor) async throws -> Summary,
+        finished: (_ anchors: Int, _ total: Summary) -> Void
+    ) async throws -> Summary {
+        var accounts: [[HistoryAnchor]] = []
+        var position: [String: Int] = [:]
+        for anchor in anchors {
+            if let account = anchor.appTransactionID, let index = position[account] {
+                accounts[index].append(anchor)
+            } else {
+                if let account = anchor.appTransactionID { position[account] = accounts.count }
+                accounts.append([anchor])
+            }
+        }
+        return try await withThrowingTaskGroup(of: (Int, Summary).self) { group in
+            var next = accounts.makeIterator()
+            func start(_ account: [HistoryAnchor]) {
+                group.addTask {
+                    var summary = Summary()
+                    for anchor in account { summary.add(try await body(anchor)) }
+                    return (account.count, summary)
+                }
+            }
+            for _ in 0..<max(1, limit) {
+                guard let account = next.next() else { break }
+                start(account)
+            }
+            var total = Summary()
+            while let (count, summary) = try await group.next() {
+                total.add(summary)
+                finished(count, total)
+                if let account = next.next() { start(account) }
+            }
+            return total
+        }
+    }
+
     /// Reads what changed in `anchor`'s account's history since the last run and settles it; returns what it did.
     /// An account that bought again under the same Apple ID is read from its saved revision (the new purchase is
     /// among what changed since); one whose latest purchase is not there bought under another Apple ID, whose
     /// history is then read from its start and followed from then on. `walked` holds the ids seen this run, each
     /// with its history's revision.
-    func catchUp(_ anchor: HistoryAnchor, walked: inout [String: String]) async throws -> Summary {
+    func catchUp(_ anchor: HistoryAnchor, walked: WalkedHistories) async throws -> Summary {
         let store = notifications.submissions.store
         let latest = anchor.transactionID
         let key = SavedHistory.cursor(of: anchor.owner)
@@ -51,7 +92,7 @@ extension Reconciler {
             let current = SavedHistory(anchor: anchor, revision: revision)
             if current != saved { try await store.setCursor(key, to: current.text, now: now()) }
         }
-        if let revision = walked[latest] {
+        if let revision = walked.revision(of: latest) {
             try await save(latest, revision)
             return Summary()
         }
@@ -59,11 +100,11 @@ extension Reconciler {
         var start: String?
         if let saved {
             guard saved.anchor != latest else {
-                let walk = try await walk(latest, from: saved.revision, noting: &walked)
+                let walk = try await walk(latest, from: saved.revision, noting: walked)
                 try await save(latest, walk.revision)
                 return walk.summary
             }
-            let again = try await walk(saved.anchor, from: saved.revision, noting: &walked)
+            let again = try await walk(saved.anchor, from: saved.revision, noting: walked)
             summary.add(again.summary)
             if again.seen.contains(latest) {
                 try await save(latest, again.revision)
@@ -72,18 +113,16 @@ extension Reconciler {
         } else {
             start = try await store.cursor(SavedHistory.legacyCursor(of: latest))
         }
-        let walk = try await walk(latest, from: start, noting: &walked)
+        let walk = try await walk(latest, from: start, noting: walked)
         try await save(latest, walk.revision)
         summary.add(walk.summary)
         return summary
     }
 
     /// `walk(_:from:)`, its ids noted in `walked` with the revision its history ended at.
-    private func walk(_ anchor: String, from revision: String?, noting walked: inout [String: String])
-        async throws -> Walk
-    {
+    private func walk(_ anchor: String, from revision: String?, noting walked: WalkedHistories) async throws -> Walk {
         let walk = try await walk(anchor, from: revision)
-        if let end = walk.revision { for id in walk.seen { walked[id] = end } }
+        if let end = walk.revision { walked.note(walk.seen, endingAt: end) }
         return walk
     }
 

@@ -50,11 +50,13 @@ public struct Reconciler: Sendable {
     let firstLookBack: TimeInterval
     /// How many transactions of one history are settled at a time (each is a different transaction).
     let concurrency: Int
+    /// How many Apple accounts' histories are walked at a time (each is a different history).
+    let histories: Int
     let now: @Sendable () -> Date
 
     public init(
         api: AppStoreServerAPIClient, sandboxAPI: AppStoreServerAPIClient? = nil, notifications: NotificationService,
-        firstLookBack: TimeInterval = 30 * 86_400, concurrency: Int = 8,
+        firstLookBack: TimeInterval = 30 * 86_400, concurrency: Int = 8, histories: Int = 4,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.api = api
@@ -62,6 +64,7 @@ public struct Reconciler: Sendable {
         self.notifications = notifications
         self.firstLookBack = firstLookBack
         self.concurrency = max(1, concurrency)
+        self.histories = max(1, histories)
         self.now = now
     }
 
@@ -99,16 +102,24 @@ public struct Reconciler: Sendable {
         progress("notification history: \(summary.notificationsReplayed) replayed")
 
         // 2. Each account's transaction history from where the last run stopped (`catchUp`). Accounts that bought
-        // under one Apple ID share its history: an anchor already seen in a history walked this run is not walked
-        // again. (Walked one at a time so that holds exactly.)
+        // under one Apple ID share its history: they are walked one after another, and an anchor already seen in a
+        // history walked this run is not walked again; other Apple IDs' histories are walked beside them.
         let anchors = try await store.historyAnchors()
-        var walked: [String: String] = [:]
-        for (index, anchor) in anchors.enumerated() {
-            summary.add(try await catchUp(anchor, walked: &walked))
-            if (index + 1).isMultiple(of: 50) || index + 1 == anchors.count {
-                progress("transaction history \(index + 1)/\(anchors.count): \(summary)")
-            }
-        }
+        let walked = WalkedHistories()
+        var finished = 0
+        let reconciled = summary
+        summary.add(
+            try await Self.forEachAccount(of: anchors, limit: histories) { anchor in
+                try await catchUp(anchor, walked: walked)
+            } finished: { accounts, total in
+                let before = finished
+                finished += accounts
+                if finished / 50 > before / 50 || finished == anchors.count {
+                    var sofar = reconciled
+                    sofar.add(total)
+                    progress("transaction history \(finished)/\(anchors.count): \(sofar)")
+                }
+            })
         try await remember(summary, in: store)
         return summary
     }

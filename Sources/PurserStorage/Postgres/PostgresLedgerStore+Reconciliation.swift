@@ -26,12 +26,14 @@ extension PostgresLedgerStore {
             try await self.rows(
                 connection,
                 """
-                SELECT owner_id, MAX(transaction_id) AS anchor FROM apple_transactions
-                WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id
+                SELECT DISTINCT ON (owner_id) owner_id, transaction_id AS anchor, app_transaction_id
+                FROM apple_transactions WHERE owner_id IS NOT NULL ORDER BY owner_id, transaction_id DESC
                 """
             ).map {
                 let row = $0.makeRandomAccess()
-                return HistoryAnchor(owner: UserID(try row.text("owner_id")), transactionID: try row.text("anchor"))
+                return HistoryAnchor(
+                    owner: UserID(try row.text("owner_id")), transactionID: try row.text("anchor"),
+                    appTransactionID: try row.optionalText("app_transaction_id"))
             }
         }
     }

@@ -20,9 +20,14 @@ extension SQLiteLedgerStore {
     public func historyAnchors() async throws -> [HistoryAnchor] {
         try await read(
             """
-            SELECT owner_id, MAX(transaction_id) AS anchor FROM apple_transactions
+            SELECT owner_id, MAX(transaction_id) AS anchor, app_transaction_id FROM apple_transactions
             WHERE owner_id IS NOT NULL GROUP BY owner_id ORDER BY owner_id
             """, []
-        ).map { HistoryAnchor(owner: UserID(try $0.text("owner_id")), transactionID: try $0.text("anchor")) }
+        ).map {
+            // SQLite takes a bare column of a `MAX` aggregate from the row that holds the maximum: the anchor's own.
+            HistoryAnchor(
+                owner: UserID(try $0.text("owner_id")), transactionID: try $0.text("anchor"),
+                appTransactionID: $0.optionalText("app_transaction_id"))
+        }
     }
 }

@@ -27,5 +27,7 @@ public struct WebhookSummary: Hashable, Sendable, Codable {
     }
 
     /// Nothing left to deliver or retry: every event fanned out, every delivery delivered or dead.
-    public var isDrained: Bool { undispatched == 0 && pending == 0 && failed == 0 }
+    public var isDrained: Bool { waiting == 0 }
+    /// What is still to be delivered: events not fanned out yet, and deliveries pending or failed (to be retried).
+    public var waiting: Int { undispatched + pending + failed }
 }
