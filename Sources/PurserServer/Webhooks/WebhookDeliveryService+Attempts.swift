@@ -7,36 +7,9 @@ import ServiceLifecycle
 import Tracing
 
 extension WebhookDeliveryService {
-    /// Posts every claim to `endpoint`, at most `concurrency` at once, and says what each attempt came to. Once the
-    /// server is shutting down it starts no more posts: the posts in flight finish, and the claims not posted yet are
-    /// given back (`released`), so another replica posts them at once instead of after the claims expire.
-    func attempt(_ claims: [WebhookDelivery.Claim], to endpoint: WebhookEndpoint, transport: any WebhookTransport)
-        async -> [WebhookDelivery.Attempt]
-    {
-        await withTaskGroup(of: WebhookDelivery.Attempt.self) { group in
-            var pending = claims[...]
-            var attempts: [WebhookDelivery.Attempt] = []
-            attempts.reserveCapacity(claims.count)
-            func startNext() {
-                guard let claim = pending.popFirst() else { return }
-                guard !Task.isShuttingDownGracefully else {
-                    attempts.append(.init(deliveryId: claim.deliveryId, outcome: .released, result: "shutting down"))
-                    return startNext()
-                }
-                group.addTask { await self.attempt(claim, to: endpoint, transport: transport) }
-            }
-            for _ in 0..<min(settings.concurrency, claims.count) { startNext() }
-            while let finished = await group.next() {
-                attempts.append(finished)
-                startNext()
-            }
-            return attempts
-        }
-    }
-
     /// One signed post and its outcome: delivered on 2xx; otherwise the next attempt on the schedule (no sooner
     /// than a `Retry-After` asks, capped at a day), or dead when the schedule is spent.
-    private func attempt(_ claim: WebhookDelivery.Claim, to endpoint: WebhookEndpoint, transport: any WebhookTransport)
+    func attempt(_ claim: WebhookDelivery.Claim, to endpoint: WebhookEndpoint, transport: any WebhookTransport)
         async -> WebhookDelivery.Attempt
     {
         let body = Array(claim.body.utf8)

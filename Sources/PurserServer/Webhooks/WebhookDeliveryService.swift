@@ -66,12 +66,12 @@ public struct WebhookDeliveryService: Service {
         }
     }
 
-    private var running: Bool { !Task.isShuttingDownGracefully && !Task.isCancelled }
+    var running: Bool { !Task.isShuttingDownGracefully && !Task.isCancelled }
     var timeout: Duration { .milliseconds(Int64(settings.timeoutSeconds * 1000)) }
-    private var pollInterval: Duration { .milliseconds(Int64(settings.pollIntervalSeconds * 1000)) }
+    var pollInterval: Duration { .milliseconds(Int64(settings.pollIntervalSeconds * 1000)) }
 
     /// Waits `interval`, or less when the group shuts down.
-    private func pause(_ interval: Duration) async {
+    func pause(_ interval: Duration) async {
         try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
     }
 
@@ -86,36 +86,6 @@ public struct WebhookDeliveryService: Service {
                 logger.warning("webhook fan-out failed; retrying", metadata: ["error": "\(error)"])
             }
             await pause(pollInterval)
-        }
-    }
-
-    private func lane(_ endpoint: WebhookEndpoint, transport: any WebhookTransport) async {
-        let batch = settings.concurrency * 4
-        // A batch takes at most about (batch / concurrency) time-outs; the claim outlasts that.
-        let term = max(settings.claimSeconds, settings.timeoutSeconds * Double(batch / settings.concurrency + 1))
-        while running {
-            let claims: [WebhookDelivery.Claim]
-            do {
-                let at = now()
-                claims = try await store.claimWebhookDeliveries(
-                    endpoint: endpoint.name, ordered: endpoint.ordered, holder: holder,
-                    until: at.addingTimeInterval(term), limit: batch, now: at)
-            } catch {
-                logger.warning("webhook claim failed; retrying", metadata: ["error": "\(error)"])
-                await pause(pollInterval)
-                continue
-            }
-            guard !claims.isEmpty else {
-                await pause(pollInterval)
-                continue
-            }
-            let attempts = await attempt(claims, to: endpoint, transport: transport)
-            do {
-                try await store.finishWebhookAttempts(attempts, holder: holder, now: now())
-            } catch {
-                // The claims expire and the deliveries are posted again: at least once, the receiver de-duplicates.
-                logger.error("recording webhook attempts failed", metadata: ["error": "\(error)"])
-            }
         }
     }
 }
