@@ -15,6 +15,8 @@ final class TestGameBackend: Sendable {
         case status(HTTPResponse.Status)
         /// Applies, then answers 204 after `delay`.
         case slow(Duration)
+        /// Applies, then answers 204 once `released()` is true (asked every 20 ms), or after a minute.
+        case held(until: @Sendable () -> Bool)
     }
 
     struct Post: Sendable {
@@ -110,6 +112,11 @@ final class TestGameBackend: Sendable {
         case .slow(let delay):
             apply(verified)
             try? await Task.sleep(for: delay)
+            return Response(status: .noContent)
+        case .held(let released):
+            apply(verified)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !released(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
             return Response(status: .noContent)
         }
     }

@@ -10,27 +10,29 @@ import Testing
 @Suite struct WebhookLaneTests {
     @Test func theEventsBehindAStalledPostAreDeliveredWhileItWaits() async throws {
         let first = Mutex(true)
+        let released = Mutex(false)
         let backend = TestGameBackend { _ in
             first.withLock { isFirst in
                 defer { isFirst = false }
-                return isFirst ? .slow(.seconds(8)) : .ok
+                return isFirst ? .held(until: { released.withLock { $0 } }) : .ok
             }
         }
         let events = 40
         try await TestWebhookWorker.run(
             backend: backend, gifts: events, users: (1...events).map { UserID("player-\($0)") }, concurrency: 2,
-            timeoutSeconds: 30,
-            holder: "lane"
+            timeoutSeconds: 60, holder: "lane"
         ) { worker in
             let store = worker.store
-            // Within the stalled post's 8 s: the other events went out and were recorded meanwhile.
-            try await WebhookDeliveryTests.eventually(.seconds(6)) {
+            // The first post waits until released; the other events go out and are recorded meanwhile. (A lane that
+            // waited for its whole batch posted 8 of them and no more.)
+            try await WebhookDeliveryTests.eventually(.seconds(40)) {
                 try await store.webhookSummary().delivered == events - 1
             }
-            #expect(backend.posts.count == events, "every event posted once, the stalled one still in flight")
-            #expect(try await store.webhookSummary().pending == 1, "only the stalled event waits")
+            #expect(backend.posts.count == events, "every event posted once, the held one still in flight")
+            #expect(try await store.webhookSummary().pending == 1, "only the held event waits")
+            released.withLock { $0 = true }
             try await WebhookDeliveryTests.eventually { try await store.webhookSummary().delivered == events }
-            #expect(backend.posts.count == events, "the stalled post answered within the time-out: no retry")
+            #expect(backend.posts.count == events, "the held post answered within the time-out: no retry")
         }
     }
 }

@@ -53,7 +53,8 @@ extension WebhookDeliveryService {
                     await pause(clock.now.duration(to: claimAt))
                     continue
                 }
-                if queued.isEmpty, !waking {
+                // With room for more posts and no claim due yet, wake when it is due; with none, the next post's end.
+                if queued.isEmpty, inFlight < concurrency, !waking {
                     waking = true
                     group.addTask { [claimAt] in
                         try? await cancelWhenGracefulShutdown { try await Task.sleep(until: claimAt, clock: clock) }
