@@ -4,6 +4,7 @@ import Foundation
 import Purser
 import PurserCore
 import PurserServer
+import PurserStorage
 
 /// Runs a plan through Purser: every device's app buys as planned while faults hit it, then the heal phase
 /// relaunches the devices that come back, delivers Apple's notifications and reconciles.
@@ -169,7 +170,8 @@ struct PurserDriver {
         for app in apps {
             while app.device.openPaymentSheets > 0 { try await Task.sleep(for: .milliseconds(20)) }
         }
-        progress.note("heal: devices relaunch\(await webhooksStillToDeliver())")
+        let waiting = try? await server.store.webhookSummary().waiting
+        progress.note("heal: devices relaunch\(Self.stillToDeliver(waiting))")
         try await apps.filter(\.plan.returnsAfterFaults).concurrentForEach(limit: configuration.concurrency) { app in
             for user in app.plan.users { try await app.ensureRunning(as: user) }
             var rounds = 0

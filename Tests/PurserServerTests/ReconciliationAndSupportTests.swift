@@ -68,7 +68,7 @@ import Testing
         }
     }
 
-    @Test func severalAppleIDsAreWalkedAtOnceAndEachSharedHistoryOnce() async throws {
+    @Test func eachOfSeveralSharedHistoriesIsWalkedOnce() async throws {
         try await TestServer.run { server, client in
             await server.appStore.pauseNotifications(true)
             var missed: [String: String] = [:]
