@@ -70,7 +70,9 @@ extension SimulatedAppStore {
                     notificationUUID: claims.notificationUUID, notificationType: type, subtype: subtype,
                     transactionId: transaction.transactionId, signedPayload: signed, createdAt: now(), attempts: [],
                     delivered: false, nextAttemptAt: now(), bundleId: transaction.bundleId),
-                claims: claims, transaction: transaction, signedTransaction: signedTransaction))
+                claims: claims,
+                transaction: TransactionState.reusing(record(transaction.transactionId)?.state, for: transaction),
+                signedTransaction: signedTransaction))
         return signed
     }
 

@@ -17,7 +17,7 @@ extension SimulatedAppStore {
         der: [UInt8], transactionIDs: [String]
     ) {
         let kept = receiptPurchases(deviceId: deviceId)
-        let last = orderByDevice[deviceId]?.last.flatMap { records[order[$0]] }
+        let last = orderByDevice[deviceId]?.last.map { records[$0] }
         let environment = last?.transaction.environment ?? configuration.defaultEnvironment.rawValue
         let date = { (milliseconds: Int64?) in milliseconds.map(Date.init(appStoreMilliseconds:)) }
         let receipt = AppReceipt(
@@ -86,7 +86,7 @@ extension SimulatedAppStore {
         }
         let inApp = parsed.inAppPurchases.map { entry in
             // Apple answers with its current record: a refund after the receipt was issued shows up here.
-            let known = records[entry.transactionId]?.transaction
+            let known = record(entry.transactionId)?.transaction
             return VerifyReceiptResponse.InApp(
                 quantity: String(entry.quantity), productId: entry.productId, transactionId: entry.transactionId,
                 originalTransactionId: entry.originalTransactionId,

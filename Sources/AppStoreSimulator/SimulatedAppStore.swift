@@ -74,9 +74,11 @@ public actor SimulatedAppStore {
     nonisolated public var receiptAuthority: ReceiptCertificateAuthority { receiptIssuer.authority }
     nonisolated public let configuration: Configuration
     let now: @Sendable () -> Date
-    var records: [String: SimulatedPurchase] = [:]
-    var order: [String] = []
-    /// Each device's purchases as places in `order`, oldest first: receipts and a customer's history are read per
+    /// Every purchase, oldest first (`PurchaseRecord`).
+    var records: [PurchaseRecord] = []
+    /// Each purchase's place in `records`, by transaction id.
+    var positions: [String: Int] = [:]
+    /// Each device's purchases as places in `records`, oldest first: receipts and a customer's history are read per
     /// device, so they must not scan every purchase.
     var orderByDevice: [String: [Int]] = [:]
     /// What each device's receipt carries: its unfinished consumables and every other purchase, oldest first.
@@ -85,7 +87,7 @@ public actor SimulatedAppStore {
     var receiptsByDevice: [String: IssuedReceipt] = [:]
     private var journal: FileHandle?
     /// Notifications V2 sent or pending, oldest first.
-    var notificationLog: [LoggedNotification] = []
+    var notificationLog = ChunkedLog<LoggedNotification>()
     /// Indices into `notificationLog` not delivered yet, oldest first (delivery never scans the whole log).
     var undeliveredNotifications: [Int] = []
     /// Notifications a `deliverDueNotifications` call is sending now; a concurrent call leaves them alone.
@@ -116,8 +118,12 @@ public actor SimulatedAppStore {
             if FileManager.default.fileExists(atPath: file.path) {
                 for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
                     let record = try JSONDecoder().decode(SimulatedPurchase.self, from: Data(line.utf8))
-                    if records.updateValue(record, forKey: record.transaction.transactionId) == nil {
-                        order.append(record.transaction.transactionId)
+                    let id = record.transaction.transactionId
+                    if let position = positions[id] {
+                        records[position] = PurchaseRecord(record, sharing: records[position].state)
+                    } else {
+                        positions[id] = records.count
+                        records.append(PurchaseRecord(record, sharing: nil))
                     }
                 }
             } else {
@@ -125,10 +131,11 @@ public actor SimulatedAppStore {
                     at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 _ = FileManager.default.createFile(atPath: file.path, contents: nil)
             }
-            for (position, id) in order.enumerated() {
-                guard let record = records[id] else { continue }
+            for (position, record) in records.enumerated() {
                 orderByDevice[record.deviceId, default: []].append(position)
-                if Self.staysInReceipt(record) { receiptIDsByDevice[record.deviceId, default: []].append(id) }
+                if Self.staysInReceipt(record.purchase) {
+                    receiptIDsByDevice[record.deviceId, default: []].append(record.transaction.transactionId)
+                }
             }
             journal = try FileHandle(forWritingTo: file)
             try journal?.seekToEnd()
@@ -146,7 +153,7 @@ public actor SimulatedAppStore {
             throw SimulatorError(.invalidRequest, "appAccountToken must be a UUID, as StoreKit requires")
         }
         let at = now().appStoreMilliseconds
-        let id = String(Self.firstTransactionID + Int64(order.count))
+        let id = String(Self.firstTransactionID + Int64(records.count))
         var transaction = JWSTransaction(
             transactionId: id, bundleId: request.bundleId ?? configuration.defaultBundleID,
             productId: request.productId)
@@ -171,7 +178,7 @@ public actor SimulatedAppStore {
         try store(
             SimulatedPurchase(
                 transaction: transaction, deviceId: request.deviceId ?? "device-1", finished: false,
-                appleOrderId: Self.appleOrderID(sequence: order.count)))
+                appleOrderId: Self.appleOrderID(sequence: records.count)))
         let signed = try sign(transaction)
         try enqueueNotification(type: "ONE_TIME_CHARGE", for: transaction, signedTransaction: signed)
         return (transaction, signed)
@@ -179,7 +186,7 @@ public actor SimulatedAppStore {
 
     /// The device finished the transaction (StoreKit's `finishTransaction`): a consumable leaves its receipt.
     public func finish(transactionID: String) throws(SimulatorError) {
-        guard var record = records[transactionID] else {
+        guard var record = purchase(transactionID: transactionID) else {
             throw SimulatorError(.notFound, "no transaction \(transactionID)")
         }
         guard !record.finished else { return }
@@ -210,19 +217,22 @@ public actor SimulatedAppStore {
     }
 
     /// Every purchase with what the simulator knows of it, oldest first.
-    public func purchases() -> [SimulatedPurchase] { order.compactMap { records[$0] } }
+    public func purchases() -> [SimulatedPurchase] { records.map(\.purchase) }
 
     /// The purchases paid on one device, oldest first, with each one's place among all purchases.
     public func purchases(deviceId: String) -> [(position: Int, purchase: SimulatedPurchase)] {
-        (orderByDevice[deviceId] ?? []).compactMap { position in records[order[position]].map { (position, $0) } }
+        (orderByDevice[deviceId] ?? []).map { position in (position, records[position].purchase) }
     }
 
     /// One purchase by transaction id.
-    public func purchase(transactionID: String) -> SimulatedPurchase? { records[transactionID] }
+    public func purchase(transactionID: String) -> SimulatedPurchase? { record(transactionID)?.purchase }
+
+    /// One purchase's record by transaction id.
+    func record(_ transactionID: String) -> PurchaseRecord? { positions[transactionID].map { records[$0] } }
 
     /// Apple's Set App Account Token: changes the token of every transaction with this original transaction id.
     public func setAppAccountToken(originalTransactionID: String, token: String) throws(SimulatorError) {
-        let matching = order.compactMap { records[$0] }.filter {
+        let matching = records.map(\.purchase).filter {
             ($0.transaction.originalTransactionId ?? $0.transaction.transactionId) == originalTransactionID
         }
         guard !matching.isEmpty else { throw SimulatorError(.notFound, "no transaction \(originalTransactionID)") }
@@ -233,11 +243,11 @@ public actor SimulatedAppStore {
     }
 
     /// Every transaction, oldest first.
-    public func transactions() -> [JWSTransaction] { order.compactMap { records[$0]?.transaction } }
+    public func transactions() -> [JWSTransaction] { records.map(\.transaction) }
 
     /// One transaction and its current signed form.
     public func transaction(_ id: String) throws(SimulatorError) -> (transaction: JWSTransaction, signed: String) {
-        guard let record = records[id] else { throw SimulatorError(.notFound, "no transaction \(id)") }
+        guard let record = record(id) else { throw SimulatorError(.notFound, "no transaction \(id)") }
         return (record.transaction, try sign(record.transaction))
     }
 
@@ -263,12 +273,14 @@ public actor SimulatedAppStore {
 
     private func index(_ record: SimulatedPurchase) {
         let id = record.transaction.transactionId
-        if records.updateValue(record, forKey: id) == nil {
-            orderByDevice[record.deviceId, default: []].append(order.count)
-            order.append(id)
+        if let position = positions[id] {
+            records[position] = PurchaseRecord(record, sharing: records[position].state)
+            if !Self.staysInReceipt(record) { receiptIDsByDevice[record.deviceId]?.removeAll { $0 == id } }
+        } else {
+            orderByDevice[record.deviceId, default: []].append(records.count)
+            positions[id] = records.count
+            records.append(PurchaseRecord(record, sharing: nil))
             if Self.staysInReceipt(record) { receiptIDsByDevice[record.deviceId, default: []].append(id) }
-        } else if !Self.staysInReceipt(record) {
-            receiptIDsByDevice[record.deviceId]?.removeAll { $0 == id }
         }
     }
 
@@ -279,6 +291,6 @@ public actor SimulatedAppStore {
 
     /// The purchases a device's receipt carries now, oldest first.
     func receiptPurchases(deviceId: String) -> [SimulatedPurchase] {
-        (receiptIDsByDevice[deviceId] ?? []).compactMap { records[$0] }
+        (receiptIDsByDevice[deviceId] ?? []).compactMap { purchase(transactionID: $0) }
     }
 }

@@ -1,5 +1,6 @@
 import AppStoreVerification
 import Foundation
+import PurserStorage
 import Synchronization
 
 /// The progress line while a run goes: purchases done per strategy, the rate, and the phase. Written to standard
@@ -63,6 +64,7 @@ public final class ChaosProgress: Sendable {
             "chaos: tenth \(tenth)/10 of the purchases done, "
                 + String(format: "%.0f/s in that tenth (at %.0f s)", record.purchasesPerSecond, record.endedAtSeconds)
                 + ", harness \(ProcessMemory.text(record.harnessResident)) resident"
+                + (SQLiteMemory.inUse > 0 ? " (SQLite \(ProcessMemory.text(SQLiteMemory.inUse)) of it)" : "")
                 + (record.replicasResident.isEmpty
                     ? "" : ", replicas " + record.replicasResident.map(ProcessMemory.text).joined(separator: " ")))
     }
