@@ -133,7 +133,7 @@ public actor SimulatedAppStore {
             }
             for (position, record) in records.enumerated() {
                 orderByDevice[record.deviceId, default: []].append(position)
-                if Self.staysInReceipt(record.purchase) {
+                if Self.staysInReceipt(finished: record.finished, type: record.transaction.type) {
                     receiptIDsByDevice[record.deviceId, default: []].append(record.transaction.transactionId)
                 }
             }
@@ -286,8 +286,10 @@ public actor SimulatedAppStore {
 
     /// Finished consumables drop out of the app receipt; everything else stays.
     static func staysInReceipt(_ record: SimulatedPurchase) -> Bool {
-        !record.finished || record.transaction.type != "Consumable"
+        staysInReceipt(finished: record.finished, type: record.transaction.type)
     }
+
+    static func staysInReceipt(finished: Bool, type: String?) -> Bool { !finished || type != "Consumable" }
 
     /// The purchases a device's receipt carries now, oldest first.
     func receiptPurchases(deviceId: String) -> [SimulatedPurchase] {

@@ -57,6 +57,7 @@ public final class ChaosProgress: Sendable {
         // Memory is read outside the lock: /proc is a file read per process.
         record.replicasResident = replicaMemory()
         record.harnessResident = ProcessMemory.current.resident
+        let sqlite = SQLiteMemory.inUse
         state.withLock { state in
             if state.tenths.count >= tenth { state.tenths[tenth - 1] = record }
         }
@@ -64,7 +65,7 @@ public final class ChaosProgress: Sendable {
             "chaos: tenth \(tenth)/10 of the purchases done, "
                 + String(format: "%.0f/s in that tenth (at %.0f s)", record.purchasesPerSecond, record.endedAtSeconds)
                 + ", harness \(ProcessMemory.text(record.harnessResident)) resident"
-                + (SQLiteMemory.inUse > 0 ? " (SQLite \(ProcessMemory.text(SQLiteMemory.inUse)) of it)" : "")
+                + (sqlite > 0 ? " (SQLite \(ProcessMemory.text(sqlite)) of it)" : "")
                 + (record.replicasResident.isEmpty
                     ? "" : ", replicas " + record.replicasResident.map(ProcessMemory.text).joined(separator: " ")))
     }
